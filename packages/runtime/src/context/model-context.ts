@@ -1,0 +1,99 @@
+/**
+ * x-model-context (seed 001): the data a tool passes along with an elicitation (flight list,
+ * seat map) travels in two places, so it survives clients that strip unknown schema keywords:
+ *
+ *   1. the schema extension `requestedSchema['x-model-context']` (primary, clean JSON);
+ *   2. a section appended to the message after the boundary line
+ *      `--x-model-context: application/json` (fallback; a basic client shows it as text).
+ *
+ * Readers try the schema first, then the message, and always get the human part of the
+ * message back without the section.
+ */
+import { isPlainObject, type JsonSchema } from '../schema/json-schema.ts'
+import { assertJsonSafe, ModelContextError } from './json-safe.ts'
+
+export const MODEL_CONTEXT_KEY = 'x-model-context'
+export const MODEL_CONTEXT_MIME = 'application/json'
+export const MODEL_CONTEXT_BOUNDARY = `--${MODEL_CONTEXT_KEY}: ${MODEL_CONTEXT_MIME}`
+const SEPARATOR = '\n\n'
+
+export type ModelContext = Record<string, unknown>
+
+export interface EncodeModelContextInput<S extends JsonSchema> {
+  message: string
+  context: ModelContext
+  schema: S
+}
+
+export interface EncodedModelContext<S extends JsonSchema> {
+  message: string
+  schema: S & { 'x-model-context'?: ModelContext }
+}
+
+export function encodeModelContext<S extends JsonSchema>(input: EncodeModelContextInput<S>): EncodedModelContext<S> {
+  const { message, context, schema } = input
+  if (typeof message !== 'string') throw new TypeError('encodeModelContext: message must be a string')
+  if (!isPlainObject(context)) throw new ModelContextError('', 'must be a plain object of named values')
+  assertJsonSafe(context)
+  const json = JSON.stringify(context)
+  // With no context, nothing is added — unless the message itself contains the boundary text:
+  // then we still append (an empty) section, so the last section is always ours.
+  if (json === '{}' && !message.includes(MODEL_CONTEXT_BOUNDARY)) return { message, schema: { ...schema } }
+  return {
+    message: `${message}${SEPARATOR}${MODEL_CONTEXT_BOUNDARY}\n${json}`,
+    // Re-parse so the schema holds exactly what the message holds (no undefined props, no shared refs).
+    schema: { ...schema, [MODEL_CONTEXT_KEY]: JSON.parse(json) as ModelContext },
+  }
+}
+
+export interface ExtractedModelContext {
+  /** The human-readable message, without the encoded section. */
+  message: string
+  context: ModelContext
+  source: 'schema' | 'message' | 'none'
+}
+
+/**
+ * Read the context of an elicitation. Accepts a raw MCP request (`{ message, requestedSchema }`),
+ * an `ElicitRequest` (`{ message, schema: { json } }`) or `{ message, schema }`.
+ */
+export function extractModelContext(request: {
+  message: string
+  schema?: JsonSchema | { json: JsonSchema }
+  requestedSchema?: JsonSchema
+}): ExtractedModelContext {
+  const schema = schemaOf(request)
+  const section = findSection(request.message)
+  const fromSchema = schema?.[MODEL_CONTEXT_KEY]
+  const human = section ? section.human : request.message
+  if (isPlainObject(fromSchema)) return { message: human, context: fromSchema, source: 'schema' }
+  if (section) return { message: human, context: section.context, source: 'message' }
+  return { message: human, context: {}, source: 'none' }
+}
+
+function schemaOf(request: { schema?: unknown; requestedSchema?: unknown }): JsonSchema | undefined {
+  const candidate = request.requestedSchema ?? request.schema
+  if (!isPlainObject(candidate)) return undefined
+  if (isPlainObject(candidate.json) && candidate.type === undefined) return candidate.json
+  return candidate
+}
+
+/** The last boundary line whose remainder is a JSON object; earlier ones belong to the author. */
+function findSection(message: string): { human: string; context: ModelContext } | undefined {
+  const marker = `${MODEL_CONTEXT_BOUNDARY}\n`
+  const at = message.lastIndexOf(marker)
+  if (at === -1 || (at > 0 && message[at - 1] !== '\n')) return undefined
+  const body = message.slice(at + marker.length)
+  if (body.includes('\n')) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return undefined
+  }
+  if (!isPlainObject(parsed)) return undefined
+  let human = message.slice(0, at)
+  if (human.endsWith(SEPARATOR)) human = human.slice(0, -SEPARATOR.length)
+  else if (human.endsWith('\n')) human = human.slice(0, -1)
+  return { human, context: parsed }
+}

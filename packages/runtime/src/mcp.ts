@@ -1,0 +1,2 @@
+/** @mcp-bridge/runtime/mcp — filled in by its issue. */
+export {}

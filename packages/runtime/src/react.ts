@@ -1,0 +1,2 @@
+/** @mcp-bridge/runtime/react — filled in by its issue. */
+export {}

@@ -1,0 +1,60 @@
+/**
+ * MCP content blocks (2025-11-25) and messages, as zod schemas with the types inferred from
+ * them: one definition validates HTTP bodies and sampling replies and types the code.
+ * Messages use content blocks throughout (seed 003): a tool call is a `tool_use` block in an
+ * assistant message, its answer a `tool_result` block in the next user message.
+ */
+import { z } from 'zod'
+
+export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() })
+export const imageContentSchema = z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() })
+export const audioContentSchema = z.object({ type: z.literal('audio'), data: z.string(), mimeType: z.string() })
+export const toolUseContentSchema = z.object({
+  type: z.literal('tool_use'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  input: z.record(z.string(), z.unknown()),
+})
+
+const resultPartSchema = z.discriminatedUnion('type', [textContentSchema, imageContentSchema, audioContentSchema])
+
+export const toolResultContentSchema = z.object({
+  type: z.literal('tool_result'),
+  toolUseId: z.string().min(1),
+  content: z.array(resultPartSchema),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+})
+
+export const contentBlockSchema = z.discriminatedUnion('type', [
+  textContentSchema,
+  imageContentSchema,
+  audioContentSchema,
+  toolUseContentSchema,
+  toolResultContentSchema,
+])
+
+export const mcpMessageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.array(contentBlockSchema),
+})
+
+export type TextContent = z.infer<typeof textContentSchema>
+export type ImageContent = z.infer<typeof imageContentSchema>
+export type AudioContent = z.infer<typeof audioContentSchema>
+export type ToolUseContent = z.infer<typeof toolUseContentSchema>
+export type ToolResultContent = z.infer<typeof toolResultContentSchema>
+export type McpContentBlock = z.infer<typeof contentBlockSchema>
+export type McpMessage = z.infer<typeof mcpMessageSchema>
+
+export function textMessage(role: McpMessage['role'], text: string): McpMessage {
+  return { role, content: [{ type: 'text', text }] }
+}
+
+/** The concatenated text blocks of a message (what `SampleResult.text` reports). */
+export function messageText(message: McpMessage): string {
+  return message.content
+    .filter((b): b is TextContent => b.type === 'text')
+    .map((b) => b.text)
+    .join('')
+}

@@ -1,0 +1,55 @@
+/**
+ * A rule broken by an elicitation schema. The runtime throws on errors at `createMcpTool` time;
+ * the Vite plugin and the CLI map the same records to `file:line:col`, so every field a
+ * reporter needs (which key, which property, which rule) is carried here, not parsed from text.
+ */
+export type ViolationSeverity = 'error' | 'warning'
+
+export type ViolationRule =
+  | 'not-zod-4'
+  | 'not-object'
+  | 'nested-object'
+  | 'array-not-enum'
+  | 'tuple'
+  | 'record'
+  | 'union'
+  | 'nullable'
+  | 'no-type'
+  | 'unrepresentable'
+  | 'transform'
+  | 'enum-not-string'
+  | 'invalid-enum'
+  | 'invalid-default'
+  | 'invalid-required'
+  | 'recursive'
+  | 'reserved-context-key'
+  | 'unknown-keyword'
+  | 'unsupported-format'
+  | 'pattern'
+
+export interface Violation {
+  severity: ViolationSeverity
+  rule: ViolationRule
+  /** JSON pointer into the converted schema, e.g. `/properties/tags/items`. */
+  pointer: string
+  /** The top-level property the violation belongs to, if any (used for source locations). */
+  property?: string
+  /** What is wrong and what to write instead; does not repeat the location. */
+  message: string
+}
+
+/** A violation found in one `.elicits({...})` entry of a tool. */
+export interface ElicitViolation extends Violation {
+  tool: string
+  key: string
+  /** `response` for the response schema, `context` for a declared context schema. */
+  part: 'response' | 'context'
+}
+
+/** `pickFlight.tags: arrays are only allowed ...` — the form every reporter prints. */
+export function formatViolation(v: ElicitViolation): string {
+  const where = [v.key, v.part === 'context' ? 'context' : undefined, v.property]
+    .filter((s): s is string => Boolean(s))
+    .join('.')
+  return `${where}: ${v.message}`
+}

@@ -1,0 +1,2 @@
+/** @mcp-bridge/runtime/server — filled in by its issue. */
+export {}

@@ -1,0 +1,2 @@
+/** @mcp-bridge/runtime/testing — filled in by its issue. */
+export {}

@@ -1,0 +1,68 @@
+/**
+ * The `ctx` a tool body receives. The shapes follow seeds 000/002 and DESIGN.md; the host that
+ * implements them is `createBridgeHost` (server). Phases that run on the server only (`before`,
+ * `after` of a handoff) get the smaller `ServerPhaseContext`: no user and no model there.
+ */
+import type { Operation } from 'effection'
+import type { z } from 'zod'
+import type { SampleOptions, SampleResult, StructuredSampleOptions } from '../sampling/types.ts'
+import type {
+  ElicitContent,
+  ElicitKey,
+  ElicitOptions,
+  ElicitResult,
+  ElicitRetryOptions,
+  ElicitsMap,
+} from './elicits.ts'
+
+/** MCP logging levels (RFC 5424 severities), lowest first. */
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+export interface ToolCallInfo {
+  readonly toolName: string
+  /** The LLM's tool-call id; also the session id of an in-app call. */
+  readonly callId: string
+}
+
+/** Reporting: logs and progress become events (in-app) or MCP notifications. */
+export interface ReportingContext extends ToolCallInfo {
+  log(level: LogLevel, message: string, data?: unknown): Operation<void>
+  /** Progress: `progress` of `total` (both optional; total unknown when omitted). */
+  notify(message: string, progress?: number, total?: number): Operation<void>
+}
+
+export interface SamplingContext extends ReportingContext {
+  /** Ask the host's model; raw text. Runs server-side. */
+  sample(options: SampleOptions): Operation<SampleResult>
+  /** Ask the host's model for structured output validated with `schema`. */
+  sample<S extends z.ZodType>(options: StructuredSampleOptions<S>): Operation<SampleResult<z.output<S>>>
+  /**
+   * Run a sub-computation that collapses into a value (a "sub-agent"). Sampling works inside;
+   * elicitation does not (a branch may not talk to the user), and throws `ElicitInBranchError`.
+   */
+  branch<T>(body: (ctx: BranchContext) => Operation<T>): Operation<T>
+}
+
+/** What a branch body receives: everything but `elicit`. */
+export type BranchContext = SamplingContext
+
+export interface ElicitFunction<E extends ElicitsMap> {
+  /** Ask the user for the declared `key`; the answer's type follows the key. */
+  <K extends ElicitKey<E>>(key: K, options: ElicitOptions<E[K]>): Operation<ElicitResult<ElicitContent<E[K]>>>
+  /** Like `elicit`, but returns the content and throws on decline / cancel. */
+  strict<K extends ElicitKey<E>>(key: K, options: ElicitOptions<E[K]>): Operation<ElicitContent<E[K]>>
+  /** Ask again on decline, up to `maxAttempts` (see `ElicitRetryOptions`). */
+  withRetry<K extends ElicitKey<E>>(
+    key: K,
+    options: ElicitOptions<E[K]> & ElicitRetryOptions,
+  ): Operation<ElicitResult<ElicitContent<E[K]>>>
+}
+
+/** The context of `execute` and of a handoff's `client` phase. */
+export interface McpToolContext<E extends ElicitsMap> extends SamplingContext {
+  elicit: ElicitFunction<E>
+}
+
+/** The context of a handoff's `before` and `after` phases (server-only, run once each). */
+export type ServerPhaseContext = ReportingContext

@@ -1,0 +1,153 @@
+/**
+ * `createMcpTool(name)`: an immutable builder. Each step returns a new builder, so a partial
+ * chain can be shared and extended without one use affecting another.
+ *
+ * The types carry a small state machine: `.execute()` / `.handoff()` exist only after
+ * `.elicits({...})`, so a tool always declares its elicitation surface, even when it is `{}`.
+ * Every step also validates at run time, for JavaScript callers and values built dynamically.
+ */
+import type { Operation } from 'effection'
+import { z } from 'zod'
+import type { JsonSchema } from '../schema/json-schema.ts'
+import { isPlainObject } from '../schema/json-schema.ts'
+import { UNREPRESENTABLE_FIXES } from '../schema/elicitation-rules.ts'
+import { isZodObject, toJsonSchema } from '../schema/zod-to-json-schema.ts'
+import { compileElicits, type CompiledElicits } from './compile-elicits.ts'
+import type { McpToolContext } from './context.ts'
+import type { ElicitsMap } from './elicits.ts'
+import { ElicitationSchemaError, ToolDefinitionError } from './errors.ts'
+import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mcp-tool.ts'
+import { assertToolName } from './tool-name.ts'
+
+export type EmptyParameters = z.ZodObject<{}>
+
+export interface McpToolBuilder<N extends string, P extends z.ZodObject> {
+  description(text: string): McpToolBuilder<N, P>
+  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP>
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P>
+  /** Declare every elicitation the tool may ask for (required, even `{}`). */
+  elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E>
+}
+
+export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObject, E extends ElicitsMap> {
+  description(text: string): McpToolBuilderWithElicits<N, P, E>
+  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E>
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E>
+  /** The tool body: one generator that may elicit, sample, log and notify. */
+  execute<R>(body: (params: z.output<P>, ctx: McpToolContext<E>) => Operation<R>): McpTool<N, P, E, R>
+  /** Three phases: `before` (server, once) → `client` (interactive) → `after` (server, once). */
+  handoff<H, CR, R>(phases: HandoffPhases<P, E, H, CR, R>): McpTool<N, P, E, R>
+}
+
+interface BuilderState {
+  name: string
+  description: string | undefined
+  parameters: z.ZodObject
+  parametersJson: JsonSchema
+  requirements: Partial<ToolRequirements>
+  elicits: { map: ElicitsMap; compiled: CompiledElicits } | undefined
+}
+
+export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N, EmptyParameters> {
+  assertToolName(name)
+  const parameters = z.object({})
+  const state: BuilderState = {
+    name,
+    description: undefined,
+    parameters,
+    parametersJson: toJsonSchema(parameters, 'input').json,
+    requirements: {},
+    elicits: undefined,
+  }
+  return new Builder(state) as unknown as McpToolBuilder<N, EmptyParameters>
+}
+
+const REQUIREMENT_KEYS = ['elicitation', 'sampling'] as const
+
+class Builder {
+  constructor(private readonly state: Readonly<BuilderState>) {
+    Object.freeze(this)
+  }
+
+  private fail(problem: string): never {
+    throw new ToolDefinitionError(this.state.name, problem)
+  }
+
+  private with(patch: Partial<BuilderState>): Builder {
+    return new Builder(Object.freeze({ ...this.state, ...patch }))
+  }
+
+  description(text: string): Builder {
+    if (typeof text !== 'string') this.fail(`.description() takes a string (got ${typeof text})`)
+    return this.with({ description: text })
+  }
+
+  parameters(schema: z.ZodObject): Builder {
+    if (!isZodObject(schema)) {
+      this.fail('.parameters() takes a zod 4 object schema, e.g. .parameters(z.object({ city: z.string() }))')
+    }
+    const { json, unrepresentable } = toJsonSchema(schema, 'input')
+    if (unrepresentable.length > 0) {
+      const lines = unrepresentable.map((n) => `  - ${n.pointer || '(root)'}: ${UNREPRESENTABLE_FIXES[n.zodType] ?? n.zodType}`)
+      this.fail(`.parameters() must be JSON-representable (models send JSON):\n${lines.join('\n')}`)
+    }
+    return this.with({ parameters: schema, parametersJson: json })
+  }
+
+  requires(requirements: Partial<ToolRequirements>): Builder {
+    if (!isPlainObject(requirements)) this.fail('.requires() takes { elicitation?: boolean, sampling?: boolean }')
+    for (const [key, value] of Object.entries(requirements)) {
+      if (!(REQUIREMENT_KEYS as readonly string[]).includes(key)) {
+        this.fail(`.requires() has no capability "${key}"; known: ${REQUIREMENT_KEYS.join(', ')}`)
+      }
+      if (typeof value !== 'boolean') this.fail(`.requires({ ${key} }) must be true or false`)
+    }
+    return this.with({ requirements: { ...this.state.requirements, ...requirements } })
+  }
+
+  elicits(map: ElicitsMap): Builder {
+    if (this.state.elicits) this.fail('.elicits() was called twice; declare every key in one call')
+    if (!isPlainObject(map)) this.fail('.elicits() takes an object of keys, e.g. .elicits({ confirm: z.object({ ok: z.boolean() }) }) or {}')
+    const compiled = compileElicits(this.state.name, map)
+    if (compiled.errors.length > 0) throw new ElicitationSchemaError(this.state.name, compiled.errors)
+    return this.with({ elicits: { map, compiled } })
+  }
+
+  execute(execute: unknown): McpTool {
+    if (typeof execute !== 'function') this.fail('.execute() takes a generator function: .execute(function* (params, ctx) { ... })')
+    return this.finish({ kind: 'execute', execute: execute as ExecuteBody<z.ZodObject, ElicitsMap, unknown>['execute'] })
+  }
+
+  handoff(phases: Record<string, unknown>): McpTool {
+    if (!isPlainObject(phases)) this.fail('.handoff() takes { *before(params, ctx), *client(handoff, ctx), *after(handoff, result, ctx) }')
+    for (const phase of ['before', 'client', 'after']) {
+      if (typeof phases[phase] !== 'function') this.fail(`.handoff() is missing the ${phase} phase (a generator function)`)
+    }
+    const { before, client, after } = phases as unknown as HandoffPhases<z.ZodObject, ElicitsMap, unknown, unknown, unknown>
+    return this.finish({ kind: 'handoff', before, client, after })
+  }
+
+  private finish(body: McpTool['body']): McpTool {
+    const { elicits } = this.state
+    if (!elicits) {
+      this.fail('.elicits({...}) must come before .execute() / .handoff(); use .elicits({}) for a tool that never asks the user')
+    }
+    const keys = Object.keys(elicits.map)
+    const wire = Object.fromEntries(keys.map((k) => [k, elicits.compiled.entries[k]!.wire]))
+    const tool: McpTool = {
+      kind: 'mcp-tool',
+      name: this.state.name,
+      description: this.state.description,
+      parameters: this.state.parameters,
+      elicits: elicits.map,
+      requirements: Object.freeze({
+        elicitation: this.state.requirements.elicitation ?? keys.length > 0,
+        sampling: this.state.requirements.sampling ?? false,
+      }),
+      jsonSchema: Object.freeze({ parameters: this.state.parametersJson, elicits: Object.freeze(wire) }),
+      warnings: Object.freeze([...elicits.compiled.warnings]),
+      body: Object.freeze(body),
+    }
+    return Object.freeze(tool)
+  }
+}

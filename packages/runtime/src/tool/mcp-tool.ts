@@ -1,0 +1,75 @@
+/**
+ * The finished tool: data a host can run (`createBridgeHost`, `createMcpServer`) and a build
+ * can inspect (the Vite plugin reads `name`, `elicits`, `jsonSchema`, `warnings`). Body
+ * functions are declared with method syntax on purpose: it keeps a specific tool assignable to
+ * `AnyMcpTool`, which registries and hosts take.
+ */
+import type { Operation } from 'effection'
+import type { z } from 'zod'
+import type { ElicitationWireSchema, JsonSchema } from '../schema/json-schema.ts'
+import type { ElicitViolation } from '../schema/violation.ts'
+import type { McpToolContext, ServerPhaseContext } from './context.ts'
+import type { ElicitsMap } from './elicits.ts'
+
+export interface ToolRequirements {
+  /** The client must support elicitation (default: true when `.elicits` declares any key). */
+  elicitation: boolean
+  /** The client must support sampling (default: false). */
+  sampling: boolean
+}
+
+export interface ExecuteBody<P extends z.ZodObject, E extends ElicitsMap, R> {
+  readonly kind: 'execute'
+  execute(params: z.output<P>, ctx: McpToolContext<E>): Operation<R>
+}
+
+export interface HandoffPhases<P extends z.ZodObject, E extends ElicitsMap, H, CR, R> {
+  /** Server-side setup; runs once. Its value is kept and handed to `client` and `after`. */
+  before(params: z.output<P>, ctx: ServerPhaseContext): Operation<H>
+  /** The interactive phase: elicit, sample, log, notify. */
+  client(handoff: H, ctx: McpToolContext<E>): Operation<CR>
+  /** Server-side finalisation; runs once. Its value is the tool result. */
+  after(handoff: H, clientResult: CR, ctx: ServerPhaseContext): Operation<R>
+}
+
+export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>
+  extends HandoffPhases<P, E, unknown, unknown, R> {
+  readonly kind: 'handoff'
+}
+
+export interface McpToolJsonSchemas<E extends ElicitsMap> {
+  /** The parameters as JSON Schema (zod 4, io: input): the MCP `inputSchema`. */
+  readonly parameters: JsonSchema
+  /** Each key's response schema in MCP form-mode shape (without per-call `x-model-context`). */
+  readonly elicits: { readonly [K in keyof E]: ElicitationWireSchema }
+}
+
+export interface McpTool<
+  N extends string = string,
+  P extends z.ZodObject = z.ZodObject,
+  E extends ElicitsMap = ElicitsMap,
+  R = unknown,
+> {
+  readonly kind: 'mcp-tool'
+  readonly name: N
+  readonly description: string | undefined
+  readonly parameters: P
+  readonly elicits: E
+  readonly requirements: Readonly<ToolRequirements>
+  readonly jsonSchema: McpToolJsonSchemas<E>
+  /** Schema warnings (keywords clients may not enforce); errors throw at definition time. */
+  readonly warnings: readonly ElicitViolation[]
+  readonly body: ExecuteBody<P, E, R> | HandoffBody<P, E, R>
+}
+
+// `any` is confined to this alias: it is the "some tool" type registries and hosts accept.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyMcpTool = McpTool<string, z.ZodObject, any, unknown>
+
+export type ToolParams<T> = T extends McpTool<string, infer P, ElicitsMap, unknown> ? z.output<P> : never
+export type ToolResult<T> = T extends McpTool<string, z.ZodObject, ElicitsMap, infer R> ? R : never
+export type ToolElicits<T> = T extends McpTool<string, z.ZodObject, infer E, unknown> ? E : never
+
+export function isMcpTool(value: unknown): value is AnyMcpTool {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool'
+}
