@@ -90,8 +90,11 @@ export function analyzeElicitationJsonSchema(input: JsonSchema): ElicitationAnal
 
   if (violations.some((v) => v.severity === 'error')) return { violations, wire: undefined }
 
-  const wire: ElicitationWireSchema = { type: 'object', properties: wireProperties }
-  if (typeof schema.$schema === 'string') wire.$schema = schema.$schema
+  const wire: ElicitationWireSchema = {
+    ...(typeof schema.$schema === 'string' && { $schema: schema.$schema }),
+    type: 'object',
+    properties: wireProperties,
+  }
   const wireRequired = required.filter((n): n is string => typeof n === 'string')
   if (wireRequired.length > 0) wire.required = wireRequired
   return { violations, wire }
