@@ -3,7 +3,7 @@
  * Each `@ts-expect-error` must be an error, or tsc fails on the unused directive.
  */
 import type { Operation } from 'effection'
-import { describe, expectTypeOf, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type ElicitResult, type McpTool, type SampleResult } from '../../src/index.ts'
 
@@ -66,10 +66,12 @@ describe('builder types', () => {
 
   it('rejects .execute() and .handoff() before .elicits()', () => {
     const builder = createMcpTool('no_elicits').description('x')
-    // @ts-expect-error .execute does not exist before .elicits
-    builder.execute(function* () {
-      return 1
-    })
+    expect(() =>
+      // @ts-expect-error .execute does not exist before .elicits
+      builder.execute(function* () {
+        return 1
+      }),
+    ).toThrow(/must come before/)
     // @ts-expect-error .handoff does not exist before .elicits
     void builder.handoff
   })
@@ -135,8 +137,8 @@ describe('builder types', () => {
 
   it('rejects a non-object parameter schema and a non-object response schema', () => {
     // @ts-expect-error parameters must be a zod object
-    createMcpTool('p').parameters(z.string())
+    expect(() => createMcpTool('p').parameters(z.string())).toThrow(/zod 4 object/)
     // @ts-expect-error a response schema must be a zod object
-    createMcpTool('q').elicits({ bad: z.string() })
+    expect(() => createMcpTool('q').elicits({ bad: z.string() })).toThrow(/must be z\.object/)
   })
 })
