@@ -80,3 +80,23 @@ export type {
   SampleResult,
   StructuredSampleOptions,
 } from './sampling/types.ts'
+
+export type { ElicitRequest } from './tool/elicit-request.ts'
+export { formatElicitId, sameElicitId } from './tool/elicit-request.ts'
+export {
+  ConcurrentElicitationError,
+  ElicitContextError,
+  ElicitationCancelledError,
+  ElicitationDeclinedError,
+  ElicitInBranchError,
+  JournalMismatchError,
+  SamplingResponseError,
+  SamplingSchemaError,
+  ToolAbortedError,
+  ToolParamsError,
+  UnknownElicitKeyError,
+  UnsupportedElicitationModeError,
+} from './bridge/errors.ts'
+export type { IssueSummary } from './bridge/errors.ts'
+export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
+export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'

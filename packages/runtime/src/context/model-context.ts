@@ -19,18 +19,18 @@ const SEPARATOR = '\n\n'
 
 export type ModelContext = Record<string, unknown>
 
-export interface EncodeModelContextInput<S extends JsonSchema> {
+export interface EncodeModelContextInput<S extends object> {
   message: string
   context: ModelContext
   schema: S
 }
 
-export interface EncodedModelContext<S extends JsonSchema> {
+export interface EncodedModelContext<S extends object> {
   message: string
   schema: S & { 'x-model-context'?: ModelContext }
 }
 
-export function encodeModelContext<S extends JsonSchema>(input: EncodeModelContextInput<S>): EncodedModelContext<S> {
+export function encodeModelContext<S extends object>(input: EncodeModelContextInput<S>): EncodedModelContext<S> {
   const { message, context, schema } = input
   if (typeof message !== 'string') throw new TypeError('encodeModelContext: message must be a string')
   if (!isPlainObject(context)) throw new ModelContextError('', 'must be a plain object of named values')

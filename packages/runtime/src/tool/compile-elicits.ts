@@ -32,7 +32,7 @@ export function compileElicits(toolName: string, elicits: Record<string, unknown
   })
 
   for (const [key, definition] of Object.entries(elicits)) {
-    const split = splitDefinition(definition)
+    const split = splitElicitDefinition(definition)
     const response = analyzeResponseSchema(split.response)
     all.push(...response.violations.map(tag(key, 'response')))
     if (split.context !== undefined) all.push(...analyzeContextSchema(split.context).map(tag(key, 'context')))
@@ -53,7 +53,7 @@ export function compileElicits(toolName: string, elicits: Record<string, unknown
 }
 
 /** `{ response, context }` or a bare response schema. */
-function splitDefinition(definition: unknown): { response: unknown; context: unknown } {
+export function splitElicitDefinition(definition: unknown): { response: unknown; context: unknown } {
   if (isPlainObject(definition) && !isZod4Schema(definition) && 'response' in definition) {
     return { response: definition.response, context: definition.context }
   }

@@ -1,0 +1,145 @@
+/**
+ * Errors a tool call can raise while it runs. They are isomorphic (exported from the core) so
+ * client code and tool authors can `instanceof` them; each message names the tool, the key
+ * and what to do instead.
+ */
+import type { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { ElicitId } from '../tool/elicits.ts'
+
+export interface IssueSummary {
+  /** Dotted path, e.g. `seat` or `flights.0.price`; empty for the root. */
+  path: string
+  message: string
+}
+
+export function summarizeIssues(issues: readonly z.core.$ZodIssue[]): IssueSummary[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
+}
+
+function listIssues(issues: readonly IssueSummary[]): string {
+  return issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n')
+}
+
+export class ToolParamsError extends McpBridgeError {
+  readonly code = 'TOOL_PARAMS_INVALID'
+  constructor(
+    readonly toolName: string,
+    readonly issues: readonly IssueSummary[],
+  ) {
+    super(`Invalid parameters for tool "${toolName}"; the tool did not run:\n${listIssues(issues)}`)
+  }
+}
+
+export class ConcurrentElicitationError extends McpBridgeError {
+  readonly code = 'CONCURRENT_ELICITATION'
+  constructor(toolName: string, key: string, pendingKey: string) {
+    super(
+      `Tool "${toolName}" asked for "${key}" while "${pendingKey}" is still waiting for the user. ` +
+        'At most one elicitation may be pending per tool call: yield* each ctx.elicit(...) before the next ' +
+        '(do not start them in parallel with all() or spawn()).',
+    )
+  }
+}
+
+export class ElicitInBranchError extends McpBridgeError {
+  readonly code = 'ELICIT_IN_BRANCH'
+  constructor(toolName: string, key: string) {
+    super(
+      `Tool "${toolName}" called ctx.elicit("${key}") inside ctx.branch(). A branch is a sub-computation that ` +
+        'collapses into a value and cannot talk to the user; elicit before or after the branch (sampling is fine inside).',
+    )
+  }
+}
+
+export class UnsupportedElicitationModeError extends McpBridgeError {
+  readonly code = 'UNSUPPORTED_ELICITATION_MODE'
+  constructor(toolName: string, key: string, mode: unknown) {
+    super(
+      `Tool "${toolName}" asked for "${key}" in ${JSON.stringify(mode)} mode. Only form mode is supported; ` +
+        'URL-mode elicitation (MCP 2025-11-25) is not. Remove `mode`, or send the user a link in the message.',
+    )
+  }
+}
+
+export class UnknownElicitKeyError extends McpBridgeError {
+  readonly code = 'UNKNOWN_ELICIT_KEY'
+  constructor(toolName: string, key: string, known: readonly string[]) {
+    super(
+      `Tool "${toolName}" called ctx.elicit("${key}"), which .elicits({...}) does not declare ` +
+        `(declared: ${known.length ? known.map((k) => `"${k}"`).join(', ') : 'none'}). Add it to .elicits({...}).`,
+    )
+  }
+}
+
+export class ElicitContextError extends McpBridgeError {
+  readonly code = 'ELICIT_CONTEXT_INVALID'
+  constructor(
+    toolName: string,
+    key: string,
+    readonly issues: readonly IssueSummary[],
+  ) {
+    super(`Tool "${toolName}" passed context to ctx.elicit("${key}") that does not match its context schema:\n${listIssues(issues)}`)
+  }
+}
+
+export class ElicitationDeclinedError extends McpBridgeError {
+  readonly code = 'ELICITATION_DECLINED'
+  constructor(
+    readonly id: ElicitId,
+    attempts = 1,
+  ) {
+    super(
+      `The user declined "${id.key}" of tool "${id.toolName}"${attempts > 1 ? ` ${attempts} times` : ''}. ` +
+        'Use ctx.elicit(...) instead of .strict to handle a decline yourself.',
+    )
+  }
+}
+
+export class ElicitationCancelledError extends McpBridgeError {
+  readonly code = 'ELICITATION_CANCELLED'
+  constructor(readonly id: ElicitId) {
+    super(
+      `The user dismissed "${id.key}" of tool "${id.toolName}" without answering. ` +
+        'Use ctx.elicit(...) instead of .strict to handle a cancel yourself.',
+    )
+  }
+}
+
+export class SamplingSchemaError extends McpBridgeError {
+  readonly code = 'SAMPLING_SCHEMA_MISMATCH'
+  constructor(
+    toolName: string,
+    problem: string,
+    readonly issues: readonly IssueSummary[] = [],
+  ) {
+    super(`Tool "${toolName}": the model's structured answer ${problem}${issues.length ? `:\n${listIssues(issues)}` : ''}`)
+  }
+}
+
+export class SamplingResponseError extends McpBridgeError {
+  readonly code = 'SAMPLING_RESPONSE_INVALID'
+  constructor(
+    toolName: string,
+    readonly issues: readonly IssueSummary[],
+  ) {
+    super(`Tool "${toolName}": the sampling provider returned a malformed message:\n${listIssues(issues)}`)
+  }
+}
+
+export class JournalMismatchError extends McpBridgeError {
+  readonly code = 'JOURNAL_MISMATCH'
+  constructor(toolName: string, position: number, expected: string, got: string) {
+    super(
+      `Tool "${toolName}" did not replay deterministically: step ${position} was "${expected}" in the journal ` +
+        `but "${got}" now. Keep tool code deterministic between yield points (no Date.now()/Math.random() deciding what to ask).`,
+    )
+  }
+}
+
+export class ToolAbortedError extends McpBridgeError {
+  readonly code = 'TOOL_ABORTED'
+  constructor(toolName: string, reason: string) {
+    super(`Tool "${toolName}" was aborted: ${reason}`)
+  }
+}

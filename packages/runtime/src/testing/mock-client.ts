@@ -1,0 +1,70 @@
+/**
+ * A scripted MCP client for unit-testing tools (seed 002 §Testing Strategy): it answers
+ * elicitations and sampling requests from queues, in order, and records what it was asked.
+ */
+import type { Operation } from 'effection'
+import type { SamplingProvider, SamplingRequest, SamplingResponse } from '../sampling/provider.ts'
+import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
+import type { ElicitRequest } from '../tool/elicit-request.ts'
+import type { ElicitResult } from '../tool/elicits.ts'
+
+export type MockElicitResponse = ElicitResult<unknown> | ((request: ElicitRequest) => ElicitResult<unknown>)
+
+/**
+ * A scripted model reply: a string is a text reply; `{ structured: value }` answers a structured
+ * request through the `__schema__` tool; a full `SamplingResponse` is sent as is.
+ */
+export type MockSampleReply = string | { structured: unknown } | SamplingResponse
+export type MockSampleResponse = MockSampleReply | ((request: SamplingRequest) => MockSampleReply)
+
+export interface MockMcpClientOptions {
+  elicitResponses?: MockElicitResponse[]
+  sampleResponses?: MockSampleResponse[]
+}
+
+export interface MockMcpClient extends SamplingProvider {
+  /** The next scripted answer for `request`, or undefined when the script is used up. */
+  answerElicit(request: ElicitRequest): ElicitResult<unknown> | undefined
+  readonly elicitRequests: readonly ElicitRequest[]
+  readonly sampleRequests: readonly SamplingRequest[]
+  /** How many scripted answers are left. */
+  remaining(): { elicit: number; sample: number }
+}
+
+export function createMockMcpClient(options: MockMcpClientOptions = {}): MockMcpClient {
+  const elicitQueue = [...(options.elicitResponses ?? [])]
+  const sampleQueue = [...(options.sampleResponses ?? [])]
+  const elicitRequests: ElicitRequest[] = []
+  const sampleRequests: SamplingRequest[] = []
+  let toolUses = 0
+
+  return {
+    elicitRequests,
+    sampleRequests,
+    remaining: () => ({ elicit: elicitQueue.length, sample: sampleQueue.length }),
+    answerElicit(request) {
+      elicitRequests.push(request)
+      const next = elicitQueue.shift()
+      return typeof next === 'function' ? next(request) : next
+    },
+    *createMessage(request): Operation<SamplingResponse> {
+      sampleRequests.push(request)
+      const next = sampleQueue.shift()
+      if (next === undefined) {
+        throw new Error(`mock MCP client: no sample response left for request #${sampleRequests.length}; add one to sampleResponses`)
+      }
+      const reply = typeof next === 'function' ? next(request) : next
+      if (typeof reply === 'string') return { role: 'assistant', content: [{ type: 'text', text: reply }], model: 'mock' }
+      if ('structured' in reply) {
+        toolUses += 1
+        return {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: `mock_tool_use_${toolUses}`, name: SCHEMA_TOOL_NAME, input: reply.structured as Record<string, unknown> }],
+          model: 'mock',
+          stopReason: 'toolUse',
+        }
+      }
+      return reply
+    },
+  }
+}

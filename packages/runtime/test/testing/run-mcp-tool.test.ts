@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { createMockMcpClient, runMcpTool } from '../../src/testing.ts'
+import { bookFlight } from '../fixtures/book-flight.ts'
+
+describe('runMcpTool with createMockMcpClient', () => {
+  it('runs book_flight end to end and returns the result and the ordered timeline', async () => {
+    const client = createMockMcpClient({
+      elicitResponses: [
+        { action: 'accept', content: { flightId: 'CA-287' } },
+        { action: 'accept', content: { row: 12, seat: 'C' } },
+      ],
+      sampleResponses: ['Arrive two hours early at LAX.'],
+    })
+    const run = await runMcpTool(bookFlight, { from: 'NYC', destination: 'LAX' }, client)
+
+    expect(run.status).toBe('completed')
+    expect(run.result).toEqual({
+      booked: true,
+      ticketNumber: 'TK-CA-287-12C',
+      flight: 'CA-287',
+      seat: '12C',
+      price: 349,
+      tip: 'Arrive two hours early at LAX.',
+    })
+    expect(run.timeline.map((e) => e.type)).toEqual([
+      'log',
+      'elicit',
+      'elicit_resolved',
+      'elicit',
+      'elicit_resolved',
+      'notify',
+      'sample',
+      'sample_result',
+      'notify',
+      'completed',
+    ])
+    expect(client.elicitRequests.map((r) => [r.key, r.seq])).toEqual([
+      ['pickFlight', 1],
+      ['pickSeat', 2],
+    ])
+    expect(client.elicitRequests[0]!.context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+    expect(client.sampleRequests[0]!.messages[0]!.content).toEqual([{ type: 'text', text: 'One travel tip for LAX airport' }])
+    expect(client.remaining()).toEqual({ elicit: 0, sample: 0 })
+    expect(run.journal.map((j) => j.kind)).toEqual(['elicit', 'elicit', 'sample'])
+  })
+
+  it('records refused answers and uses the next one, like a user correcting a form', async () => {
+    const client = createMockMcpClient({
+      elicitResponses: [
+        { action: 'accept', content: { flightId: 'SH-142' } },
+        { action: 'accept', content: { row: 99, seat: 'Z' } },
+        { action: 'accept', content: { row: 3, seat: 'A' } },
+      ],
+      sampleResponses: ['tip'],
+    })
+    const run = await runMcpTool(bookFlight, { from: 'A', destination: 'B' }, client)
+    expect(run.result).toMatchObject({ seat: '3A' })
+    const refused = run.timeline.filter((e) => e.type === 'elicit_refused')
+    expect(refused).toMatchObject([{ code: 'INVALID_CONTENT', id: { key: 'pickSeat', seq: 2 } }])
+  })
+
+  it('stops with a clear reason when the script runs out of answers', async () => {
+    const client = createMockMcpClient({ elicitResponses: [{ action: 'accept', content: { flightId: 'SH-142' } }] })
+    const run = await runMcpTool(bookFlight, { from: 'A', destination: 'B' }, client)
+    expect(run.status).toBe('aborted')
+    expect(run.reason).toMatch(/no answer left for "pickSeat" \(#2\)/)
+    expect(run.timeline.at(-2)).toMatchObject({ type: 'elicit_cancelled', id: { key: 'pickSeat' } })
+  })
+
+  it('reports a decline as the tool handles it', async () => {
+    const run = await runMcpTool(bookFlight, { from: 'A', destination: 'B' }, createMockMcpClient({ elicitResponses: [{ action: 'decline' }] }))
+    expect(run.result).toEqual({ booked: false, reason: 'decline' })
+  })
+})
