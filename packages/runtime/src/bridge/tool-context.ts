@@ -25,73 +25,86 @@ export interface ToolPrimitives {
 }
 
 export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpToolContext<E> {
-  function* ask(key: string, options: Record<string, unknown>) {
-    if (((yield* BranchDepth.get()) ?? 0) > 0) throw new ElicitInBranchError(p.toolName, key)
-    return yield* p.elicit(key, options)
-  }
-
-  function* elicit(key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>> {
-    return (yield* ask(key, options)).result
-  }
-
-  function* strict(key: string, options: Record<string, unknown>): Operation<unknown> {
-    const { id, result } = yield* ask(key, options)
-    if (result.action === 'accept') return result.content
-    throw result.action === 'decline' ? new ElicitationDeclinedError(id) : new ElicitationCancelledError(id)
-  }
-
-  function* withRetry(key: string, options: Record<string, unknown> & ElicitRetryOptions): Operation<ElicitResult<unknown>> {
-    const { maxAttempts, onDecline, retryMessage, ...rest } = options
-    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-      throw new TypeError(`ctx.elicit.withRetry("${key}"): maxAttempts must be a whole number >= 1 (got ${maxAttempts})`)
-    }
-    if (!['retry', 'error', 'return'].includes(onDecline)) {
-      throw new TypeError(`ctx.elicit.withRetry("${key}"): onDecline must be 'retry', 'error' or 'return'`)
-    }
-    for (let attempt = 1; ; attempt++) {
-      const message = attempt > 1 && retryMessage !== undefined ? retryMessage : rest.message
-      const { id, result } = yield* ask(key, { ...rest, message })
-      if (result.action !== 'decline' || onDecline === 'return') return result
-      if (onDecline === 'error' || attempt >= maxAttempts) throw new ElicitationDeclinedError(id, attempt)
-    }
-  }
-
-  const reporting = {
+  // Thin arrows over module-level generators: a generator function created per call would give
+  // every call its own generator prototype (~1 KB each once used), and a suspended call holds
+  // its ctx for as long as it waits.
+  const elicit = Object.assign((key: string, o: Record<string, unknown>) => elicitOnce(p, key, o), {
+    strict: (key: string, o: Record<string, unknown>) => elicitStrict(p, key, o),
+    withRetry: (key: string, o: Record<string, unknown> & ElicitRetryOptions) => elicitWithRetry(p, key, o),
+  })
+  const ctx: SamplingContext & { elicit: unknown } = {
     toolName: p.toolName,
     callId: p.callId,
-    *log(level: LogLevel, message: string, data?: unknown): Operation<void> {
-      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-        throw new TypeError(`ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
-      }
-      p.log(level, String(message), data)
-    },
-    *notify(message: string, progress?: number, total?: number): Operation<void> {
-      for (const [name, n] of [['progress', progress], ['total', total]] as const) {
-        if (n !== undefined && (typeof n !== 'number' || !Number.isFinite(n))) {
-          throw new TypeError(`ctx.notify: ${name} must be a finite number (got ${String(n)})`)
-        }
-      }
-      p.notify(String(message), progress, total)
-    },
-  }
-
-  const sampling: SamplingContext = {
-    ...reporting,
+    log: (level: LogLevel, message: string, data?: unknown) => log(p, level, message, data),
+    notify: (message: string, progress?: number, total?: number) => notify(p, message, progress, total),
     sample: p.sample as SamplingContext['sample'],
-    *branch<T>(body: (ctx: SamplingContext) => Operation<T>): Operation<T> {
-      return yield* scoped(function* () {
-        yield* BranchDepth.set(((yield* BranchDepth.get()) ?? 0) + 1)
-        return yield* body(sampling)
-      })
-    },
+    branch: <T>(body: (ctx: SamplingContext) => Operation<T>) => branch(ctx, body),
+    elicit,
   }
+  return ctx as McpToolContext<E>
+}
 
-  const elicitFn = Object.assign(elicit, { strict, withRetry }) as unknown as McpToolContext<E>['elicit']
-  return { ...sampling, elicit: elicitFn }
+function* ask(p: ToolPrimitives, key: string, options: Record<string, unknown>) {
+  if (((yield* BranchDepth.get()) ?? 0) > 0) throw new ElicitInBranchError(p.toolName, key)
+  return yield* p.elicit(key, options)
+}
+
+function* elicitOnce(p: ToolPrimitives, key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>> {
+  return (yield* ask(p, key, options)).result
+}
+
+function* elicitStrict(p: ToolPrimitives, key: string, options: Record<string, unknown>): Operation<unknown> {
+  const { id, result } = yield* ask(p, key, options)
+  if (result.action === 'accept') return result.content
+  throw result.action === 'decline' ? new ElicitationDeclinedError(id) : new ElicitationCancelledError(id)
+}
+
+function* elicitWithRetry(
+  p: ToolPrimitives,
+  key: string,
+  options: Record<string, unknown> & ElicitRetryOptions,
+): Operation<ElicitResult<unknown>> {
+  const { maxAttempts, onDecline, retryMessage, ...rest } = options
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    throw new TypeError(`ctx.elicit.withRetry("${key}"): maxAttempts must be a whole number >= 1 (got ${maxAttempts})`)
+  }
+  if (!['retry', 'error', 'return'].includes(onDecline)) {
+    throw new TypeError(`ctx.elicit.withRetry("${key}"): onDecline must be 'retry', 'error' or 'return'`)
+  }
+  for (let attempt = 1; ; attempt++) {
+    const message = attempt > 1 && retryMessage !== undefined ? retryMessage : rest.message
+    const { id, result } = yield* ask(p, key, { ...rest, message })
+    if (result.action !== 'decline' || onDecline === 'return') return result
+    if (onDecline === 'error' || attempt >= maxAttempts) throw new ElicitationDeclinedError(id, attempt)
+  }
+}
+
+function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknown): Operation<void> {
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw new TypeError(`ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
+  }
+  p.log(level, String(message), data)
+}
+
+function* notify(p: ToolPrimitives, message: string, progress?: number, total?: number): Operation<void> {
+  for (const [name, n] of [['progress', progress], ['total', total]] as const) {
+    if (n !== undefined && (typeof n !== 'number' || !Number.isFinite(n))) {
+      throw new TypeError(`ctx.notify: ${name} must be a finite number (got ${String(n)})`)
+    }
+  }
+  p.notify(String(message), progress, total)
+}
+
+function* branch<T>(ctx: SamplingContext, body: (ctx: SamplingContext) => Operation<T>): Operation<T> {
+  return yield* scoped(function* () {
+    yield* BranchDepth.set(((yield* BranchDepth.get()) ?? 0) + 1)
+    // The branch gets the same object; its type (BranchContext) has no elicit, and a call
+    // through a captured outer ctx is refused by the depth check in `ask`.
+    return yield* body(ctx)
+  })
 }
 
 /** The server-only context of handoff `before` / `after`: reporting, no user, no model. */
-export function createServerPhaseContext(p: ToolPrimitives): ServerPhaseContext {
-  const { toolName, callId, log, notify } = createToolContext(p)
-  return { toolName, callId, log, notify }
+export function serverPhaseContext(ctx: McpToolContext<ElicitsMap>): ServerPhaseContext {
+  return { toolName: ctx.toolName, callId: ctx.callId, log: ctx.log, notify: ctx.notify }
 }
