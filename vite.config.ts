@@ -17,6 +17,13 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'playground',
+          root: './playground',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
           name: 'vite-plugin',
           root: './packages/vite-plugin',
           include: ['test/**/*.test.ts'],

@@ -1,8 +1,10 @@
 /**
- * `npm start` until the chat playground lands: defines the book_flight tool, prints what a
- * host and a build see of it, and shows the error a non-flat elicitation schema gets.
+ * `npm start` until the chat playground lands: runs the book_flight tool end to end on the
+ * bridge, with a scripted client standing in for the user and the model, and prints the
+ * timeline; then shows the error a non-flat elicitation schema gets at definition time.
  */
 import { createMcpTool, ElicitationSchemaError } from '@mcp-bridge/runtime'
+import { createMockMcpClient, runMcpTool } from '@mcp-bridge/runtime/testing'
 import { z } from 'zod'
 
 const flight = z.object({ id: z.string(), airline: z.string(), price: z.number() })
@@ -10,23 +12,63 @@ const flight = z.object({ id: z.string(), airline: z.string(), price: z.number()
 export const bookFlight = createMcpTool('book_flight')
   .description('Book a flight for the user')
   .parameters(z.object({ from: z.string(), destination: z.string() }))
+  .requires({ sampling: true })
   .elicits({
     pickFlight: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(flight) }) },
     pickSeat: z.object({ row: z.int().min(1).max(30), seat: z.enum(['A', 'B', 'C', 'D']) }),
   })
   .execute(function* (params, ctx) {
-    const flights = [{ id: 'SH-142', airline: 'SkyHigh', price: 299 }]
-    const picked = yield* ctx.elicit('pickFlight', { message: `Flights ${params.from} → ${params.destination}`, flights })
+    const flights = [
+      { id: 'SH-142', airline: 'SkyHigh', price: 299 },
+      { id: 'CA-287', airline: 'CloudAir', price: 349 },
+    ]
+    yield* ctx.log('info', `Found ${flights.length} flights ${params.from} → ${params.destination}`)
+    const picked = yield* ctx.elicit('pickFlight', { message: 'Select your flight', flights })
     if (picked.action !== 'accept') return { booked: false }
     const seat = yield* ctx.elicit.strict('pickSeat', { message: 'Pick a seat' })
-    return { booked: true, flightId: picked.content.flightId, seat: `${seat.row}${seat.seat}` }
+    yield* ctx.notify('Getting a travel tip', 1, 2)
+    const tip = yield* ctx.sample({ prompt: `One short travel tip for ${params.destination} airport` })
+    yield* ctx.notify('Booked', 2, 2)
+    return { booked: true, flightId: picked.content.flightId, seat: `${seat.row}${seat.seat}`, tip: tip.text }
   })
 
-console.log(`Tool ${bookFlight.name}: ${bookFlight.description}`)
-console.log('requirements:', bookFlight.requirements)
-console.log('parameters (MCP inputSchema):', JSON.stringify(bookFlight.jsonSchema.parameters))
-for (const [key, schema] of Object.entries(bookFlight.jsonSchema.elicits)) {
-  console.log(`elicits.${key} (MCP requestedSchema):`, JSON.stringify(schema))
+const client = createMockMcpClient({
+  elicitResponses: [
+    { action: 'accept', content: { flightId: 'CA-287' } },
+    { action: 'accept', content: { row: 42, seat: 'C' } }, // refused: row is at most 30
+    { action: 'accept', content: { row: 12, seat: 'C' } },
+  ],
+  sampleResponses: ['Terminal 4 security is fastest before 7am.'],
+})
+
+const run = await runMcpTool(bookFlight, { from: 'JFK', destination: 'LAX' }, client)
+console.log(`book_flight ${run.status}: ${JSON.stringify(run.result)}\n\nTimeline:`)
+for (const entry of run.timeline) {
+  switch (entry.type) {
+    case 'elicit':
+      console.log(`  elicit    ${entry.request.key} #${entry.request.seq}: ${entry.request.message}`)
+      break
+    case 'elicit_refused':
+      console.log(`  refused   ${entry.id.key}: ${entry.message}`)
+      break
+    case 'elicit_resolved':
+      console.log(`  answered  ${entry.id.key}: ${JSON.stringify(entry.result)}`)
+      break
+    case 'log':
+      console.log(`  log       [${entry.level}] ${entry.message}`)
+      break
+    case 'notify':
+      console.log(`  progress  ${entry.message} (${entry.progress}/${entry.total})`)
+      break
+    case 'sample':
+      console.log(`  sample    ${JSON.stringify(entry.request.messages.at(-1)?.content)}`)
+      break
+    case 'sample_result':
+      console.log(`  model     ${entry.text}`)
+      break
+    default:
+      console.log(`  ${entry.type}`)
+  }
 }
 
 try {
