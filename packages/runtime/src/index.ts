@@ -100,3 +100,18 @@ export {
 export type { IssueSummary } from './bridge/errors.ts'
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
+
+export { isMcpPlugin, makePlugin, PluginDefinitionError } from './plugin/make-plugin.ts'
+export type { BuildablePlugin, PluginBuilder } from './plugin/make-plugin.ts'
+export type {
+  ElicitHandler,
+  ElicitHandlers,
+  McpPlugin,
+  OwnProps,
+  PluginClientContext,
+  PluginClientRegistration,
+  PluginElicitRequest,
+  RenderedProps,
+  ResponseOf,
+  UiComponent,
+} from './plugin/types.ts'

@@ -1,0 +1,81 @@
+/**
+ * `makePlugin(tool).onElicit({...}).build()`: pairs a tool with its UI handlers. The handler
+ * object must name every declared key and no other — enforced by the types, and checked again
+ * at run time for JavaScript callers and objects built dynamically.
+ */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { isPlainObject } from '../schema/json-schema.ts'
+import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
+import type { ElicitHandlers, McpPlugin, PluginClientRegistration } from './types.ts'
+import type { ToolElicits } from '../tool/mcp-tool.ts'
+
+export class PluginDefinitionError extends McpBridgeError {
+  readonly code = 'PLUGIN_DEFINITION_INVALID'
+  constructor(toolName: string, problem: string) {
+    super(`Plugin for tool "${toolName}": ${problem}`)
+  }
+}
+
+export interface PluginBuilder<T extends AnyMcpTool> {
+  /** One generator per declared elicitation key: `function* (req, ctx) { ...; return { action, content } }`. */
+  onElicit(handlers: ElicitHandlers<ToolElicits<T>>): BuildablePlugin<T>
+}
+
+export interface BuildablePlugin<T extends AnyMcpTool> {
+  build(): McpPlugin<T>
+}
+
+export function makePlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
+  if (!isMcpTool(tool)) {
+    throw new TypeError('makePlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
+  }
+  return {
+    onElicit(handlers) {
+      checkHandlers(tool, handlers)
+      const frozen = Object.freeze({ ...handlers }) as ElicitHandlers<ToolElicits<T>>
+      return {
+        build(): McpPlugin<T> {
+          const client: PluginClientRegistration<T> = Object.freeze({
+            kind: 'mcp-plugin-client',
+            toolName: tool.name,
+            elicits: tool.elicits as ToolElicits<T>,
+            handlers: frozen,
+          })
+          return Object.freeze({
+            kind: 'mcp-plugin',
+            name: tool.name,
+            server: Object.freeze({ tools: Object.freeze([tool]) as readonly [T] }),
+            client,
+            mcp: tool,
+          })
+        },
+      }
+    },
+  }
+}
+
+function checkHandlers(tool: AnyMcpTool, handlers: unknown): void {
+  if (!isPlainObject(handlers)) {
+    throw new PluginDefinitionError(tool.name, '.onElicit() takes an object with one handler per elicitation key')
+  }
+  const declared = Object.keys(tool.elicits)
+  const given = Object.keys(handlers)
+  const missing = declared.filter((k) => !given.includes(k))
+  const extra = given.filter((k) => !declared.includes(k))
+  const problems: string[] = []
+  if (missing.length) problems.push(`no handler for ${missing.map((k) => `"${k}"`).join(', ')}`)
+  if (extra.length) problems.push(`handlers for undeclared key(s) ${extra.map((k) => `"${k}"`).join(', ')}`)
+  for (const k of given) {
+    if (declared.includes(k) && typeof handlers[k] !== 'function') problems.push(`the handler for "${k}" is not a function`)
+  }
+  if (problems.length) {
+    throw new PluginDefinitionError(
+      tool.name,
+      `${problems.join('; ')}. .onElicit({...}) needs exactly the keys of .elicits({...}): ${declared.map((k) => `"${k}"`).join(', ') || '(none)'}.`,
+    )
+  }
+}
+
+export function isMcpPlugin(value: unknown): value is McpPlugin {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-plugin'
+}

@@ -1,0 +1,92 @@
+/**
+ * The types of a plugin: a tool plus one client-side handler per declared elicitation key.
+ * Handlers are typed from the tool, so a missing or extra key, a wrong context field or a wrong
+ * answer shape is a compile error, not a runtime surprise.
+ */
+import type { Operation } from 'effection'
+import type { IssueSummary } from '../bridge/errors.ts'
+import type { ElicitRequest } from '../tool/elicit-request.ts'
+import type {
+  ElicitContentInput,
+  ElicitContextOf,
+  ElicitKey,
+  ElicitResult,
+  ElicitsMap,
+  ResponseSchemaOf,
+} from '../tool/elicits.ts'
+import type { AnyMcpTool, McpTool, ToolElicits } from '../tool/mcp-tool.ts'
+
+/** What `ctx.render` adds to a component's props. */
+export interface RenderedProps<TResponse> {
+  /** Resume the handler with this value. */
+  onRespond(value: TResponse): void
+  /** The user dismissed the UI: the elicitation is answered with `cancel`. */
+  onCancel(): void
+  /** Why the previous answer was refused (client- or server-side validation), if it was. */
+  errors?: readonly IssueSummary[]
+}
+
+/**
+ * A UI component `ctx.render` can show: a function or class component taking its props plus
+ * `RenderedProps`. Structural, so the core does not depend on React's types.
+ */
+export type UiComponent<P> = ((props: P) => unknown) | (abstract new (props: P) => unknown)
+
+/** The response type a component reports through `onRespond`. */
+export type ResponseOf<C> = C extends UiComponent<infer P> ? (P extends RenderedProps<infer T> ? T : never) : never
+
+/** A component's own props, without what `render` adds. */
+export type OwnProps<C> = C extends UiComponent<infer P> ? Omit<P, keyof RenderedProps<unknown>> : never
+
+export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequest> {
+  readonly callId: string
+  /** Aborted when the tool call is cancelled (server abort, user leaving); the handler is halted. */
+  readonly signal: AbortSignal
+  readonly elicitRequest: TRequest
+  /** Validation errors of the previous answer, when the handler runs again to correct it. */
+  readonly errors: readonly IssueSummary[] | undefined
+  /**
+   * Show `Component` in the chat at the tool call's place and wait for its `onRespond` value.
+   * The component receives `props`, `onRespond`, `onCancel` and `errors`.
+   */
+  render<C extends UiComponent<never>>(Component: C, props: OwnProps<C>): Operation<ResponseOf<C>>
+  /** A progress line under the tool call while the handler works. */
+  reportProgress(message: string): Operation<void>
+}
+
+/** The request a handler for `key` receives: typed `context`, typed response schema. */
+export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>> = ElicitRequest<
+  K,
+  ResponseSchemaOf<E[K]>,
+  ElicitContextOf<E[K]>
+>
+
+export type ElicitHandler<E extends ElicitsMap, K extends ElicitKey<E>> = (
+  req: PluginElicitRequest<E, K>,
+  ctx: PluginClientContext<PluginElicitRequest<E, K>>,
+) => Operation<ElicitResult<ElicitContentInput<E[K]>>>
+
+/** Exactly one handler per declared key. */
+export type ElicitHandlers<E extends ElicitsMap> = { [K in ElicitKey<E>]: ElicitHandler<E, K> }
+
+/** What `useChat({ plugins })` consumes. */
+export interface PluginClientRegistration<T extends AnyMcpTool = AnyMcpTool> {
+  readonly kind: 'mcp-plugin-client'
+  readonly toolName: T['name']
+  /** The response (and context) schemas, for validating answers before they are sent. */
+  readonly elicits: ToolElicits<T>
+  readonly handlers: ElicitHandlers<ToolElicits<T>>
+}
+
+export interface McpPlugin<T extends AnyMcpTool = AnyMcpTool> {
+  readonly kind: 'mcp-plugin'
+  readonly name: T['name']
+  /** What the chat engine registers. */
+  readonly server: { readonly tools: readonly [T] }
+  /** What the client registers (`useChat({ plugins: [plugin.client] })`). */
+  readonly client: PluginClientRegistration<T>
+  /** The same tool, to serve over MCP (`createMcpServer({ tools: [plugin.mcp] })`). */
+  readonly mcp: T
+}
+
+export type { McpTool }

@@ -1,0 +1,111 @@
+/**
+ * Type tests for makePlugin: exhaustive handlers, typed requests, typed answers, typed render.
+ * Checked by tsc in `npm test`; each @ts-expect-error must be a real error.
+ */
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { z } from 'zod'
+import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+
+function FlightList(props: { flights: Flight[]; message: string } & RenderedProps<{ flightId: string }>) {
+  return props.flights.length
+}
+function SeatPicker(props: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
+  return props.taken.length
+}
+
+describe('makePlugin types', () => {
+  it('accepts exactly one handler per key, typed from the tool', () => {
+    const plugin = makePlugin(bookFlight)
+      .onElicit({
+        *pickFlight(req, ctx) {
+          expectTypeOf(req.key).toEqualTypeOf<'pickFlight'>()
+          expectTypeOf(req.context.flights).toEqualTypeOf<Flight[]>()
+          const picked = yield* ctx.render(FlightList, { flights: req.context.flights, message: req.message })
+          expectTypeOf(picked).toEqualTypeOf<{ flightId: string }>()
+          return { action: 'accept', content: picked }
+        },
+        *pickSeat(req, ctx) {
+          const seat = yield* ctx.render(SeatPicker, { taken: req.context.taken })
+          if (seat.row < 1) return { action: 'decline' }
+          return { action: 'accept', content: seat }
+        },
+      })
+      .build()
+    expectTypeOf(plugin.name).toEqualTypeOf<'book_flight'>()
+    expectTypeOf(plugin.mcp).toEqualTypeOf(bookFlight)
+    expect(plugin.client.toolName).toBe('book_flight')
+  })
+
+  it('rejects a missing key, an extra key, a wrong answer shape and wrong render props', () => {
+    const builder = makePlugin(bookFlight)
+    expect(() =>
+      // @ts-expect-error pickSeat is missing
+      builder.onElicit({
+        *pickFlight() {
+          return { action: 'decline' }
+        },
+      }),
+    ).toThrow(/no handler for "pickSeat"/)
+
+    expect(() =>
+      builder.onElicit({
+        *pickFlight() {
+          return { action: 'decline' }
+        },
+        *pickSeat() {
+          return { action: 'cancel' }
+        },
+        // @ts-expect-error pickMeal is not declared by the tool
+        *pickMeal() {
+          return { action: 'cancel' }
+        },
+      }),
+    ).toThrow(/undeclared key\(s\) "pickMeal"/)
+
+    builder.onElicit({
+      // @ts-expect-error flightId must be a string
+      *pickFlight() {
+        return { action: 'accept', content: { flightId: 42 } }
+      },
+      *pickSeat(_req, ctx) {
+        // @ts-expect-error SeatPicker needs `taken`, not `flights`
+        const seat = yield* ctx.render(SeatPicker, { flights: [] })
+        return { action: 'accept', content: seat }
+      },
+    })
+
+    builder.onElicit({
+      // @ts-expect-error not an ElicitResult action
+      *pickFlight() {
+        return { action: 'maybe' }
+      },
+      *pickSeat() {
+        return { action: 'decline' }
+      },
+    })
+  })
+
+  it('yields a plugin for a tool that elicits nothing', () => {
+    const plain = createMcpTool('plain').elicits({}).execute(function* () {
+      return 1
+    })
+    const plugin = makePlugin(plain).onElicit({}).build()
+    expect(plugin.server.tools).toEqual([plain])
+    expectTypeOf(plugin.client.handlers).toEqualTypeOf<{}>()
+  })
+
+  it('types an untyped-context key as a plain record', () => {
+    const tool = createMcpTool('untyped')
+      .elicits({ ok: z.object({ yes: z.boolean() }) })
+      .execute(function* () {
+        return 1
+      })
+    makePlugin(tool).onElicit({
+      *ok(req) {
+        expectTypeOf(req.context).toEqualTypeOf<{ [key: string]: unknown }>()
+        return { action: 'accept', content: { yes: true } }
+      },
+    })
+  })
+})
