@@ -1,2 +1,17 @@
-/** @mcp-bridge/runtime/react — filled in by its issue. */
-export {}
+/**
+ * @mcp-bridge/runtime/react — the client side of plugins: registry, executor, render emissions.
+ * (useChat and the fallback form arrive with the chat protocol.)
+ */
+export { createPluginRegistry, DuplicatePluginError } from './react/plugin-registry.ts'
+export type { PluginRegistry } from './react/plugin-registry.ts'
+export { createEmissionStore } from './react/emission-store.ts'
+export type { Emission, EmissionSnapshot, EmissionStore, ProgressLine } from './react/emission-store.ts'
+export { createPluginExecutor, PluginHandlerError } from './react/plugin-executor.ts'
+export type {
+  HandleResult,
+  HandlerOutcome,
+  PluginExecutor,
+  PluginExecutorOptions,
+  SendOutcome,
+  WireElicitRequest,
+} from './react/plugin-executor.ts'

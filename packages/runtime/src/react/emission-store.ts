@@ -1,0 +1,66 @@
+/**
+ * What `ctx.render` puts on screen, keyed by tool call: the chat message list shows each
+ * emission at its tool call's place. A tiny external store (subscribe / getSnapshot) so React
+ * reads it with `useSyncExternalStore` and tests read it directly.
+ */
+import type { IssueSummary } from '../bridge/errors.ts'
+import type { ElicitId } from '../tool/elicits.ts'
+import type { UiComponent } from '../plugin/types.ts'
+
+export interface Emission {
+  /** Stable per render call; React uses it as the key. */
+  id: string
+  callId: string
+  elicitId: ElicitId
+  component: UiComponent<never>
+  props: Record<string, unknown>
+  errors: readonly IssueSummary[] | undefined
+  respond(value: unknown): void
+  cancel(): void
+}
+
+export interface ProgressLine {
+  callId: string
+  message: string
+}
+
+export interface EmissionSnapshot {
+  emissions: readonly Emission[]
+  progress: readonly ProgressLine[]
+}
+
+export interface EmissionStore {
+  subscribe(listener: () => void): () => void
+  getSnapshot(): EmissionSnapshot
+  show(emission: Emission): void
+  remove(id: string): void
+  removeCall(callId: string): void
+  progress(callId: string, message: string): void
+}
+
+export function createEmissionStore(): EmissionStore {
+  let snapshot: EmissionSnapshot = { emissions: [], progress: [] }
+  const listeners = new Set<() => void>()
+  const update = (next: EmissionSnapshot) => {
+    snapshot = next
+    for (const listener of [...listeners]) listener()
+  }
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    getSnapshot: () => snapshot,
+    show: (emission) => update({ ...snapshot, emissions: [...snapshot.emissions.filter((e) => e.callId !== emission.callId), emission] }),
+    remove: (id) => {
+      if (snapshot.emissions.some((e) => e.id === id)) update({ ...snapshot, emissions: snapshot.emissions.filter((e) => e.id !== id) })
+    },
+    removeCall: (callId) =>
+      update({
+        emissions: snapshot.emissions.filter((e) => e.callId !== callId),
+        progress: snapshot.progress.filter((p) => p.callId !== callId),
+      }),
+    progress: (callId, message) =>
+      update({ ...snapshot, progress: [...snapshot.progress.filter((p) => p.callId !== callId), { callId, message }] }),
+  }
+}

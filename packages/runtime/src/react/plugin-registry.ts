@@ -1,0 +1,50 @@
+/**
+ * Client-side lookup of plugins by tool name. Registering two plugins for one tool is an error
+ * naming both, because silently picking one would make a tool's UI depend on import order.
+ */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { PluginClientRegistration } from '../plugin/types.ts'
+
+export class DuplicatePluginError extends McpBridgeError {
+  readonly code = 'DUPLICATE_PLUGIN'
+  constructor(toolName: string, first: string, second: string) {
+    super(
+      `Two plugins are registered for tool "${toolName}": ${first} and ${second}. ` +
+        'Register each tool\'s plugin once (the generated clientPlugins list already holds every plugin).',
+    )
+  }
+}
+
+export interface PluginRegistry {
+  register(plugin: PluginClientRegistration): void
+  get(toolName: string): PluginClientRegistration | undefined
+  has(toolName: string): boolean
+  list(): PluginClientRegistration[]
+}
+
+export function createPluginRegistry(plugins: readonly PluginClientRegistration[] = []): PluginRegistry {
+  const byName = new Map<string, { plugin: PluginClientRegistration; position: number }>()
+  let count = 0
+  const describe = (plugin: PluginClientRegistration, position: number) => {
+    const keys = Object.keys(plugin.handlers)
+    return `registration #${position} (handlers: ${keys.length ? keys.join(', ') : 'none'})`
+  }
+  const registry: PluginRegistry = {
+    register(plugin) {
+      if (!plugin || plugin.kind !== 'mcp-plugin-client') {
+        throw new TypeError('register() takes a plugin\'s client part: makePlugin(tool).onElicit({...}).build().client')
+      }
+      count += 1
+      const existing = byName.get(plugin.toolName)
+      if (existing) {
+        throw new DuplicatePluginError(plugin.toolName, describe(existing.plugin, existing.position), describe(plugin, count))
+      }
+      byName.set(plugin.toolName, { plugin, position: count })
+    },
+    get: (toolName) => byName.get(toolName)?.plugin,
+    has: (toolName) => byName.has(toolName),
+    list: () => [...byName.values()].map((e) => e.plugin),
+  }
+  for (const plugin of plugins) registry.register(plugin)
+  return registry
+}

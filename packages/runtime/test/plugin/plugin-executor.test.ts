@@ -1,0 +1,225 @@
+/**
+ * The client executor against a real bridge host as the server: requests cross a JSON
+ * round trip, answers go back through host.respond, as they will over HTTP.
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { encodeModelContext, makePlugin, type ElicitRequest, type ElicitResult, type RenderedProps } from '../../src/index.ts'
+import { createBridgeHost, type BridgeHost } from '../../src/server.ts'
+import {
+  createEmissionStore,
+  createPluginExecutor,
+  createPluginRegistry,
+  PluginHandlerError,
+  type Emission,
+  type SendOutcome,
+  type WireElicitRequest,
+} from '../../src/react.ts'
+import { createMockMcpClient } from '../../src/testing.ts'
+import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+
+function FlightList(_: { flights: Flight[]; message: string } & RenderedProps<{ flightId: string }>) {
+  return null
+}
+function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
+  return null
+}
+
+const handlerLog: string[] = []
+const plugin = makePlugin(bookFlight)
+  .onElicit({
+    *pickFlight(req, ctx) {
+      yield* ctx.reportProgress('showing flights')
+      const picked = yield* ctx.render(FlightList, { flights: req.context.flights, message: req.message })
+      return { action: 'accept', content: picked }
+    },
+    *pickSeat(req, ctx) {
+      try {
+        const seat = yield* ctx.render(SeatPicker, { taken: req.context.taken })
+        return { action: 'accept', content: seat }
+      } finally {
+        handlerLog.push('pickSeat finally')
+      }
+    },
+  })
+  .build()
+
+function toWire(request: ElicitRequest): WireElicitRequest {
+  return JSON.parse(JSON.stringify({ id: request.id, message: request.message, schema: request.schema.json, params: request.params }))
+}
+
+async function nextElicit(host: BridgeHost<unknown>): Promise<ElicitRequest> {
+  for await (const e of host.subscribe()) if (e.type === 'elicit' && host.pending() === e.request) return e.request
+  throw new Error('no elicitation')
+}
+
+/** Resolves with the next emission shown (the store notifies synchronously). */
+function nextEmission(store: ReturnType<typeof createEmissionStore>, predicate: (e: Emission) => boolean = () => true): Promise<Emission> {
+  return new Promise((resolve) => {
+    const found = () => store.getSnapshot().emissions.find(predicate)
+    const now = found()
+    if (now) return resolve(now)
+    const off = store.subscribe(() => {
+      const e = found()
+      if (e) {
+        off()
+        resolve(e)
+      }
+    })
+  })
+}
+
+function setup() {
+  const host = createBridgeHost({
+    tool: bookFlight,
+    params: { from: 'JFK', destination: 'LAX' },
+    callId: 'call_1',
+    sampling: createMockMcpClient({ sampleResponses: ['tip'] }),
+  })
+  const store = createEmissionStore()
+  const sent: Array<ElicitResult<unknown>> = []
+  const send = vi.fn(async (id, result): Promise<SendOutcome> => {
+    sent.push(result)
+    const outcome = host.respond({ id, result })
+    return outcome.ok ? { ok: true } : { ok: false, message: outcome.message, ...(outcome.issues && { issues: outcome.issues }) }
+  })
+  const executor = createPluginExecutor({ registry: createPluginRegistry([plugin.client]), store, send })
+  return { host, store, sent, send, executor }
+}
+
+describe('createPluginExecutor', () => {
+  it('runs the full booking: renders each component at its call, sends answers by id, the tool completes', async () => {
+    const { host, store, executor, sent } = setup()
+
+    const flightReq = await nextElicit(host)
+    const handled = executor.handle(toWire(flightReq))
+    expect(handled.status).toBe('handled')
+    const flightUi = await nextEmission(store)
+    expect(flightUi.component).toBe(FlightList)
+    expect(flightUi.callId).toBe('call_1')
+    expect(flightUi.props).toEqual({ flights: flightReq.context.flights, message: 'Select your flight' })
+    expect(store.getSnapshot().progress).toEqual([{ callId: 'call_1', message: 'showing flights' }])
+    flightUi.respond({ flightId: 'CA-287' })
+    expect(handled.status === 'handled' && (await handled.outcome)).toEqual({
+      status: 'sent',
+      result: { action: 'accept', content: { flightId: 'CA-287' } },
+    })
+    expect(store.getSnapshot().emissions).toEqual([])
+
+    const seatReq = await nextElicit(host)
+    const seat = executor.handle(toWire(seatReq))
+    const seatUi = await nextEmission(store)
+    expect(seatUi.props).toEqual({ taken: ['1A', '2C'] })
+    seatUi.respond({ row: 7, seat: 'D' })
+    await (seat.status === 'handled' && seat.outcome)
+    expect(await host.outcome).toMatchObject({ status: 'completed', result: { flight: 'CA-287', seat: '7D' } })
+    expect(sent).toEqual([
+      { action: 'accept', content: { flightId: 'CA-287' } },
+      { action: 'accept', content: { row: 7, seat: 'D' } },
+    ])
+  })
+
+  it('never sends invalid content: the UI gets the errors and asks again', async () => {
+    const { host, store, executor, sent } = setup()
+    const flightReq = await nextElicit(host)
+    executor.handle(toWire(flightReq))
+    ;(await nextEmission(store)).respond({ flightId: 'SH-142' })
+    const seatReq = await nextElicit(host)
+    const handled = executor.handle(toWire(seatReq))
+
+    const first = await nextEmission(store)
+    expect(first.errors).toBeUndefined()
+    first.respond({ row: 99, seat: 'Z' })
+    const second = await nextEmission(store, (e) => e.errors !== undefined)
+    expect(second.errors?.map((e) => e.path)).toEqual(['row', 'seat'])
+    expect(second.props).toEqual({ taken: ['1A', '2C'] })
+    second.respond({ row: 3, seat: 'A' })
+    expect(handled.status === 'handled' && (await handled.outcome)).toMatchObject({ status: 'sent' })
+    expect(sent).toHaveLength(2)
+    expect(sent[1]).toEqual({ action: 'accept', content: { row: 3, seat: 'A' } })
+  })
+
+  it('shows a server refusal in the UI and asks again', async () => {
+    const { host, store } = setup()
+    let refusals = 1
+    const executor = createPluginExecutor({
+      registry: createPluginRegistry([plugin.client]),
+      store,
+      async send(id, result) {
+        if (refusals-- > 0) return { ok: false, message: 'flight sold out', issues: [{ path: 'flightId', message: 'sold out' }] }
+        const o = host.respond({ id, result })
+        return o.ok ? { ok: true } : { ok: false, message: o.message }
+      },
+    })
+    executor.handle(toWire(await nextElicit(host)))
+    ;(await nextEmission(store)).respond({ flightId: 'SH-142' })
+    const again = await nextEmission(store, (e) => e.errors !== undefined)
+    expect(again.errors).toEqual([{ path: 'flightId', message: 'sold out' }])
+    again.respond({ flightId: 'CA-287' })
+    expect((await nextElicit(host)).key).toBe('pickSeat')
+    await host.abort()
+  })
+
+  it('onCancel answers the elicitation with cancel', async () => {
+    const { host, store, executor } = setup()
+    const handled = executor.handle(toWire(await nextElicit(host)))
+    ;(await nextEmission(store)).cancel()
+    expect(handled.status === 'handled' && (await handled.outcome)).toEqual({ status: 'sent', result: { action: 'cancel' } })
+    expect(await host.outcome).toMatchObject({ status: 'completed', result: { booked: false, reason: 'cancel' } })
+  })
+
+  it('cancelling the call halts the handler (its finally runs) and unmounts its UI', async () => {
+    const { host, store, executor, send } = setup()
+    executor.handle(toWire(await nextElicit(host)))
+    ;(await nextEmission(store)).respond({ flightId: 'SH-142' })
+    const handled = executor.handle(toWire(await nextElicit(host)))
+    await nextEmission(store)
+    handlerLog.length = 0
+    await executor.cancel('call_1', 'server aborted the tool')
+    expect(handlerLog).toEqual(['pickSeat finally'])
+    expect(store.getSnapshot().emissions).toEqual([])
+    expect(handled.status === 'handled' && (await handled.outcome)).toEqual({ status: 'cancelled', reason: 'server aborted the tool' })
+    expect(executor.active()).toEqual([])
+    expect(send).toHaveBeenCalledTimes(1)
+    await host.abort()
+  })
+
+  it('reads the context from the message when a client stripped x-model-context from the schema', async () => {
+    const { host, store, executor } = setup()
+    const req = await nextElicit(host)
+    const { 'x-model-context': _stripped, ...schema } = req.schema.json
+    const encoded = encodeModelContext({ message: req.message, context: req.context, schema })
+    executor.handle({ id: req.id, message: encoded.message, schema })
+    const ui = await nextEmission(store)
+    expect(ui.props).toEqual({ flights: req.context.flights, message: 'Select your flight' })
+    await host.abort()
+  })
+
+  it('reports no-plugin for a tool without a plugin (the UI shows the fallback form)', () => {
+    const { executor } = setup()
+    expect(executor.handle({ id: { toolName: 'other', key: 'k', callId: 'c', seq: 1 }, message: 'm', schema: {} })).toEqual({
+      status: 'no-plugin',
+    })
+  })
+
+  it('fails clearly when a handler returns invalid content without showing any UI', async () => {
+    const broken = makePlugin(bookFlight)
+      .onElicit({
+        *pickFlight() {
+          return { action: 'accept', content: { flightId: 42 as unknown as string } }
+        },
+        *pickSeat() {
+          return { action: 'decline' }
+        },
+      })
+      .build()
+    const { host, store } = setup()
+    const executor = createPluginExecutor({ registry: createPluginRegistry([broken.client]), store, send: async () => ({ ok: true }) })
+    const handled = executor.handle(toWire(await nextElicit(host)))
+    const outcome = handled.status === 'handled' ? await handled.outcome : undefined
+    expect(outcome?.status).toBe('failed')
+    const error = (outcome as { error: Error }).error
+    expect(error).toBeInstanceOf(PluginHandlerError)
+    expect(error.message).toMatch(/"pickFlight" of tool "book_flight" returned an invalid answer without showing any UI[\s\S]*flightId/)
+    await host.abort()
+  })
+})
