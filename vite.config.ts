@@ -12,21 +12,21 @@ export default defineConfig({
         test: {
           name: 'runtime',
           root: './packages/runtime',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.{ts,tsx}'],
         },
       },
       {
         test: {
           name: 'playground',
           root: './playground',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.{ts,tsx}'],
         },
       },
       {
         test: {
           name: 'vite-plugin',
           root: './packages/vite-plugin',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.{ts,tsx}'],
         },
       },
     ],

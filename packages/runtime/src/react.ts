@@ -15,3 +15,8 @@ export type {
   SendOutcome,
   WireElicitRequest,
 } from './react/plugin-executor.ts'
+export { PluginEmission, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
+export { FallbackForm } from './react/fallback-form.tsx'
+export type { FallbackFormProps } from './react/fallback-form.tsx'
+export { fieldsFromSchema, initialValues, toContent, validateForm } from './react/form-model.ts'
+export type { Choice, FormField, FormValues } from './react/form-model.ts'

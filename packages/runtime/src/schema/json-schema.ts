@@ -13,6 +13,7 @@ export interface JsonSchema {
 
 /** The MCP form-mode `requestedSchema` shape (2025-11-25), plus our `x-model-context` extension. */
 export interface ElicitationWireSchema {
+  [keyword: string]: unknown
   $schema?: string
   type: 'object'
   properties: Record<string, JsonSchema>

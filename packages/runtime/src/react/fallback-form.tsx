@@ -1,0 +1,183 @@
+/**
+ * The form shown for an elicitation whose tool has no plugin — what a basic MCP client shows:
+ * one field per property of the requested schema, required marks, defaults, inline errors, and
+ * accept / decline / cancel. Nothing invalid is sent; server-side errors (`errors`) show inline too.
+ */
+import { useId, useMemo, useState, type FormEvent } from 'react'
+import type { IssueSummary } from '../bridge/errors.ts'
+import { extractModelContext } from '../context/model-context.ts'
+import type { JsonSchema } from '../schema/json-schema.ts'
+import type { ElicitResult } from '../tool/elicits.ts'
+import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from './form-model.ts'
+
+export interface FallbackFormProps {
+  message: string
+  schema: JsonSchema
+  /** Errors from the server for the previous answer. */
+  errors?: readonly IssueSummary[]
+  onSubmit(result: ElicitResult<Record<string, unknown>>): void
+  disabled?: boolean
+}
+
+const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const
+
+export function FallbackForm({ message, schema, errors, onSubmit, disabled }: FallbackFormProps) {
+  const formId = useId()
+  const fields = useMemo(() => fieldsFromSchema(schema), [schema])
+  const human = useMemo(() => extractModelContext({ message, schema }).message, [message, schema])
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields))
+  const [localErrors, setLocalErrors] = useState<IssueSummary[]>([])
+  const shown = localErrors.length > 0 ? localErrors : (errors ?? [])
+  const errorFor = (name: string) => shown.filter((e) => e.path === name || e.path.startsWith(`${name}.`))
+  const formErrors = shown.filter((e) => !fields.some((f) => e.path === f.name || e.path.startsWith(`${f.name}.`)))
+
+  const set = (name: string, value: FormValues[string]) => setValues((v) => ({ ...v, [name]: value }))
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    const issues = validateForm(fields, values)
+    setLocalErrors(issues)
+    if (issues.length === 0) onSubmit({ action: 'accept', content: toContent(fields, values) })
+  }
+
+  return (
+    <form className="mcp-fallback-form" onSubmit={submit} noValidate aria-describedby={`${formId}-message`}>
+      <p id={`${formId}-message`} className="mcp-fallback-message">
+        {human}
+      </p>
+      {fields.map((field) => (
+        <Field
+          key={field.name}
+          id={`${formId}-${field.name}`}
+          field={field}
+          value={values[field.name]}
+          errors={errorFor(field.name)}
+          onChange={(v) => set(field.name, v)}
+        />
+      ))}
+      {formErrors.map((e, i) => (
+        <p key={i} role="alert" className="mcp-field-error">
+          {e.message}
+        </p>
+      ))}
+      <div className="mcp-actions">
+        <button type="submit" disabled={disabled}>
+          Submit
+        </button>
+        <button type="button" disabled={disabled} onClick={() => onSubmit({ action: 'decline' })}>
+          Decline
+        </button>
+        <button type="button" disabled={disabled} onClick={() => onSubmit({ action: 'cancel' })}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+interface FieldProps {
+  id: string
+  field: FormField
+  value: FormValues[string] | undefined
+  errors: IssueSummary[]
+  onChange(value: FormValues[string]): void
+}
+
+function Field({ id, field, value, errors, onChange }: FieldProps) {
+  const errorId = `${id}-error`
+  const describedBy = errors.length > 0 ? errorId : undefined
+  const label = (
+    <>
+      {field.label}
+      {field.required && (
+        <span className="mcp-required" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      )}
+    </>
+  )
+  const errorText = errors.length > 0 && (
+    <span id={errorId} role="alert" className="mcp-field-error">
+      {errors.map((e) => e.message).join('; ')}
+    </span>
+  )
+  const hint = field.description && <span className="mcp-field-hint">{field.description}</span>
+
+  if (field.kind === 'checkbox') {
+    return (
+      <div className="mcp-field">
+        <label htmlFor={id}>
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />{' '}
+          {label}
+        </label>
+        {hint}
+        {errorText}
+      </div>
+    )
+  }
+  if (field.kind === 'multi-select') {
+    const picked = Array.isArray(value) ? value : []
+    return (
+      <fieldset className="mcp-field" aria-describedby={describedBy} aria-required={field.required}>
+        <legend>{label}</legend>
+        {hint}
+        {field.choices.map((c) => (
+          <label key={c.value}>
+            <input
+              type="checkbox"
+              value={c.value}
+              checked={picked.includes(c.value)}
+              onChange={(e) => onChange(e.target.checked ? [...picked, c.value] : picked.filter((p) => p !== c.value))}
+            />{' '}
+            {c.label}
+          </label>
+        ))}
+        {errorText}
+      </fieldset>
+    )
+  }
+  const common = {
+    id,
+    'aria-invalid': errors.length > 0,
+    'aria-describedby': describedBy,
+    'aria-required': field.required,
+  }
+  return (
+    <div className="mcp-field">
+      <label htmlFor={id}>{label}</label>
+      {hint}
+      {field.kind === 'select' ? (
+        <select {...common} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
+          <option value="">Choose…</option>
+          {field.choices.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === 'number' ? (
+        <input
+          {...common}
+          type="number"
+          inputMode={field.integer ? 'numeric' : 'decimal'}
+          step={field.integer ? 1 : 'any'}
+          min={field.minimum}
+          max={field.maximum}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      ) : (
+        <input
+          {...common}
+          type={field.format ? INPUT_TYPES[field.format] : 'text'}
+          minLength={field.minLength}
+          maxLength={field.maxLength}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+      {errorText}
+    </div>
+  )
+}

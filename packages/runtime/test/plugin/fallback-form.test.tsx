@@ -1,0 +1,209 @@
+// @vitest-environment happy-dom
+/**
+ * The fallback form and render emissions in a DOM (happy-dom + React Testing Library).
+ */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { analyzeResponseSchema, makePlugin, type ElicitRequest, type RenderedProps } from '../../src/index.ts'
+import { createBridgeHost } from '../../src/server.ts'
+import {
+  createEmissionStore,
+  createPluginExecutor,
+  createPluginRegistry,
+  FallbackForm,
+  ToolCallEmissions,
+} from '../../src/react.ts'
+import { createMcpTool } from '../../src/index.ts'
+
+afterEach(cleanup)
+
+/** The wire schema of a zod object, as the server sends it. */
+function wireOf(schema: z.ZodObject) {
+  const { wire } = analyzeResponseSchema(schema)
+  if (!wire) throw new Error('invalid test schema')
+  return wire
+}
+
+const everyKind = wireOf(
+  z.object({
+    name: z.string().min(2).max(20).meta({ title: 'Your name' }),
+    email: z.email(),
+    website: z.url().optional(),
+    birthday: z.iso.date().optional(),
+    age: z.int().min(18).max(120),
+    rating: z.number().min(0).max(5).default(2.5),
+    subscribe: z.boolean().default(true),
+    size: z.enum(['s', 'm', 'l']).default('m'),
+    color: z.enum(['r', 'g']).meta({ oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] }),
+    toppings: z.array(z.enum(['cheese', 'ham', 'olives'])).min(1).max(2),
+  }),
+)
+
+describe('FallbackForm', () => {
+  it('renders one field per kind with labels, required marks and defaults', () => {
+    render(<FallbackForm message="Tell us about you" schema={everyKind} onSubmit={() => {}} />)
+    expect(screen.getByText('Tell us about you')).toBeTruthy()
+    const name = screen.getByLabelText(/Your name/) as HTMLInputElement
+    expect(name.type).toBe('text')
+    expect(name.getAttribute('aria-required')).toBe('true')
+    expect((screen.getByLabelText(/^Email/) as HTMLInputElement).type).toBe('email')
+    expect((screen.getByLabelText(/^Website/) as HTMLInputElement).type).toBe('url')
+    expect((screen.getByLabelText(/^Website/) as HTMLInputElement).getAttribute('aria-required')).toBe('false')
+    expect((screen.getByLabelText(/^Birthday/) as HTMLInputElement).type).toBe('date')
+    const age = screen.getByLabelText(/^Age/) as HTMLInputElement
+    expect([age.type, age.min, age.max, age.step]).toEqual(['number', '18', '120', '1'])
+    expect((screen.getByLabelText(/^Rating/) as HTMLInputElement).value).toBe('2.5')
+    expect((screen.getByLabelText(/Subscribe/) as HTMLInputElement).checked).toBe(true)
+    expect((screen.getByLabelText(/^Size/) as HTMLSelectElement).value).toBe('m')
+    expect(screen.getByRole('option', { name: 'Red' })).toBeTruthy()
+    expect(screen.getByRole('group', { name: /Toppings/ })).toBeTruthy()
+    // name, email, age, color, toppings: fields with defaults are not required (io: 'input')
+    expect(screen.getAllByText('*').length).toBe(5)
+  })
+
+  it('shows inline errors and sends nothing while the form is invalid', () => {
+    const onSubmit = vi.fn()
+    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} />)
+    fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'A' } })
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'not-an-email' } })
+    fireEvent.change(screen.getByLabelText(/^Website/), { target: { value: 'example' } })
+    fireEvent.change(screen.getByLabelText(/^Age/), { target: { value: '12' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(onSubmit).not.toHaveBeenCalled()
+    const alerts = screen.getAllByRole('alert').map((a) => a.textContent)
+    expect(alerts).toEqual([
+      'At least 2 characters',
+      'Enter an email address',
+      'Enter a full URL, e.g. https://example.com',
+      'Must be at least 18',
+      'Choose one of the options',
+      'Choose at least one option',
+    ])
+    expect(screen.getByLabelText(/^Age/).getAttribute('aria-invalid')).toBe('true')
+  })
+
+  it('sends typed content once valid: numbers as numbers, optional blanks left out', () => {
+    const onSubmit = vi.fn()
+    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} />)
+    fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'Ada' } })
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'ada@example.com' } })
+    fireEvent.change(screen.getByLabelText(/^Age/), { target: { value: '36' } })
+    fireEvent.change(screen.getByLabelText(/^Color/), { target: { value: 'g' } })
+    fireEvent.click(screen.getByLabelText('ham'))
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(onSubmit).toHaveBeenCalledWith({
+      action: 'accept',
+      content: { name: 'Ada', email: 'ada@example.com', age: 36, rating: 2.5, subscribe: true, size: 'm', color: 'g', toppings: ['ham'] },
+    })
+    // And the server-side schema accepts exactly that content.
+    expect(
+      z
+        .object({ name: z.string(), email: z.email(), age: z.int(), rating: z.number(), subscribe: z.boolean(), size: z.string(), color: z.string(), toppings: z.array(z.string()) })
+        .safeParse(onSubmit.mock.calls[0]![0].content).success,
+    ).toBe(true)
+  })
+
+  it('offers decline and cancel, and shows server-side errors inline', () => {
+    const onSubmit = vi.fn()
+    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'already registered' }]} />)
+    expect(screen.getByRole('alert').textContent).toBe('already registered')
+    fireEvent.click(screen.getByRole('button', { name: 'Decline' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(onSubmit.mock.calls).toEqual([[{ action: 'decline' }], [{ action: 'cancel' }]])
+  })
+
+  it('shows the human message without the encoded context section', () => {
+    render(
+      <FallbackForm message={'Pick one\n\n--x-model-context: application/json\n{"a":1}'} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />,
+    )
+    expect(screen.getByText('Pick one')).toBeTruthy()
+    expect(screen.queryByText(/x-model-context/)).toBeNull()
+  })
+})
+
+describe('render emissions in React', () => {
+  function ColorPicker({ initial, onRespond, onCancel, errors }: { initial: string } & RenderedProps<{ color: string }>) {
+    return (
+      <div>
+        <input aria-label="Hex color" defaultValue={initial} id="hex" />
+        {errors?.map((e) => (
+          <p role="alert" key={e.path}>
+            {e.message}
+          </p>
+        ))}
+        <button onClick={() => onRespond({ color: (document.getElementById('hex') as HTMLInputElement).value })}>Use color</button>
+        <button onClick={onCancel}>Never mind</button>
+      </div>
+    )
+  }
+
+  const chooseColor = createMcpTool('choose_color')
+    .elicits({
+      pick: {
+        response: z.object({ color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use #rrggbb') }),
+        context: z.object({ initial: z.string() }),
+      },
+    })
+    .execute(function* (_p, ctx) {
+      return yield* ctx.elicit('pick', { message: 'Pick a color', initial: '#000000' })
+    })
+  const plugin = makePlugin(chooseColor)
+    .onElicit({
+      *pick(req, ctx) {
+        const answer = yield* ctx.render(ColorPicker, { initial: req.context.initial })
+        return { action: 'accept', content: answer }
+      },
+    })
+    .build()
+
+  async function start() {
+    const host = createBridgeHost({ tool: chooseColor, params: {}, callId: 'call_c' })
+    let request!: ElicitRequest
+    for await (const e of host.subscribe()) if (e.type === 'elicit') break
+    request = host.pending()!
+    const store = createEmissionStore()
+    const send = vi.fn(async (id, result) => {
+      const o = host.respond({ id, result })
+      return o.ok ? ({ ok: true } as const) : ({ ok: false, message: o.message } as const)
+    })
+    const executor = createPluginExecutor({ registry: createPluginRegistry([plugin.client]), store, send })
+    render(<ToolCallEmissions store={store} callId="call_c" />)
+    let handled!: ReturnType<typeof executor.handle>
+    act(() => {
+      handled = executor.handle(JSON.parse(JSON.stringify({ id: request.id, message: request.message, schema: request.schema.json })))
+    })
+    return { host, send, handled, executor }
+  }
+
+  it('shows the component with its props; invalid input shows the error and is never sent; a valid one resumes the tool', async () => {
+    const { host, send } = await start()
+    const input = (await screen.findByLabelText('Hex color')) as HTMLInputElement
+    expect(input.value).toBe('#000000')
+    fireEvent.change(input, { target: { value: '#12345g' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Use color' })))
+    expect((await screen.findByRole('alert')).textContent).toBe('Use #rrggbb')
+    expect(send).not.toHaveBeenCalled()
+
+    fireEvent.change(screen.getByLabelText('Hex color'), { target: { value: '#3b82f6' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Use color' })))
+    expect(await host.outcome).toEqual({ status: 'completed', result: { action: 'accept', content: { color: '#3b82f6' } } })
+    expect(send).toHaveBeenCalledTimes(1)
+    expect(screen.queryByLabelText('Hex color')).toBeNull()
+  })
+
+  it('onCancel sends cancel; cancelling the call unmounts the UI', async () => {
+    const first = await start()
+    await screen.findByLabelText('Hex color')
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Never mind' })))
+    expect(await first.host.outcome).toEqual({ status: 'completed', result: { action: 'cancel' } })
+    cleanup()
+
+    const second = await start()
+    await screen.findByLabelText('Hex color')
+    await act(async () => second.executor.cancel('call_c', 'tool aborted'))
+    expect(screen.queryByLabelText('Hex color')).toBeNull()
+    expect(second.handled.status === 'handled' && (await second.handled.outcome)).toEqual({ status: 'cancelled', reason: 'tool aborted' })
+    await second.host.abort()
+  })
+})
