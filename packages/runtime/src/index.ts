@@ -115,3 +115,19 @@ export type {
   ResponseOf,
   UiComponent,
 } from './plugin/types.ts'
+
+export {
+  chatRequestBodySchema,
+  chatStreamEventSchema,
+  elicitResultSchema,
+  NDJSON_CONTENT_TYPE,
+  pluginElicitResponseSchema,
+} from './chat/protocol.ts'
+export type {
+  ChatRequestBody,
+  ChatStreamEvent,
+  ChatStreamEventType,
+  ElicitResultWire,
+  PluginElicitResponse,
+} from './chat/protocol.ts'
+export { encodeNdjson, readNdjson } from './chat/ndjson.ts'

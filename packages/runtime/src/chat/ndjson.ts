@@ -1,0 +1,31 @@
+/**
+ * Newline-delimited JSON over a fetch body: one event per line. Lines are split on "\n" only
+ * after decoding, so a multi-byte character split across chunks is never corrupted.
+ */
+export async function* readNdjson(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<unknown> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  try {
+    for (;;) {
+      if (signal?.aborted) return
+      const { value, done } = await reader.read()
+      buffered += decoder.decode(value ?? new Uint8Array(), { stream: !done })
+      let newline = buffered.indexOf('\n')
+      while (newline !== -1) {
+        const line = buffered.slice(0, newline).trim()
+        buffered = buffered.slice(newline + 1)
+        if (line) yield JSON.parse(line)
+        newline = buffered.indexOf('\n')
+      }
+      if (done) break
+    }
+    if (buffered.trim()) yield JSON.parse(buffered)
+  } finally {
+    reader.releaseLock()
+  }
+}
+
+export function encodeNdjson(event: unknown): string {
+  return `${JSON.stringify(event)}\n`
+}

@@ -1,0 +1,308 @@
+/**
+ * The client side of a chat, without React: sends turns to the chat endpoint, applies the
+ * stream of events to a state (messages, tool calls with their logs, progress and results),
+ * runs plugin handlers for elicitations, and sends answers back with the session's token.
+ * `useChat` is a thin hook over this; tests drive it directly.
+ */
+import { readNdjson } from '../chat/ndjson.ts'
+import { chatStreamEventSchema, type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire } from '../chat/protocol.ts'
+import type { IssueSummary } from '../bridge/errors.ts'
+import type { PluginClientRegistration } from '../plugin/types.ts'
+import type { McpMessage } from '../sampling/content.ts'
+import type { LogLevel } from '../tool/context.ts'
+import type { ElicitId, ElicitResult } from '../tool/elicits.ts'
+import { createEmissionStore, type EmissionStore } from './emission-store.ts'
+import { createPluginExecutor, type PluginExecutor, type SendOutcome, type WireElicitRequest } from './plugin-executor.ts'
+import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
+
+export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
+
+export interface PendingElicitation {
+  request: WireElicitRequest
+  /** True when a plugin handles it (its UI is in the emission store); false: show the fallback form. */
+  handledByPlugin: boolean
+  /** Why the last answer was refused by the server. */
+  errors?: readonly IssueSummary[]
+  submitting: boolean
+}
+
+export type ChatItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string }
+  | {
+      kind: 'tool'
+      id: string
+      callId: string
+      toolName: string
+      params: unknown
+      status: 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled'
+      result?: unknown
+      error?: string
+      logs: Array<{ level: LogLevel; message: string }>
+      progress?: { message: string; progress?: number; total?: number }
+      elicitation?: PendingElicitation
+    }
+
+export type ToolItem = Extract<ChatItem, { kind: 'tool' }>
+
+export interface ChatState {
+  status: ChatStatus
+  error: Error | undefined
+  items: readonly ChatItem[]
+}
+
+export interface ChatControllerOptions {
+  /** The chat endpoint (default `/api/chat`). */
+  api?: string
+  plugins?: readonly PluginClientRegistration[]
+  fetch?: typeof fetch
+  headers?: Record<string, string>
+}
+
+interface Session {
+  sessionId: string
+  elicitId: string
+  token: string
+}
+
+export interface ChatController {
+  subscribe(listener: () => void): () => void
+  getState(): ChatState
+  readonly store: EmissionStore
+  readonly registry: PluginRegistry
+  /** Send a user message (ignored while empty). */
+  send(text: string): Promise<void>
+  /** Answer a fallback-form elicitation. */
+  respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
+  /** Abort one running tool (its session on the server), or the whole in-flight response. */
+  abort(callId?: string): Promise<void>
+  dispose(): void
+}
+
+export function createChatController(options: ChatControllerOptions = {}): ChatController {
+  const api = options.api ?? '/api/chat'
+  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
+  const registry = createPluginRegistry(options.plugins ?? [])
+  const store = createEmissionStore()
+  const listeners = new Set<() => void>()
+  const sessions = new Map<string, Session>()
+  /** Answers waiting to learn whether the server took them, by elicit id. */
+  const answerOutcomes = new Map<string, (outcome: SendOutcome) => void>()
+  let conversation: McpMessage[] = []
+  let state: ChatState = { status: 'idle', error: undefined, items: [] }
+  let inflight: AbortController | undefined
+  let queue: Promise<void> = Promise.resolve()
+  let ids = 0
+  let disposed = false
+
+  const executor: PluginExecutor = createPluginExecutor({ registry, store, send: sendAnswer })
+
+  function set(patch: Partial<ChatState>) {
+    state = { ...state, ...patch }
+    for (const listener of [...listeners]) listener()
+  }
+
+  function updateTool(callId: string, patch: (item: ToolItem) => Partial<ToolItem>) {
+    set({
+      items: state.items.map((item) => (item.kind === 'tool' && item.callId === callId ? { ...item, ...patch(item) } : item)),
+    })
+  }
+
+  /** Requests run one after another, so the conversation each carries is the latest. */
+  function post(build: () => ChatRequestBody): Promise<void> {
+    const run = queue.then(() => stream(build()))
+    queue = run.catch(() => {})
+    return run
+  }
+
+  async function stream(body: ChatRequestBody): Promise<void> {
+    if (disposed) return
+    const controller = new AbortController()
+    inflight = controller
+    set({ status: 'streaming', error: undefined })
+    let assistantId: string | undefined
+    try {
+      const response = await doFetch(api, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      })
+      if (!response.ok || !response.body) throw await responseError(response)
+      for await (const raw of readNdjson(response.body, controller.signal)) {
+        const parsed = chatStreamEventSchema.safeParse(raw)
+        if (!parsed.success) throw new Error(`The chat endpoint sent an event this client does not understand: ${JSON.stringify(raw).slice(0, 200)}`)
+        const event = parsed.data
+        if (event.type !== 'plugin_elicit_refused') settleAnswers({ ok: true })
+        if (event.type === 'text_delta') {
+          if (!assistantId) {
+            assistantId = `assistant-${++ids}`
+            set({ items: [...state.items, { kind: 'assistant', id: assistantId, text: event.text }] })
+          } else {
+            const id = assistantId
+            set({ items: state.items.map((i) => (i.id === id && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)) })
+          }
+        } else {
+          if (event.type === 'tool_call') assistantId = undefined
+          apply(event)
+        }
+      }
+      settleAnswers({ ok: true })
+      const waiting = state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
+      set({ status: waiting ? 'awaiting_input' : 'idle' })
+    } catch (error) {
+      settleAnswers({ ok: false, message: 'the answer could not be delivered' })
+      if (controller.signal.aborted) {
+        set({ status: 'idle' })
+        return
+      }
+      set({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) })
+    } finally {
+      if (inflight === controller) inflight = undefined
+    }
+  }
+
+  function apply(event: Exclude<ChatStreamEvent, { type: 'text_delta' }>) {
+    switch (event.type) {
+      case 'tool_call':
+        set({
+          items: [
+            ...state.items,
+            { kind: 'tool', id: `tool-${event.callId}`, callId: event.callId, toolName: event.toolName, params: event.params, status: 'running', logs: [] },
+          ],
+        })
+        return
+      case 'tool_result':
+        sessions.delete(event.callId)
+        updateTool(event.callId, () => ({
+          status: event.isError ? 'failed' : 'completed',
+          result: event.result,
+          elicitation: undefined,
+          ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
+        }))
+        return
+      case 'plugin_elicit_request': {
+        sessions.set(event.callId, { sessionId: event.sessionId, elicitId: event.elicitId, token: event.token })
+        const request: WireElicitRequest = {
+          id: { toolName: event.toolName, key: event.key, callId: event.callId, seq: event.seq },
+          message: event.message,
+          schema: event.schema,
+        }
+        const handled = executor.handle(request)
+        updateTool(event.callId, () => ({
+          status: 'awaiting_input',
+          elicitation: { request, handledByPlugin: handled.status === 'handled', submitting: false },
+        }))
+        return
+      }
+      case 'plugin_elicit_refused': {
+        const resolve = answerOutcomes.get(event.elicitId)
+        answerOutcomes.delete(event.elicitId)
+        if (resolve) resolve({ ok: false, message: event.message, ...(event.issues && { issues: event.issues }) })
+        const callId = [...sessions].find(([, s]) => s.elicitId === event.elicitId)?.[0]
+        if (callId) {
+          updateTool(callId, (item) => ({
+            ...(item.elicitation && { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } }),
+          }))
+        }
+        return
+      }
+      case 'plugin_session_error':
+        sessions.delete(event.callId)
+        void executor.cancel(event.callId, event.message)
+        updateTool(event.callId, () => ({ status: 'failed', error: event.message, elicitation: undefined }))
+        return
+      case 'tool_log':
+        updateTool(event.callId, (item) => ({ logs: [...item.logs, { level: event.level, message: event.message }] }))
+        return
+      case 'tool_progress':
+        updateTool(event.callId, () => ({
+          progress: {
+            message: event.message,
+            ...(event.progress !== undefined && { progress: event.progress }),
+            ...(event.total !== undefined && { total: event.total }),
+          },
+        }))
+        return
+      case 'conversation_state':
+        conversation = event.messages
+        return
+      case 'error':
+        set({ error: new Error(event.message) })
+        return
+    }
+  }
+
+  function settleAnswers(outcome: SendOutcome) {
+    for (const resolve of answerOutcomes.values()) resolve(outcome)
+    answerOutcomes.clear()
+  }
+
+  /** Deliver an answer; resolves once the server took it (or refused it). */
+  function deliver(callId: string, result: ElicitResultWire): Promise<SendOutcome> {
+    const session = sessions.get(callId)
+    if (!session) return Promise.resolve({ ok: false, message: `Tool call ${callId} is not waiting for an answer any more.` })
+    const outcome = new Promise<SendOutcome>((resolve) => answerOutcomes.set(session.elicitId, resolve))
+    updateTool(callId, (item) => ({ ...(item.elicitation && { elicitation: { ...item.elicitation, submitting: true } }) }))
+    void post(() => ({
+      messages: conversation,
+      pluginElicitResponses: [{ sessionId: session.sessionId, callId, elicitId: session.elicitId, token: session.token, result }],
+    }))
+    return outcome
+  }
+
+  function sendAnswer(id: ElicitId, result: ElicitResult<unknown>): Promise<SendOutcome> {
+    return deliver(id.callId, result as ElicitResultWire)
+  }
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    getState: () => state,
+    store,
+    registry,
+    send(text) {
+      const trimmed = text.trim()
+      if (!trimmed) return Promise.resolve()
+      const message: McpMessage = { role: 'user', content: [{ type: 'text', text: trimmed }] }
+      set({ items: [...state.items, { kind: 'user', id: `user-${++ids}`, text: trimmed }] })
+      return post(() => {
+        conversation = [...conversation, message]
+        return { messages: conversation }
+      })
+    },
+    async respond(callId, result) {
+      await deliver(callId, result)
+    },
+    async abort(callId) {
+      if (callId === undefined) {
+        inflight?.abort()
+        return
+      }
+      const session = sessions.get(callId)
+      await executor.cancel(callId, 'cancelled by the user')
+      updateTool(callId, () => ({ status: 'cancelled', elicitation: undefined }))
+      sessions.delete(callId)
+      if (session) await post(() => ({ messages: conversation, pluginAbort: { sessionId: session.sessionId, reason: 'cancelled by the user' } }))
+    },
+    dispose() {
+      disposed = true
+      inflight?.abort()
+      for (const callId of executor.active()) void executor.cancel(callId, 'chat closed')
+      listeners.clear()
+    },
+  }
+}
+
+async function responseError(response: Response): Promise<Error> {
+  let detail = ''
+  try {
+    const body = (await response.json()) as { message?: unknown }
+    if (typeof body?.message === 'string') detail = `: ${body.message}`
+  } catch {
+    // not JSON: the status says enough
+  }
+  return new Error(`The chat endpoint answered ${response.status} ${response.statusText}${detail}`)
+}

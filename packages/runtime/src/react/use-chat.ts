@@ -1,0 +1,31 @@
+/**
+ * `useChat({ api, plugins })`: the chat state for a React component, over a `ChatController`.
+ * Render `state.items`; for a tool item, `<ToolCallEmissions store={chat.store} callId=… />`
+ * shows its plugin UI, or `<FallbackForm … onSubmit={(r) => chat.respond(callId, r)} />` when
+ * `item.elicitation.handledByPlugin` is false.
+ */
+import { useEffect, useState, useSyncExternalStore } from 'react'
+import { createChatController, type ChatController, type ChatControllerOptions, type ChatState } from './chat-controller.ts'
+
+export interface UseChatResult extends ChatState {
+  send: ChatController['send']
+  respond: ChatController['respond']
+  abort: ChatController['abort']
+  store: ChatController['store']
+  controller: ChatController
+}
+
+export function useChat(options: ChatControllerOptions = {}): UseChatResult {
+  // One controller per component instance; options are read when it is created.
+  const [controller] = useState(() => createChatController(options))
+  const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState)
+  useEffect(() => () => controller.dispose(), [controller])
+  return {
+    ...state,
+    send: controller.send,
+    respond: controller.respond,
+    abort: controller.abort,
+    store: controller.store,
+    controller,
+  }
+}

@@ -1,0 +1,244 @@
+// @vitest-environment happy-dom
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  encodeNdjson,
+  makePlugin,
+  type ChatRequestBody,
+  type ChatStreamEvent,
+  type McpMessage,
+  type RenderedProps,
+} from '../../src/index.ts'
+import { createChatController, useChat, type Emission, type ToolItem } from '../../src/react.ts'
+import { bookFlight, mockFlightSearch } from '../fixtures/book-flight.ts'
+
+afterEach(cleanup)
+
+function endpoint(script: (body: ChatRequestBody, n: number) => ChatStreamEvent[] | Response) {
+  const bodies: ChatRequestBody[] = []
+  const fetch = (async (_url: string, init: RequestInit): Promise<Response> => {
+    const body = JSON.parse(String(init.body)) as ChatRequestBody
+    bodies.push(body)
+    const out = script(body, bodies.length)
+    if (out instanceof Response) return out
+    // Split mid-line on purpose: the reader must reassemble events across chunks.
+    const text = out.map(encodeNdjson).join('')
+    const bytes = new TextEncoder().encode(text)
+    const cut = Math.floor(bytes.length / 2)
+    return new Response(
+      new ReadableStream({
+        start(c) {
+          c.enqueue(bytes.slice(0, cut))
+          c.enqueue(bytes.slice(cut))
+          c.close()
+        },
+      }),
+      { headers: { 'content-type': 'application/x-ndjson' } },
+    )
+  }) as unknown as typeof globalThis.fetch
+  return { fetch, bodies }
+}
+
+const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
+const flights = mockFlightSearch('JFK', 'LAX')
+
+function elicitEvent(key: string, seq: number, extra: Partial<Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>> = {}): ChatStreamEvent {
+  return {
+    type: 'plugin_elicit_request',
+    sessionId: 'call_1',
+    callId: 'call_1',
+    toolName: 'book_flight',
+    elicitId: `book_flight:call_1:${key}#${seq}`,
+    key,
+    seq,
+    message: 'Select your flight',
+    schema: { type: 'object', properties: { flightId: { type: 'string' } }, required: ['flightId'], 'x-model-context': { flights } },
+    context: { flights },
+    token: 'tok-123',
+    ...extra,
+  }
+}
+
+function FlightList(_: { flights: unknown[] } & RenderedProps<{ flightId: string }>) {
+  return null
+}
+const plugin = makePlugin(bookFlight)
+  .onElicit({
+    *pickFlight(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
+    },
+    *pickSeat() {
+      return { action: 'decline' }
+    },
+  })
+  .build()
+
+function toolItem(state: { items: readonly unknown[] }): ToolItem {
+  return state.items.find((i) => (i as ToolItem).kind === 'tool') as ToolItem
+}
+
+function nextEmission(chat: ReturnType<typeof createChatController>, pred: (e: Emission) => boolean = () => true) {
+  return new Promise<Emission>((resolve) => {
+    const check = () => {
+      const e = chat.store.getSnapshot().emissions.find(pred)
+      if (e) {
+        off()
+        resolve(e)
+      }
+    }
+    const off = chat.store.subscribe(check)
+    check()
+  })
+}
+
+describe('createChatController', () => {
+  it('streams text into one assistant message and sends the conversation back next turn', async () => {
+    const server = endpoint((_body, n) => [
+      { type: 'text_delta', text: n === 1 ? 'Hel' : 'Again' },
+      { type: 'text_delta', text: n === 1 ? 'lo ✈️' : '!' },
+      { type: 'conversation_state', messages: [user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Hello ✈️' }] }] },
+    ])
+    const chat = createChatController({ fetch: server.fetch })
+    await chat.send('hi')
+    expect(chat.getState()).toMatchObject({ status: 'idle', items: [{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hello ✈️' }] })
+    await chat.send('more')
+    expect(server.bodies[1]!.messages).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Hello ✈️' }] }, user('more')])
+    await chat.send('   ')
+    expect(server.bodies).toHaveLength(2)
+  })
+
+  it('runs the plugin for an elicitation and answers with the session token; the tool completes', async () => {
+    const server = endpoint((body, n) => {
+      if (n === 1) return [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: { from: 'JFK' } }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }]
+      expect(body.pluginElicitResponses).toEqual([
+        { sessionId: 'call_1', callId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', token: 'tok-123', result: { action: 'accept', content: { flightId: 'CA-287' } } },
+      ])
+      return [
+        { type: 'tool_log', callId: 'call_1', level: 'info', message: 'booking' },
+        { type: 'tool_progress', callId: 'call_1', message: 'Booked', progress: 2, total: 2 },
+        { type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: { booked: true } },
+        { type: 'text_delta', text: 'Done.' },
+        { type: 'conversation_state', messages: [user('book')] },
+      ]
+    })
+    const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
+    await chat.send('book')
+    expect(chat.getState().status).toBe('awaiting_input')
+    expect(toolItem(chat.getState())).toMatchObject({ status: 'awaiting_input', elicitation: { handledByPlugin: true } })
+    const ui = await nextEmission(chat)
+    expect(ui.props).toEqual({ flights })
+    ui.respond({ flightId: 'CA-287' })
+    await new Promise<void>((resolve) => {
+      const off = chat.subscribe(() => {
+        if (chat.getState().status === 'idle') {
+          off()
+          resolve()
+        }
+      })
+    })
+    expect(toolItem(chat.getState())).toMatchObject({
+      status: 'completed',
+      result: { booked: true },
+      logs: [{ level: 'info', message: 'booking' }],
+      progress: { message: 'Booked', progress: 2, total: 2 },
+    })
+    expect(chat.getState().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'Done.' })
+  })
+
+  it('feeds a server refusal back to the plugin UI, which asks again', async () => {
+    const server = endpoint((_b, n) =>
+      n === 1
+        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        : n === 2
+          ? [{ type: 'plugin_elicit_refused', sessionId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', code: 'INVALID_CONTENT', message: 'no such flight', issues: [{ path: 'flightId', message: 'unknown flight' }] }, { type: 'conversation_state', messages: [] }]
+          : [{ type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: 'ok' }, { type: 'conversation_state', messages: [] }],
+    )
+    const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
+    await chat.send('book')
+    ;(await nextEmission(chat)).respond({ flightId: 'XX-1' })
+    const again = await nextEmission(chat, (e) => e.errors !== undefined)
+    expect(again.errors).toEqual([{ path: 'flightId', message: 'unknown flight' }])
+    again.respond({ flightId: 'SH-142' })
+    await new Promise<void>((r) => {
+      const off = chat.subscribe(() => toolItem(chat.getState()).status === 'completed' && (off(), r()))
+    })
+    expect(server.bodies.map((b) => b.pluginElicitResponses?.[0]?.result)).toEqual([
+      undefined,
+      { action: 'accept', content: { flightId: 'XX-1' } },
+      { action: 'accept', content: { flightId: 'SH-142' } },
+    ])
+  })
+
+  it('marks elicitations without a plugin for the fallback form, and shows server errors on it', async () => {
+    const server = endpoint((_b, n) =>
+      n === 1
+        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        : [{ type: 'plugin_elicit_refused', sessionId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', code: 'WRONG_TOKEN', message: 'token mismatch' }, { type: 'conversation_state', messages: [] }],
+    )
+    const chat = createChatController({ fetch: server.fetch })
+    await chat.send('book')
+    expect(toolItem(chat.getState()).elicitation).toMatchObject({ handledByPlugin: false, submitting: false })
+    await chat.respond('call_1', { action: 'decline' })
+    expect(server.bodies[1]!.pluginElicitResponses?.[0]).toMatchObject({ token: 'tok-123', result: { action: 'decline' } })
+    expect(toolItem(chat.getState()).elicitation).toMatchObject({ submitting: false, errors: [{ path: '', message: 'token mismatch' }] })
+  })
+
+  it('abort(callId) halts the plugin UI and asks the server to abort the session', async () => {
+    const server = endpoint((_b, n) =>
+      n === 1
+        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        : [{ type: 'conversation_state', messages: [] }],
+    )
+    const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
+    await chat.send('book')
+    await nextEmission(chat)
+    await chat.abort('call_1')
+    expect(chat.store.getSnapshot().emissions).toEqual([])
+    expect(toolItem(chat.getState()).status).toBe('cancelled')
+    expect(server.bodies[1]).toMatchObject({ pluginAbort: { sessionId: 'call_1' } })
+  })
+
+  it('shows a lost session as a failed tool call', async () => {
+    const server = endpoint(() => [
+      { type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} },
+      { type: 'plugin_session_error', sessionId: 'call_1', callId: 'call_1', error: 'SESSION_NOT_FOUND', message: 'Plugin session was lost. Please retry the operation.' },
+      { type: 'conversation_state', messages: [] },
+    ])
+    const chat = createChatController({ fetch: server.fetch })
+    await chat.send('x')
+    expect(toolItem(chat.getState())).toMatchObject({ status: 'failed', error: 'Plugin session was lost. Please retry the operation.' })
+  })
+
+  it('reports an HTTP error plainly, with the server message', async () => {
+    const server = endpoint(() => new Response(JSON.stringify({ message: 'body too large' }), { status: 413, statusText: 'Payload Too Large' }))
+    const chat = createChatController({ fetch: server.fetch })
+    await chat.send('x')
+    expect(chat.getState().status).toBe('error')
+    expect(chat.getState().error?.message).toBe('The chat endpoint answered 413 Payload Too Large: body too large')
+  })
+})
+
+describe('useChat', () => {
+  function Chat({ fetch }: { fetch: typeof globalThis.fetch }) {
+    const chat = useChat({ fetch })
+    return (
+      <div>
+        <p data-testid="status">{chat.status}</p>
+        {chat.items.map((i) => (
+          <p key={i.id}>{i.kind === 'tool' ? i.toolName : i.text}</p>
+        ))}
+        <button onClick={() => void chat.send('hello')}>send</button>
+      </div>
+    )
+  }
+
+  it('renders the conversation as it streams', async () => {
+    const server = endpoint(() => [{ type: 'text_delta', text: 'Hi there' }, { type: 'conversation_state', messages: [] }])
+    render(<Chat fetch={server.fetch} />)
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+    await act(async () => screen.getByRole('button', { name: 'send' }).click())
+    expect(await screen.findByText('Hi there')).toBeTruthy()
+    expect(screen.getByText('hello')).toBeTruthy()
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+  })
+})
