@@ -1,0 +1,119 @@
+/**
+ * Any AI SDK provider model (`@ai-sdk/openai`, `@ai-sdk/anthropic`, ...: the `LanguageModelV4`
+ * specification) as a `ChatModel`. MCP content blocks go in as the spec's prompt; its stream
+ * comes back as text deltas and tool calls. One adapter instead of a client per vendor.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Message,
+  LanguageModelV4StreamPart,
+} from '@ai-sdk/provider'
+import type { McpMessage } from '../sampling/content.ts'
+import type { ChatModel, ModelRequest, ModelStreamPart } from './model.ts'
+
+export function fromAiSdk(model: LanguageModelV4): ChatModel {
+  if (model?.specificationVersion !== 'v4') {
+    throw new TypeError(
+      `fromAiSdk expects an AI SDK language model of specification v4 (got ${String(model?.specificationVersion)}); update the provider package`,
+    )
+  }
+  return {
+    id: `${model.provider}:${model.modelId}`,
+    async *stream(request, signal) {
+      const { stream } = await model.doStream(toCallOptions(request, signal))
+      const reader = stream.getReader()
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) return
+          const part = toPart(value)
+          if (part) yield part
+        }
+      } finally {
+        reader.releaseLock()
+      }
+    },
+  }
+}
+
+export function toCallOptions(request: ModelRequest, signal: AbortSignal): LanguageModelV4CallOptions {
+  const prompt: LanguageModelV4Message[] = []
+  if (request.system) prompt.push({ role: 'system', content: request.system })
+  const names = new Map<string, string>()
+  for (const message of request.messages) prompt.push(...toPrompt(message, names))
+  return {
+    prompt,
+    ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
+    ...(request.temperature !== undefined && { temperature: request.temperature }),
+    ...(request.stopSequences && { stopSequences: request.stopSequences }),
+    ...(request.tools.length > 0 && {
+      tools: request.tools.map((t) => ({
+        type: 'function' as const,
+        name: t.name,
+        ...(t.description !== undefined && { description: t.description }),
+        inputSchema: t.inputSchema as LanguageModelV4CallOptions extends { tools?: Array<infer T> } ? (T extends { inputSchema: infer S } ? S : never) : never,
+      })),
+    }),
+    ...(request.toolChoice && { toolChoice: { type: request.toolChoice } }),
+    abortSignal: signal,
+  }
+}
+
+/** One MCP message becomes one or two spec messages: tool results travel in a `tool` message. */
+function toPrompt(message: McpMessage, names: Map<string, string>): LanguageModelV4Message[] {
+  if (message.role === 'assistant') {
+    const content: Extract<LanguageModelV4Message, { role: 'assistant' }>['content'] = []
+    for (const block of message.content) {
+      if (block.type === 'text') content.push({ type: 'text', text: block.text })
+      else if (block.type === 'tool_use') {
+        names.set(block.id, block.name)
+        content.push({ type: 'tool-call', toolCallId: block.id, toolName: block.name, input: block.input })
+      }
+    }
+    return [{ role: 'assistant', content }]
+  }
+  const user: Extract<LanguageModelV4Message, { role: 'user' }>['content'] = []
+  const tool: Extract<LanguageModelV4Message, { role: 'tool' }>['content'] = []
+  for (const block of message.content) {
+    if (block.type === 'text') user.push({ type: 'text', text: block.text })
+    else if (block.type === 'image' || block.type === 'audio') user.push({ type: 'file', data: { type: 'data', data: block.data }, mediaType: block.mimeType })
+    else if (block.type === 'tool_result') {
+      const text = block.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
+      tool.push({
+        type: 'tool-result',
+        toolCallId: block.toolUseId,
+        toolName: names.get(block.toolUseId) ?? 'tool',
+        output: block.isError ? { type: 'error-text', value: text } : { type: 'text', value: text },
+      } as Extract<LanguageModelV4Message, { role: 'tool' }>['content'][number])
+    }
+  }
+  const out: LanguageModelV4Message[] = []
+  if (tool.length) out.push({ role: 'tool', content: tool })
+  if (user.length) out.push({ role: 'user', content: user })
+  return out
+}
+
+function toPart(part: LanguageModelV4StreamPart): ModelStreamPart | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return { type: 'text-delta', text: part.delta }
+    case 'tool-call': {
+      let input: unknown
+      try {
+        input = part.input ? JSON.parse(part.input) : {}
+      } catch {
+        throw new Error(`The model sent tool call ${part.toolName} with input that is not JSON: ${part.input.slice(0, 200)}`)
+      }
+      return { type: 'tool-call', id: part.toolCallId, name: part.toolName, input: (input ?? {}) as Record<string, unknown> }
+    }
+    case 'finish': {
+      const reason = part.finishReason.unified
+      return { type: 'finish', reason: reason === 'tool-calls' || reason === 'length' || reason === 'stop' ? reason : 'other' }
+    }
+    case 'error':
+      throw part.error instanceof Error ? part.error : new Error(`The model failed: ${JSON.stringify(part.error)}`)
+    default:
+      return undefined
+  }
+}
