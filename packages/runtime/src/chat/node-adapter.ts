@@ -1,0 +1,56 @@
+/**
+ * Serve a fetch-style handler from Node's `http` server or Vite's dev-server middleware.
+ * Streams the response body as it is produced, and aborts the request when the client leaves.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+export function toNodeListener(handler: FetchHandler) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const controller = new AbortController()
+    res.on('close', () => controller.abort())
+    try {
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
+        else if (value !== undefined) headers.set(name, value)
+      }
+      const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
+      const request = new Request(url, {
+        method: req.method ?? 'GET',
+        headers,
+        signal: controller.signal,
+        ...(hasBody && { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' }),
+      } as RequestInit)
+      const response = await handler(request)
+      res.writeHead(response.status, Object.fromEntries(response.headers))
+      if (!response.body) return void res.end()
+      const reader = response.body.getReader()
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) break
+        if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve))
+      }
+      res.end()
+    } catch (error) {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ code: 'INTERNAL_ERROR', message: (error as Error).message }))
+      } else res.destroy(error as Error)
+    }
+  }
+}
+
+/** Connect-style middleware for `server.middlewares.use(...)` in a Vite plugin. */
+export function chatMiddleware(handler: FetchHandler, options: { path?: string } = {}) {
+  const path = options.path ?? '/api/chat'
+  const listener = toNodeListener(handler)
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    const pathname = (req.url ?? '').split('?')[0]
+    if (pathname !== path) return next()
+    listener(req, res).catch(next)
+  }
+}
