@@ -1,0 +1,247 @@
+/**
+ * The chat handler over real HTTP (Node `http` on 127.0.0.1), with the scripted model.
+ * No sleeps: every step waits on a response.
+ */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import {
+  createMcpTool,
+  readNdjson,
+  type ChatRequestBody,
+  type ChatStreamEvent,
+  type McpMessage,
+} from '../../src/index.ts'
+import { createChatHandler, createScriptedModel, toNodeListener, type ChatHandler } from '../../src/server.ts'
+import { bookFlight } from '../fixtures/book-flight.ts'
+
+const cleanupLog: string[] = []
+const slowTool = createMcpTool('hold')
+  .elicits({ go: z.object({ ok: z.boolean() }) })
+  .execute(function* (_p, ctx) {
+    try {
+      return yield* ctx.elicit('go', { message: 'Go?', blob: 'x' })
+    } finally {
+      cleanupLog.push('hold finally')
+    }
+  })
+const bigContext = createMcpTool('big_context')
+  .elicits({ go: z.object({ ok: z.boolean() }) })
+  .execute(function* (_p, ctx) {
+    return yield* ctx.elicit('go', { message: 'Go?', blob: 'x'.repeat(10_000) })
+  })
+
+const model = createScriptedModel({
+  onUserMessage: [
+    { match: /book a flight from (\w+) to (\w+)/i, reply: (_t, m) => ({ text: 'Searching flights. ', toolCalls: [{ name: 'book_flight', input: { from: m![1]!, destination: m![2]! } }] }) },
+    { match: /hold/, reply: { toolCalls: [{ name: 'hold', input: {} }] } },
+    { match: /big/, reply: { toolCalls: [{ name: 'big_context', input: {} }] } },
+    { match: /ghost/, reply: { toolCalls: [{ name: 'no_such_tool', input: {} }] } },
+  ],
+  onToolResult: (name, result, isError) => (isError ? `${name} failed: ${String(result)}` : `${name} done: ${JSON.stringify(result)}`),
+  onSample: () => 'Arrive two hours early.',
+  fallback: 'Hello from the demo model.',
+})
+
+const servers: Array<{ server: Server; handler: ChatHandler }> = []
+afterEach(async () => {
+  for (const { server, handler } of servers.splice(0)) {
+    await handler.close()
+    await new Promise((r) => server.close(r))
+  }
+})
+
+async function start(options: Partial<Parameters<typeof createChatHandler>[0]> = {}) {
+  const handler = createChatHandler({ tools: [bookFlight, slowTool, bigContext], model, ...options })
+  const server = createServer(toNodeListener(handler))
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  servers.push({ server, handler })
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
+  async function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson')
+    const events: ChatStreamEvent[] = []
+    for await (const e of readNdjson(res.body!)) events.push(e as ChatStreamEvent)
+    return events
+  }
+  return { handler, url, post }
+}
+
+const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
+const ofType = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) =>
+  events.filter((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const one = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) => {
+  const found = ofType(events, type)
+  expect(found, `exactly one ${type} in ${JSON.stringify(events.map((e) => e.type))}`).toHaveLength(1)
+  return found[0]!
+}
+const stateOf = (events: ChatStreamEvent[]) => one(events, 'conversation_state').messages
+
+function answer(req: Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>, messages: McpMessage[], result: ChatRequestBody['pluginElicitResponses'] extends Array<infer R> | undefined ? R extends { result: infer X } ? X : never : never, token = req.token): ChatRequestBody {
+  return { messages, pluginElicitResponses: [{ sessionId: req.sessionId, callId: req.callId, elicitId: req.elicitId, token, result }] }
+}
+
+describe('createChatHandler over HTTP', () => {
+  it('runs book_flight across three requests: flight list, seat picker, confirmation', async () => {
+    const { post, handler } = await start()
+    const first = await post({ messages: [user('Book a flight from NYC to LAX')] })
+    expect(first.map((e) => e.type)).toEqual(['text_delta', 'tool_call', 'tool_log', 'plugin_elicit_request', 'conversation_state'])
+    const pickFlight = one(first, 'plugin_elicit_request')
+    expect(pickFlight).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', seq: 1, message: 'Select your flight', elicitId: `book_flight:${pickFlight.callId}:pickFlight#1` })
+    expect(pickFlight.sessionId).toBe(pickFlight.callId)
+    expect(pickFlight.context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+    expect(pickFlight.schema).toMatchObject({ properties: { flightId: { type: 'string' } }, 'x-model-context': { flights: [{ id: 'SH-142' }, { id: 'CA-287' }] } })
+    expect(pickFlight.token).toMatch(/^[\w-]{20,}$/)
+    expect(handler.sessions.listActive()).toMatchObject([{ id: pickFlight.callId, status: 'awaiting_elicit', pendingKey: 'pickFlight' }])
+
+    const second = await post(answer(pickFlight, stateOf(first), { action: 'accept', content: { flightId: 'CA-287' } }))
+    const pickSeat = one(second, 'plugin_elicit_request')
+    expect(pickSeat).toMatchObject({ key: 'pickSeat', seq: 2, token: pickFlight.token, context: { taken: ['1A', '2C'] } })
+
+    const third = await post(answer(pickSeat, stateOf(second), { action: 'accept', content: { row: 12, seat: 'C' } }))
+    const types = third.map((e) => e.type)
+    expect(types.filter((t) => t !== 'text_delta')).toEqual(['tool_progress', 'tool_progress', 'tool_result', 'conversation_state'])
+    expect(types.indexOf('text_delta')).toBeGreaterThan(types.indexOf('tool_result'))
+    const result = one(third, 'tool_result')
+    expect(result.result).toMatchObject({ booked: true, ticketNumber: 'TK-CA-287-12C', seat: '12C', price: 349, tip: 'Arrive two hours early.' })
+    const text = ofType(third, 'text_delta').map((e) => e.text).join('')
+    expect(text).toMatch(/^book_flight done: .*TK-CA-287-12C/)
+    const conversation = stateOf(third)
+    expect(conversation.map((m) => [m.role, m.content.map((b) => b.type).join('+')])).toEqual([
+      ['user', 'text'],
+      ['assistant', 'text+tool_use'],
+      ['user', 'tool_result'],
+      ['assistant', 'text'],
+    ])
+    expect(handler.sessions.size).toBe(0)
+  })
+
+  it.each(['decline', 'cancel'] as const)('handles %s: the tool decides, the model hears the result', async (action) => {
+    const { post } = await start()
+    const first = await post({ messages: [user('book a flight from A to B')] })
+    const next = await post(answer(one(first, 'plugin_elicit_request'), stateOf(first), { action }))
+    expect(one(next, 'tool_result').result).toEqual({ booked: false, reason: action })
+  })
+
+  it('refuses invalid content with the issues, keeps the elicitation open, then accepts the correction', async () => {
+    const { post } = await start()
+    const first = await post({ messages: [user('book a flight from A to B')] })
+    const pick = one(first, 'plugin_elicit_request')
+    const bad = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 7 } }))
+    expect(one(bad, 'plugin_elicit_refused')).toMatchObject({ code: 'INVALID_CONTENT', elicitId: pick.elicitId, issues: [{ path: 'flightId' }] })
+    expect(ofType(bad, 'plugin_elicit_request')).toEqual([])
+    const good = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
+    expect(one(good, 'plugin_elicit_request').key).toBe('pickSeat')
+  })
+
+  it('refuses a wrong or stale token/elicit id and resumes nothing', async () => {
+    const { post, handler } = await start()
+    const first = await post({ messages: [user('book a flight from A to B')] })
+    const pick = one(first, 'plugin_elicit_request')
+    const wrong = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }, 'forged-token-xxxxxxxxxxxx'))
+    expect(one(wrong, 'plugin_elicit_refused')).toMatchObject({ code: 'WRONG_TOKEN' })
+    const stale = await post({ ...answer(pick, stateOf(first), { action: 'decline' }), pluginElicitResponses: [{ ...answer(pick, [], { action: 'decline' }).pluginElicitResponses![0]!, elicitId: `book_flight:${pick.callId}:pickFlight#9` }] })
+    expect(one(stale, 'plugin_elicit_refused')).toMatchObject({ code: 'STALE_ELICITATION' })
+    expect(handler.sessions.listActive()[0]).toMatchObject({ status: 'awaiting_elicit', pendingKey: 'pickFlight' })
+  })
+
+  it('aborts a session mid-elicitation: the tool finally runs and the model hears about it', async () => {
+    cleanupLog.length = 0
+    const { post, handler } = await start()
+    const first = await post({ messages: [user('hold')] })
+    const req = one(first, 'plugin_elicit_request')
+    const aborted = await post({ messages: stateOf(first), pluginAbort: { sessionId: req.sessionId, reason: 'user left' } })
+    expect(cleanupLog).toEqual(['hold finally'])
+    expect(one(aborted, 'tool_result')).toMatchObject({ callId: req.callId, isError: true })
+    expect(ofType(aborted, 'text_delta').map((e) => e.text).join('')).toMatch(/hold failed: The user cancelled this tool call \(user left\)/)
+    expect(handler.sessions.size).toBe(0)
+  })
+
+  it('reports an unknown session (e.g. after a restart) and adds a synthetic tool error so the model recovers', async () => {
+    const before = await start()
+    const first = await before.post({ messages: [user('book a flight from A to B')] })
+    const pick = one(first, 'plugin_elicit_request')
+    const after = await start() // a new handler: a restarted server with an empty session manager
+    const lost = await after.post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
+    expect(one(lost, 'plugin_session_error')).toMatchObject({ sessionId: pick.sessionId, error: 'SESSION_NOT_FOUND', message: 'Plugin session was lost. Please retry the operation.' })
+    const conversation = stateOf(lost)
+    expect(conversation[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: pick.callId, isError: true, content: [{ type: 'text', text: 'Error: Plugin session was lost. Please retry the operation.' }] }],
+    })
+    expect(ofType(lost, 'text_delta').map((e) => e.text).join('')).toMatch(/book_flight failed: Error: Plugin session was lost/)
+  })
+
+  it('answers bad requests with a clear 4xx and keeps serving', async () => {
+    const { url, post } = await start({ limits: { maxBodyBytes: 2_000 } })
+    const send = (body: string, type = 'application/json') => fetch(url, { method: 'POST', headers: { 'content-type': type }, body })
+    const malformed = await send(JSON.stringify({ messages: [{ role: 'robot', content: 'hi' }] }))
+    expect(malformed.status).toBe(400)
+    const problem = (await malformed.json()) as { code: string; message: string; issues: Array<{ path: string }> }
+    expect(problem.code).toBe('INVALID_BODY')
+    expect(problem.issues.map((i) => i.path)).toEqual(['messages.0.role', 'messages.0.content'])
+    const notJson = await send('{"messages": [')
+    expect([notJson.status, ((await notJson.json()) as { code: string }).code]).toEqual([400, 'INVALID_JSON'])
+    const big = await send(JSON.stringify({ messages: [user('x'.repeat(5_000))] }))
+    expect([big.status, ((await big.json()) as { message: string }).message]).toEqual([413, 'The request body is larger than 2000 bytes (limits.maxBodyBytes).'])
+    const text = await send('hello', 'text/plain')
+    expect([text.status, ((await text.json()) as { code: string }).code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE'])
+    expect((await fetch(url)).status).toBe(405)
+    expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
+  })
+
+  it('reports an unknown tool to the model as a tool error', async () => {
+    const { post } = await start()
+    const events = await post({ messages: [user('ghost')] })
+    expect(one(events, 'tool_result')).toMatchObject({ toolName: 'no_such_tool', isError: true })
+  })
+
+  it('enforces maxActiveSessions and maxContextBytes without touching existing sessions', async () => {
+    const { post, handler } = await start({ limits: { maxActiveSessions: 1, maxContextBytes: 1_000 } })
+    const first = await post({ messages: [user('hold')] })
+    const held = one(first, 'plugin_elicit_request')
+    const refused = await post({ messages: [user('hold')] })
+    expect(one(refused, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/Too many tool sessions.*maxActiveSessions/) })
+    expect(handler.sessions.listActive()).toMatchObject([{ id: held.sessionId, status: 'awaiting_elicit' }])
+    await handler.sessions.abort(held.sessionId)
+    const big = await post({ messages: [user('big')] })
+    expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000\)/) })
+  })
+
+  it('keeps two conversations apart', async () => {
+    const { post } = await start()
+    const [a, b] = await Promise.all([post({ messages: [user('book a flight from OSL to BER')] }), post({ messages: [user('book a flight from NYC to SFO')] })])
+    const reqA = one(a, 'plugin_elicit_request')
+    const reqB = one(b, 'plugin_elicit_request')
+    expect(reqA.callId).not.toBe(reqB.callId)
+    expect(JSON.stringify(a)).not.toContain('NYC')
+    expect(JSON.stringify(b)).not.toContain('OSL')
+    const [a2, b2] = await Promise.all([
+      post(answer(reqA, stateOf(a), { action: 'accept', content: { flightId: 'SH-142' } })),
+      post(answer(reqB, stateOf(b), { action: 'decline' })),
+    ])
+    expect(one(a2, 'plugin_elicit_request').callId).toBe(reqA.callId)
+    expect(one(b2, 'tool_result')).toMatchObject({ callId: reqB.callId, result: { booked: false } })
+  })
+
+  it('resumes 200 concurrently suspended sessions correctly', async () => {
+    const { post, handler } = await start()
+    const firsts = await Promise.all(Array.from({ length: 200 }, (_, i) => post({ messages: [user(`book a flight from C${i} to D${i}`)] })))
+    expect(handler.sessions.size).toBe(200)
+    const seconds = await Promise.all(
+      firsts.map((events, i) => post(answer(one(events, 'plugin_elicit_request'), stateOf(events), { action: 'accept', content: { flightId: i % 2 ? 'SH-142' : 'CA-287' } }))),
+    )
+    const thirds = await Promise.all(
+      seconds.map((events, i) => post(answer(one(events, 'plugin_elicit_request'), stateOf(events), { action: 'accept', content: { row: (i % 30) + 1, seat: 'B' } }))),
+    )
+    thirds.forEach((events, i) => {
+      const result = one(events, 'tool_result').result as { flight: string; seat: string }
+      expect(result.flight).toBe(i % 2 ? 'SH-142' : 'CA-287')
+      expect(result.seat).toBe(`${(i % 30) + 1}B`)
+      expect(JSON.stringify(stateOf(events)[0])).toContain(`C${i} to D${i}`)
+    })
+    expect(handler.sessions.size).toBe(0)
+  })
+})
