@@ -1,0 +1,128 @@
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { createMcpTool, type McpMessage } from '../../src/index.ts'
+import { chatMiddleware, createScriptedModel, fromAiSdk, PluginSessionManager, type ModelStreamPart } from '../../src/server.ts'
+
+async function collect(stream: AsyncIterable<ModelStreamPart>) {
+  const parts: ModelStreamPart[] = []
+  for await (const p of stream) parts.push(p)
+  return parts
+}
+
+function fakeV4(parts: LanguageModelV4StreamPart[]): LanguageModelV4 & { calls: LanguageModelV4CallOptions[] } {
+  const calls: LanguageModelV4CallOptions[] = []
+  return {
+    specificationVersion: 'v4',
+    provider: 'fake',
+    modelId: 'fake-1',
+    supportedUrls: {},
+    calls,
+    doGenerate: () => Promise.reject(new Error('not used')),
+    async doStream(options) {
+      calls.push(options)
+      return { stream: new ReadableStream({ start: (c) => (parts.forEach((p) => c.enqueue(p)), c.close()) }) }
+    },
+  }
+}
+
+const conversation: McpMessage[] = [
+  { role: 'user', content: [{ type: 'text', text: 'Book it' }] },
+  { role: 'assistant', content: [{ type: 'text', text: 'Sure' }, { type: 'tool_use', id: 't1', name: 'book_flight', input: { from: 'A' } }] },
+  { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: '{"booked":true}' }] }] },
+]
+
+describe('fromAiSdk (AI SDK LanguageModelV4)', () => {
+  it('sends MCP content blocks as the spec prompt and streams text and tool calls back', async () => {
+    const model = fakeV4([
+      { type: 'stream-start', warnings: [] },
+      { type: 'text-start', id: 'x' },
+      { type: 'text-delta', id: 'x', delta: 'Done' },
+      { type: 'tool-call', toolCallId: 'c2', toolName: 'choose_color', input: '{"hint":"blue"}' },
+      { type: 'finish', usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } } as LanguageModelV4StreamPart,
+    ])
+    const chat = fromAiSdk(model)
+    expect(chat.id).toBe('fake:fake-1')
+    const parts = await collect(
+      chat.stream({ system: 'Be brief', messages: conversation, tools: [{ name: 'choose_color', description: 'Pick', inputSchema: { type: 'object' } }], maxTokens: 50 }, new AbortController().signal),
+    )
+    expect(parts).toEqual([
+      { type: 'text-delta', text: 'Done' },
+      { type: 'tool-call', id: 'c2', name: 'choose_color', input: { hint: 'blue' } },
+      { type: 'finish', reason: 'tool-calls' },
+    ])
+    const call = model.calls[0]!
+    expect(call.maxOutputTokens).toBe(50)
+    expect(call.tools).toEqual([{ type: 'function', name: 'choose_color', description: 'Pick', inputSchema: { type: 'object' } }])
+    expect(call.prompt).toEqual([
+      { role: 'system', content: 'Be brief' },
+      { role: 'user', content: [{ type: 'text', text: 'Book it' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Sure' }, { type: 'tool-call', toolCallId: 't1', toolName: 'book_flight', input: { from: 'A' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'book_flight', output: { type: 'text', value: '{"booked":true}' } }] },
+    ])
+  })
+
+  it('surfaces stream errors and non-JSON tool input clearly, and refuses other spec versions', async () => {
+    await expect(collect(fromAiSdk(fakeV4([{ type: 'error', error: new Error('rate limited') }])).stream({ messages: [], tools: [] }, new AbortController().signal))).rejects.toThrow('rate limited')
+    await expect(
+      collect(fromAiSdk(fakeV4([{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: '{oops' }])).stream({ messages: [], tools: [] }, new AbortController().signal)),
+    ).rejects.toThrow(/tool call t with input that is not JSON/)
+    expect(() => fromAiSdk({ specificationVersion: 'v2' } as never)).toThrow(/specification v4 \(got v2\)/)
+  })
+})
+
+describe('createScriptedModel', () => {
+  it('maps user text to replies and tool calls by rules, streams text in chunks, answers samples', async () => {
+    const model = createScriptedModel({
+      chunk: 4,
+      onUserMessage: [{ match: /color/, reply: { text: 'Opening the picker', toolCalls: [{ name: 'choose_color', input: {} }] } }],
+      onSample: (prompt, structured) => (structured ? { cell: 4 } : `tip for ${prompt}`),
+    })
+    const parts = await collect(model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'pick a color' }] }], tools: [{ name: 'choose_color', inputSchema: {} }] }, new AbortController().signal))
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text)).toEqual(['Open', 'ing ', 'the ', 'pick', 'er'])
+    expect(parts.at(-2)).toMatchObject({ type: 'tool-call', name: 'choose_color' })
+    const sample = await collect(model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'LAX' }] }], tools: [] }, new AbortController().signal))
+    expect(sample[0]).toEqual({ type: 'text-delta', text: 'tip ' })
+  })
+})
+
+describe('PluginSessionManager idle timeout', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('aborts a session nobody answered within idleTimeoutMs', async () => {
+    vi.useFakeTimers()
+    const cleaned: string[] = []
+    const tool = createMcpTool('idle')
+      .elicits({ a: z.object({ ok: z.boolean() }) })
+      .execute(function* (_p, ctx) {
+        try {
+          return yield* ctx.elicit('a', { message: 'anyone?' })
+        } finally {
+          cleaned.push('finally')
+        }
+      })
+    const manager = new PluginSessionManager({ idleTimeoutMs: 60_000 })
+    const session = manager.create({ tool, params: {}, callId: 'c1', sampling: { *createMessage() { throw new Error('no') } } })
+    for await (const e of session.host.subscribe()) if (e.type === 'elicit') break
+    manager.touch(session)
+    vi.advanceTimersByTime(59_000)
+    expect(manager.size).toBe(1)
+    vi.advanceTimersByTime(1_000)
+    expect(await session.host.outcome).toEqual({ status: 'aborted', reason: 'no answer for 60 s' })
+    expect(cleaned).toEqual(['finally'])
+    expect(manager.size).toBe(0)
+    await manager.close()
+  })
+})
+
+describe('chatMiddleware', () => {
+  it('serves only its path and passes everything else on', async () => {
+    const handler = vi.fn(async () => new Response('ok'))
+    const middleware = chatMiddleware(handler, { path: '/api/chat' })
+    const next = vi.fn()
+    middleware({ url: '/other?x=1' } as IncomingMessage, {} as ServerResponse, next)
+    expect(next).toHaveBeenCalledTimes(1)
+    expect(handler).not.toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,75 @@
+/**
+ * Chat figures (issue 5): over loopback HTTP, requests per second and p50/p99 latency of
+ * resuming a suspended plugin session with an elicitation answer, at 1, 50 and 200 concurrent
+ * sessions. Each request resumes a session that elicits again, so every request is one full
+ * resume → tool step → next elicitation → response. Bounded: a fixed number of requests per level.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createMcpTool, readNdjson, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime'
+import { createChatHandler, createScriptedModel, toNodeListener } from '@mcp-bridge/runtime/server'
+import { z } from 'zod'
+
+const loop = createMcpTool('confirm_loop')
+  .elicits({ next: z.object({ ok: z.boolean() }) })
+  .execute(function* (_p, ctx) {
+    for (let i = 0; ; i++) {
+      const r = yield* ctx.elicit('next', { message: `Step ${i}?`, step: i })
+      if (r.action !== 'accept') return i
+    }
+  })
+const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'confirm_loop', input: {} }] } }] })
+const handler = createChatHandler({ tools: [loop], model, limits: { maxActiveSessions: 10_000 } })
+const server = createServer(toNodeListener(handler))
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
+
+type ElicitEvent = Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>
+async function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const events: ChatStreamEvent[] = []
+  for await (const e of readNdjson(res.body!)) events.push(e as ChatStreamEvent)
+  return events
+}
+const elicitOf = (events: ChatStreamEvent[]) => {
+  const e = events.find((x): x is ElicitEvent => x.type === 'plugin_elicit_request')
+  if (!e) throw new Error(`no elicitation in ${JSON.stringify(events).slice(0, 300)}`)
+  return e
+}
+
+async function level(concurrency: number, requestsPerSession: number, print = true) {
+  // Open the sessions (not timed), then resume them all in parallel loops.
+  const sessions = await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      const events = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] })
+      return { req: elicitOf(events), messages: events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages'] }
+    }),
+  )
+  const latencies: number[] = []
+  const start = performance.now()
+  await Promise.all(
+    sessions.map(async (s) => {
+      for (let i = 0; i < requestsPerSession; i++) {
+        const t0 = performance.now()
+        const events = await post({
+          messages: s.messages,
+          pluginElicitResponses: [{ sessionId: s.req.sessionId, callId: s.req.callId, elicitId: s.req.elicitId, token: s.req.token, result: { action: 'accept', content: { ok: true } } }],
+        })
+        latencies.push(performance.now() - t0)
+        s.req = elicitOf(events)
+      }
+    }),
+  )
+  const seconds = (performance.now() - start) / 1000
+  await Promise.all(sessions.map((s) => handler.sessions.abort(s.req.sessionId)))
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!
+  if (print) console.log(
+    `resume over HTTP, ${String(concurrency).padStart(3)} concurrent: ${Math.round(latencies.length / seconds).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${latencies.length} requests)`,
+  )
+}
+
+await level(1, 300, false) // warm-up
+for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
+await handler.close()
+server.close()
