@@ -1,0 +1,76 @@
+/**
+ * Client and server together: the chat controller (what useChat runs) with the book_flight
+ * plugin, talking to the real chat handler. The whole booking, as the playground does it.
+ */
+import { describe, expect, it } from 'vitest'
+import { makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createChatController, type ChatController, type Emission, type ToolItem } from '../../src/react.ts'
+import { createChatHandler, createScriptedModel } from '../../src/server.ts'
+import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+
+function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
+  return null
+}
+function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
+  return null
+}
+const plugin = makePlugin(bookFlight)
+  .onElicit({
+    *pickFlight(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
+    },
+    *pickSeat(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(SeatPicker, { taken: req.context.taken }) }
+    },
+  })
+  .build()
+
+function nextEmission(chat: ChatController, component: unknown): Promise<Emission> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const e = chat.store.getSnapshot().emissions.find((x) => x.component === component)
+      if (e) {
+        off()
+        resolve(e)
+      }
+    }
+    const off = chat.store.subscribe(check)
+    check()
+  })
+}
+
+function until(chat: ChatController, predicate: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => predicate() && (off(), resolve())
+    const off = chat.subscribe(check)
+    check()
+  })
+}
+
+describe('useChat controller against createChatHandler', () => {
+  it('books a flight: flight list → seat picker → confirmation', async () => {
+    const handler = createChatHandler({
+      tools: [plugin],
+      model: createScriptedModel({
+        onUserMessage: [{ match: /book/i, reply: { text: 'On it. ', toolCalls: [{ name: 'book_flight', input: { from: 'JFK', destination: 'LAX' } }] } }],
+        onToolResult: (_n, r) => `Booked: ${(r as { ticketNumber: string }).ticketNumber}`,
+        onSample: () => 'Use terminal 4.',
+      }),
+    })
+    const chat = createChatController({
+      fetch: ((url: string, init: RequestInit) => handler(new Request(`http://app${url}`, init))) as typeof fetch,
+      plugins: [plugin.client],
+    })
+    await chat.send('Book me a flight')
+    ;(await nextEmission(chat, FlightList)).respond({ flightId: 'SH-142' })
+    ;(await nextEmission(chat, SeatPicker)).respond({ row: 9, seat: 'A' })
+    await until(chat, () => chat.getState().status === 'idle' && chat.getState().items.at(-1)?.kind === 'assistant' && (chat.getState().items.at(-1) as { text: string }).text.startsWith('Booked'))
+    const tool = chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')!
+    expect(tool).toMatchObject({ status: 'completed', result: { ticketNumber: 'TK-SH-142-9A', seat: '9A', tip: 'Use terminal 4.' } })
+    expect(tool.logs).toEqual([{ level: 'info', message: 'Found 2 flights' }])
+    expect(tool.progress).toEqual({ message: 'Booked', progress: 2, total: 2 })
+    expect(chat.getState().items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(handler.sessions.size).toBe(0)
+    await handler.close()
+  })
+})
