@@ -1,0 +1,63 @@
+/**
+ * Loading user modules to get the real zod objects. The core takes a `ModuleLoader`, so tests
+ * can inject a fake and the CLI and the plugin share one implementation.
+ *
+ * The default loader runs a separate Vite server (middleware mode, no HMR, no watcher) and
+ * imports through its SSR module runner: path aliases, TypeScript and the app's imports work
+ * as in the app, and the loaded modules live in their own module graph, apart from the build's.
+ * Each import has a time limit so a module that never settles cannot hang the build.
+ */
+import { createServer, isRunnableDevEnvironment, type ViteDevServer } from 'vite'
+
+export interface ModuleLoader {
+  import(file: string): Promise<Record<string, unknown>>
+  close(): Promise<void>
+}
+
+/** Set while the loader's own Vite server runs, so `mcpBridge()` in the app's config stays inert there. */
+export const LOADER_ENV_FLAG = 'MCP_BRIDGE_LOADING'
+
+export class ModuleLoadTimeoutError extends Error {
+  constructor(file: string, ms: number) {
+    super(`Loading ${file} did not finish within ${ms} ms (does its top-level code wait on something that never happens?)`)
+  }
+}
+
+export async function createViteModuleLoader(root: string, options: { timeoutMs?: number; configFile?: string | false } = {}): Promise<ModuleLoader> {
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const previous = process.env[LOADER_ENV_FLAG]
+  process.env[LOADER_ENV_FLAG] = '1'
+  let server: ViteDevServer
+  try {
+    server = await createServer({
+      root,
+      configFile: options.configFile,
+      logLevel: 'silent',
+      appType: 'custom',
+      server: { middlewareMode: true, hmr: false, watch: null, ws: false },
+      optimizeDeps: { noDiscovery: true, include: [] },
+    })
+  } finally {
+    if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
+    else process.env[LOADER_ENV_FLAG] = previous
+  }
+  const env = server.environments.ssr
+  if (!env || !isRunnableDevEnvironment(env)) {
+    await server.close()
+    throw new Error('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
+  }
+  return {
+    async import(file) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ModuleLoadTimeoutError(file, timeoutMs)), timeoutMs)
+      })
+      try {
+        return (await Promise.race([env.runner.import(file), timeout])) as Record<string, unknown>
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    close: () => server.close(),
+  }
+}

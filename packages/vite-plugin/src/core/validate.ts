@@ -1,0 +1,80 @@
+/**
+ * Build-time validation from the real zod objects: each module with tools is loaded, and what
+ * the runtime reports — the `ElicitationSchemaError` thrown at `.elicits(...)`, the warnings on
+ * `tool.warnings` — is mapped back to the source: the offending property inside `.elicits({...})`,
+ * or the key, or the `.elicits` call when the schema is composed elsewhere.
+ */
+import { join } from 'node:path'
+import { formatViolation, type AnyMcpTool, type ElicitViolation } from '@mcp-bridge/runtime'
+import type { Diagnostic, SourceLocation } from './diagnostics.ts'
+import type { DiscoveredTool, FileDiscovery } from './discover.ts'
+import type { ModuleLoader } from './load-modules.ts'
+
+export interface LoadedTool {
+  file: string
+  discovered: DiscoveredTool
+  tool: AnyMcpTool
+}
+
+export interface ValidationResult {
+  tools: LoadedTool[]
+  diagnostics: Diagnostic[]
+}
+
+export async function loadAndValidate(root: string, discoveries: readonly FileDiscovery[], loader: ModuleLoader): Promise<ValidationResult> {
+  const byName = new Map<string, DiscoveredTool>()
+  for (const d of discoveries) for (const t of d.tools) byName.set(t.name, t)
+  const tools: LoadedTool[] = []
+  const diagnostics = new Map<string, Diagnostic>()
+  const add = (d: Diagnostic) => diagnostics.set(`${d.file}:${d.line}:${d.column}:${d.message}`, d)
+
+  for (const discovery of discoveries) {
+    if (discovery.tools.length === 0) continue
+    let exports: Record<string, unknown>
+    try {
+      exports = await loader.import(join(root, discovery.file))
+    } catch (error) {
+      const violations = schemaViolations(error)
+      if (violations) {
+        for (const v of violations) add(toDiagnostic(v, byName, discovery.tools[0]!.location))
+      } else {
+        const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+        add({ ...discovery.tools[0]!.location, line: 1, column: 1, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `Loading this module failed, so its tools could not be checked: ${message}` })
+      }
+      continue
+    }
+    for (const discovered of discovery.tools) {
+      const value = exports[discovered.exportName]
+      if (!isToolLike(value)) {
+        add({ ...discovered.location, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).` })
+        continue
+      }
+      tools.push({ file: discovery.file, discovered, tool: value })
+      for (const warning of value.warnings) add(toDiagnostic(warning, byName, discovered.location))
+    }
+  }
+  return { tools, diagnostics: [...diagnostics.values()] }
+}
+
+/** The violations of an `ElicitationSchemaError` from any copy of the runtime (matched by code). */
+function schemaViolations(error: unknown): ElicitViolation[] | undefined {
+  const e = error as { code?: unknown; violations?: unknown }
+  return e && e.code === 'ELICITATION_SCHEMA_INVALID' && Array.isArray(e.violations) ? (e.violations as ElicitViolation[]) : undefined
+}
+
+function isToolLike(value: unknown): value is AnyMcpTool {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool'
+}
+
+function toDiagnostic(v: ElicitViolation, tools: ReadonlyMap<string, DiscoveredTool>, fallback: SourceLocation): Diagnostic {
+  const tool = tools.get(v.tool)
+  const key = tool?.elicits?.find((k) => k.key === v.key)
+  const property = v.part === 'response' && v.property !== undefined ? key?.properties?.find((p) => p.name === v.property) : undefined
+  const where = property?.location ?? key?.location ?? tool?.elicitsLocation ?? tool?.location ?? fallback
+  return {
+    ...where,
+    severity: v.severity,
+    code: 'SCHEMA',
+    message: `${v.tool} › ${formatViolation(v)} [${v.rule}]`,
+  }
+}

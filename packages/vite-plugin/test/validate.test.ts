@@ -1,0 +1,63 @@
+/**
+ * Build-time validation through the real Vite module runner: schemas come from the real zod
+ * objects (including ones composed in another file), and each violation lands on the source
+ * line of the offending property.
+ */
+import { readdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
+import { discoverProject } from '../src/core/discover.ts'
+import { createViteModuleLoader, type ModuleLoader } from '../src/core/load-modules.ts'
+import { createDiscoveryProject } from '../src/core/project.ts'
+import { loadAndValidate } from '../src/core/validate.ts'
+
+const fixturesDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
+const loaders: ModuleLoader[] = []
+afterAll(() => Promise.all(loaders.map((l) => l.close())))
+
+async function validateFixture(name: string, loader?: ModuleLoader) {
+  const root = join(fixturesDir, name)
+  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, 'src', f)).sort()
+  const discoveries = discoverProject(createDiscoveryProject(files), root, files)
+  const l = loader ?? (await createViteModuleLoader(root, { configFile: false }))
+  if (!loader) loaders.push(l)
+  const result = await loadAndValidate(root, discoveries, l)
+  return { tools: result.tools.map((t) => t.tool.name).sort(), diagnostics: sortDiagnostics(result.diagnostics).map(formatDiagnostic) }
+}
+
+describe('build-time validation', () => {
+  it('maps every schema violation to the offending property, and composed schemas to their key', async () => {
+    const result = await validateFixture('invalid-schemas')
+    expect(result.tools).toEqual([])
+    expect(result.diagnostics).toEqual([
+      'src/composed.ts:5:14  composed › who.address: nested objects are not allowed; flatten the fields into the top-level object (e.g. userName, userEmail) or elicit them with a second key [nested-object]',
+      'src/profile.ts:8:7  profile › details.user: nested objects are not allowed; flatten the fields into the top-level object (e.g. userName, userEmail) or elicit them with a second key [nested-object]',
+      'src/profile.ts:9:7  profile › details.tags: arrays of objects are not allowed; elicitation fields are flat primitives — ask for one item per elicitation, or use z.array(z.enum([...])) to pick several known options [array-not-enum]',
+      'src/profile.ts:10:7  profile › details.choice: a field has one type (got string | number); pick one, or use z.enum([...]) for choices [union]',
+      'src/profile.ts:11:7  profile › details.extra: records (z.record) cannot be a form field; declare each field in the top-level z.object({...}) [record]',
+    ])
+  }, 30_000)
+
+  it('checks valid tools, keeps their warnings, and loads schemas shared across files', async () => {
+    expect(await validateFixture('valid-basic')).toEqual({ tools: ['book_flight', 'clock'], diagnostics: [] })
+    expect(await validateFixture('shared-schemas')).toEqual({ tools: ['composed', 'signup'], diagnostics: [] })
+  }, 30_000)
+
+  it('reports a module that throws when loaded as a diagnostic, not a crash', async () => {
+    expect((await validateFixture('throws-on-import')).diagnostics).toEqual([
+      'src/tool.ts:1:1  Loading this module failed, so its tools could not be checked: database is down',
+    ])
+  }, 30_000)
+
+  it('gives up on a module whose top-level code never settles, instead of hanging', async () => {
+    const root = join(fixturesDir, 'hangs-on-import')
+    const loader = await createViteModuleLoader(root, { configFile: false, timeoutMs: 300 })
+    loaders.push(loader)
+    const result = await validateFixture('hangs-on-import', loader)
+    expect(result.diagnostics).toEqual([
+      `src/tool.ts:1:1  Loading this module failed, so its tools could not be checked: Loading ${join(root, 'src/tool.ts')} did not finish within 300 ms (does its top-level code wait on something that never happens?)`,
+    ])
+  }, 30_000)
+})
