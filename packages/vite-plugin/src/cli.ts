@@ -1,0 +1,105 @@
+/**
+ * `mcp-bridge check | generate`: the same core as the Vite plugin, for CI and scripts, with no
+ * dev server. Exit codes: 0 clean, 1 any error (including generated files that are stale
+ * against the sources), 2 usage errors.
+ */
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
+import { McpBridgeGenerator } from './core/generator.ts'
+import { createViteModuleLoader } from './core/load-modules.ts'
+import { resolveOptions } from './core/options.ts'
+
+const USAGE = `Usage: mcp-bridge <check|generate> [options]
+
+  check      validate every tool and fail if generated files are stale (for CI)
+  generate   write src/mcp-bridge/{server.gen.ts, client.gen.ts, mcp-tools.json}
+
+Options:
+  --root DIR          project root (default: the current directory)
+  --include GLOB      files to scan (repeatable; default: src/**/*.{ts,tsx})
+  --exclude GLOB      files to skip (repeatable)
+  --out-dir DIR       where generated files go (default: src/mcp-bridge)
+  --manifest FILE     manifest file name (default: mcp-tools.json)
+  --json              print machine-readable diagnostics
+  -h, --help          show this help
+
+Exit codes: 0 no errors, 1 errors found, 2 usage error.`
+
+export interface CliIo {
+  out(line: string): void
+  err(line: string): void
+}
+
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }
+
+export async function main(argv: readonly string[], io: CliIo = consoleIo): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        root: { type: 'string' },
+        include: { type: 'string', multiple: true },
+        exclude: { type: 'string', multiple: true },
+        'out-dir': { type: 'string' },
+        manifest: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (error) {
+    io.err(`mcp-bridge: ${(error as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  if (values.help) {
+    io.out(USAGE)
+    return 0
+  }
+  const command = positionals[0]
+  if (positionals.length !== 1 || (command !== 'check' && command !== 'generate')) {
+    io.err(`mcp-bridge: expected one command, check or generate (got ${positionals.length ? positionals.join(' ') : 'none'})\n\n${USAGE}`)
+    return 2
+  }
+  const root = resolve(values.root ?? process.cwd())
+  let options
+  try {
+    options = resolveOptions(
+      {
+        ...(values.include && { include: values.include }),
+        ...(values.exclude && { exclude: values.exclude }),
+        ...(values['out-dir'] && { outDir: values['out-dir'] }),
+        ...(values.manifest && { manifest: values.manifest }),
+      },
+      root,
+    )
+  } catch (error) {
+    io.err(`mcp-bridge: ${(error as Error).message}`)
+    return 2
+  }
+
+  const loader = await createViteModuleLoader(root)
+  try {
+    const generator = new McpBridgeGenerator(options, loader)
+    const result = await generator.generate()
+    const diagnostics: Diagnostic[] = [...result.diagnostics]
+    let written: string[] = []
+    if (command === 'check') diagnostics.push(...generator.stale(result))
+    else if (!diagnostics.some((d) => d.severity === 'error')) written = generator.write(result)
+    const errors = diagnostics.filter((d) => d.severity === 'error').length
+    const warnings = diagnostics.length - errors
+    if (values.json) {
+      io.out(JSON.stringify({ ok: errors === 0, command, tools: result.toolCount, errors, warnings, diagnostics, written }, null, 2))
+    } else {
+      for (const d of diagnostics) io.out(formatDiagnostic(d))
+      const verb = command === 'check' ? 'checked' : errors ? 'not written (fix the errors first)' : written.length ? `wrote ${written.length} file${written.length === 1 ? '' : 's'}` : 'up to date'
+      io.out(`mcp-bridge ${command}: ${result.toolCount} tool${result.toolCount === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}; ${verb}`)
+    }
+    return errors > 0 ? 1 : 0
+  } finally {
+    await loader.close()
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The bundler-agnostic core: files → discovery → real schemas → diagnostics and generated files.
+ * The Vite plugin and the `mcp-bridge` CLI both drive this one class, so their outputs are
+ * identical; what it needs from a bundler (loading a module) is injected as a `ModuleLoader`.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { glob } from 'tinyglobby'
+import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
+import { discoverProject, relative, type FileDiscovery } from './discover.ts'
+import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin } from './codegen.ts'
+import type { ModuleLoader } from './load-modules.ts'
+import type { ResolvedOptions } from './options.ts'
+import { mayContainTools } from './patterns.ts'
+import { createDiscoveryProject } from './project.ts'
+import { loadAndValidate } from './validate.ts'
+import { readIfExists, writeIfChanged } from './write-if-changed.ts'
+
+export interface GeneratedFile {
+  /** Absolute path. */
+  path: string
+  content: string
+}
+
+export interface GenerateResult {
+  diagnostics: Diagnostic[]
+  files: GeneratedFile[]
+  /** The manifest's content (also among `files`). */
+  manifest: string
+  toolCount: number
+}
+
+export const SERVER_REGISTRY = 'server.gen.ts'
+export const CLIENT_REGISTRY = 'client.gen.ts'
+
+export class McpBridgeGenerator {
+  constructor(
+    readonly options: ResolvedOptions,
+    private readonly loader: ModuleLoader,
+  ) {}
+
+  /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
+  async sourceFiles(): Promise<string[]> {
+    const outDir = this.options.outDir.replace(/\\/g, '/')
+    const files = await glob(this.options.include, {
+      cwd: this.options.root,
+      absolute: true,
+      ignore: [...this.options.exclude, '**/node_modules/**', '**/*.d.ts', `${outDir}/**`],
+    })
+    return files.filter((f) => mayContainTools(readFileSync(f, 'utf8'))).sort()
+  }
+
+  async generate(): Promise<GenerateResult> {
+    const { root, outDir } = this.options
+    const files = await this.sourceFiles()
+    const discoveries = discoverProject(createDiscoveryProject(files), root, files)
+    const validation = await loadAndValidate(root, discoveries, this.loader)
+    const diagnostics = sortDiagnostics([...discoveries.flatMap((d) => d.diagnostics), ...validation.diagnostics])
+
+    const plugins = registryPlugins(root, discoveries)
+    const pluginOf = new Map(plugins.map((p) => [p.toolName, p]))
+    const pluginSource = new Map(discoveries.flatMap((d) => d.plugins.map((p) => [p.exportName + '@' + d.file, p.location] as const)))
+    const manifestTools: ManifestTool[] = validation.tools.map(({ tool, discovered, file }) => {
+      const plugin = pluginOf.get(tool.name)
+      const pluginFile = plugin ? relative(root, plugin.file) : undefined
+      const pluginLocation = plugin ? pluginSource.get(`${plugin.exportName}@${pluginFile}`) : undefined
+      return {
+        name: tool.name,
+        description: tool.description ?? null,
+        parameters: tool.jsonSchema.parameters,
+        elicits: Object.fromEntries(
+          Object.keys(tool.elicits)
+            .sort()
+            .map((key) => [key, { schema: tool.jsonSchema.elicits[key]!, hasContext: hasContextSchema(tool.elicits[key]) }]),
+        ),
+        requirements: { ...tool.requirements },
+        source: { ...discovered.location, file, export: discovered.exportName },
+        plugin: plugin && pluginLocation ? { ...pluginLocation, export: plugin.exportName } : null,
+      }
+    })
+    const registryTools = validation.tools.map(({ tool, discovered, file }) => ({ name: tool.name, file: join(root, file), exportName: discovered.exportName }))
+    const loadedNames = new Set(registryTools.map((t) => t.name))
+    const manifest = renderManifest(manifestTools)
+    return {
+      diagnostics,
+      manifest,
+      toolCount: registryTools.length,
+      files: [
+        { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools) },
+        { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, plugins.filter((p) => loadedNames.has(p.toolName))) },
+        { path: join(outDir, this.options.manifest), content: manifest },
+      ],
+    }
+  }
+
+  /** Write what changed; returns the paths written. */
+  write(result: GenerateResult): string[] {
+    return result.files.filter((f) => writeIfChanged(f.path, f.content)).map((f) => f.path)
+  }
+
+  /** Generated files on disk that differ from what the sources produce now. */
+  stale(result: GenerateResult): Diagnostic[] {
+    return result.files
+      .filter((f) => readIfExists(f.path) !== f.content)
+      .map((f) => ({
+        file: relative(this.options.root, f.path),
+        line: 1,
+        column: 1,
+        severity: 'error' as const,
+        code: 'STALE_OUTPUT' as const,
+        message: `${readIfExists(f.path) === undefined ? 'Missing' : 'Out of date'}: this generated file does not match the sources; run \`mcp-bridge generate\` and commit the result.`,
+      }))
+  }
+}
+
+function registryPlugins(root: string, discoveries: readonly FileDiscovery[]): RegistryPlugin[] {
+  const toolNames = new Map<string, string>()
+  for (const d of discoveries) for (const t of d.tools) toolNames.set(`${d.file}#${t.exportName}`, t.name)
+  const plugins: RegistryPlugin[] = []
+  for (const d of discoveries) {
+    for (const p of d.plugins) {
+      const toolName = p.tool && toolNames.get(`${p.tool.file}#${p.tool.exportName}`)
+      if (toolName) plugins.push({ toolName, file: join(root, d.file), exportName: p.exportName })
+    }
+  }
+  return plugins
+}
+
+function hasContextSchema(definition: unknown): boolean {
+  return typeof definition === 'object' && definition !== null && !('_zod' in definition) && 'context' in definition
+}
+

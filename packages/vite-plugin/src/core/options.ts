@@ -1,0 +1,62 @@
+/**
+ * What the user wrote (`mcpBridge({...})`, CLI flags) versus what the code uses: validated,
+ * defaulted, with paths made absolute against Vite's root. Unknown keys are errors that list
+ * the known ones, because a misspelt option silently ignored is worse than a failed start.
+ */
+import { isAbsolute, resolve } from 'node:path'
+import { z } from 'zod'
+
+const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+
+export const optionsSchema = z.strictObject({
+  include: globs.optional(),
+  exclude: globs.optional(),
+  outDir: z.string().min(1).optional(),
+  manifest: z
+    .string()
+    .regex(/^[\w.-]+\.json$/, 'a file name ending in .json, without folders (it goes into outDir and the build output)')
+    .optional(),
+  failOnError: z.boolean().optional(),
+})
+
+export type McpBridgeOptions = z.input<typeof optionsSchema>
+
+export interface ResolvedOptions {
+  root: string
+  include: string[]
+  exclude: string[]
+  /** Absolute. */
+  outDir: string
+  manifest: string
+  failOnError: boolean | undefined
+}
+
+export class McpBridgeOptionsError extends Error {
+  readonly code = 'INVALID_OPTIONS'
+}
+
+export const DEFAULT_INCLUDE = ['src/**/*.{ts,tsx}']
+export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
+export const DEFAULT_MANIFEST = 'mcp-tools.json'
+
+export function resolveOptions(user: unknown, root: string): ResolvedOptions {
+  const parsed = optionsSchema.safeParse(user ?? {})
+  if (!parsed.success) {
+    const known = Object.keys(optionsSchema.shape).join(', ')
+    const problems = parsed.error.issues.map((i) =>
+      i.code === 'unrecognized_keys' ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} (known: ${known})` : `${i.path.join('.') || 'options'}: ${i.message}`,
+    )
+    throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
+  }
+  const o = parsed.data
+  const list = (v: string | string[] | undefined, fallback: string[]) => (v === undefined ? fallback : Array.isArray(v) ? v : [v])
+  const outDir = o.outDir ?? DEFAULT_OUT_DIR
+  return {
+    root,
+    include: list(o.include, DEFAULT_INCLUDE),
+    exclude: list(o.exclude, []),
+    outDir: isAbsolute(outDir) ? outDir : resolve(root, outDir),
+    manifest: o.manifest ?? DEFAULT_MANIFEST,
+    failOnError: o.failOnError,
+  }
+}
