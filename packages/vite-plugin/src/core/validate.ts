@@ -35,6 +35,8 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
       exports = await loader.import(join(root, discovery.file))
     } catch (error) {
       const violations = schemaViolations(error)
+      // An invalid literal tool name is already reported by discovery, at the name itself.
+      if ((error as { code?: unknown })?.code === 'INVALID_TOOL_NAME') continue
       if (violations) {
         for (const v of violations) add(toDiagnostic(v, byName, discovery.tools[0]!.location))
       } else {

@@ -1,0 +1,101 @@
+/**
+ * Generation and the CLI: snapshots of the generated files, byte-for-byte stable regeneration,
+ * stale detection, exit codes and JSON output. Runs on temporary copies of the fixtures.
+ */
+import { execFile } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { afterAll, describe, expect, it } from 'vitest'
+import { main } from '../src/cli.ts'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const fixturesDir = resolve(here, '../../../fixtures')
+const bin = resolve(here, '../bin/mcp-bridge.js')
+const temps: string[] = []
+afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })))
+
+/** A copy of a fixture inside the repo (so `@mcp-bridge/runtime` and `zod` resolve), removed afterwards. */
+function copyFixture(name: string): string {
+  const dir = mkdtempSync(join(fixturesDir, `.tmp-${name}-`))
+  temps.push(dir)
+  cpSync(join(fixturesDir, name), dir, { recursive: true })
+  rmSync(join(dir, 'src/mcp-bridge'), { recursive: true, force: true })
+  return dir
+}
+
+async function cli(args: string[]) {
+  const out: string[] = []
+  const err: string[] = []
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) })
+  return { code, out: out.join('\n'), err: err.join('\n') }
+}
+
+describe('generate', () => {
+  it('writes typed registries and the manifest, then changes no byte when regenerated', async () => {
+    const root = copyFixture('valid-basic')
+    const first = await cli(['generate', '--root', root])
+    expect(first).toMatchObject({ code: 0, out: 'mcp-bridge generate: 2 tools, 0 errors, 0 warnings; wrote 3 files' })
+    const read = (f: string) => readFileSync(join(root, 'src/mcp-bridge', f), 'utf8')
+    expect(read('server.gen.ts')).toMatchSnapshot('server.gen.ts')
+    expect(read('client.gen.ts')).toMatchSnapshot('client.gen.ts')
+    const manifest = JSON.parse(read('mcp-tools.json'))
+    expect(manifest).toMatchSnapshot('mcp-tools.json')
+    expect(manifest.tools.map((t: { name: string; plugin: unknown }) => [t.name, t.plugin !== null])).toEqual([['book_flight', true], ['clock', false]])
+    expect(manifest.tools[0].elicits.pickFlight.hasContext).toBe(true)
+
+    const again = await cli(['generate', '--root', root])
+    expect(again.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
+    // The committed outputs of the fixture are exactly what generation produces.
+    expect(read('server.gen.ts')).toBe(readFileSync(join(fixturesDir, 'valid-basic/src/mcp-bridge/server.gen.ts'), 'utf8'))
+  }, 60_000)
+
+  it('check fails on stale outputs (a tool changed after generation) and passes once regenerated', async () => {
+    const root = copyFixture('valid-basic')
+    await cli(['generate', '--root', root])
+    expect((await cli(['check', '--root', root])).code).toBe(0)
+    const clock = join(root, 'src/tools/clock.ts')
+    writeFileSync(clock, readFileSync(clock, 'utf8').replace("description('The time')", "description('The current time')"))
+    const stale = await cli(['check', '--root', root])
+    expect(stale.code).toBe(1)
+    expect(stale.out).toContain('src/mcp-bridge/mcp-tools.json:1:1  Out of date: this generated file does not match the sources; run `mcp-bridge generate` and commit the result.')
+    await cli(['generate', '--root', root])
+    expect((await cli(['check', '--root', root])).code).toBe(0)
+  }, 60_000)
+
+  it('does not write outputs while there are errors', async () => {
+    const root = copyFixture('invalid-schemas')
+    const result = await cli(['generate', '--root', root])
+    expect(result.code).toBe(1)
+    expect(result.out).toMatch(/5 errors, 0 warnings; not written \(fix the errors first\)$/)
+  }, 60_000)
+})
+
+describe('mcp-bridge CLI', () => {
+  it('runs under plain Node: prints file:line:col diagnostics and exits 1 on errors', async () => {
+    const run: { code?: number; stdout: string } = await promisify(execFile)(process.execPath, [bin, 'check', '--root', join(fixturesDir, 'duplicate-names')]).catch((e: { code: number; stdout: string }) => e)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('src/b.ts:3:23  Tool name "same_name" is already used by first at src/a.ts:3:22; tool names must be unique.')
+    expect(run.stdout).toMatch(/mcp-bridge check: 2 tools, \d+ errors?, 0 warnings; checked\n$/)
+  }, 60_000)
+
+  it('exits 0 on a clean project with up-to-date outputs', async () => {
+    expect(await cli(['check', '--root', join(fixturesDir, 'valid-basic')])).toMatchObject({ code: 0, out: 'mcp-bridge check: 2 tools, 0 errors, 0 warnings; checked' })
+  }, 60_000)
+
+  it('prints machine-readable diagnostics with --json', async () => {
+    const result = await cli(['check', '--json', '--root', join(fixturesDir, 'non-literal-name')])
+    const json = JSON.parse(result.out)
+    expect(json).toMatchObject({ ok: false, command: 'check', errors: expect.any(Number) })
+    expect(json.diagnostics[0]).toMatchObject({ file: 'src/tool.ts', line: 4, column: 38, severity: 'error', code: 'NON_LITERAL_NAME' })
+  }, 60_000)
+
+  it('exits 2 on usage errors, naming the problem', async () => {
+    expect(await cli([])).toMatchObject({ code: 2, err: expect.stringMatching(/^mcp-bridge: expected one command, check or generate \(got none\)/) })
+    expect(await cli(['check', '--nope'])).toMatchObject({ code: 2, err: expect.stringMatching(/Unknown option '--nope'/) })
+    expect(await cli(['check', '--manifest', 'a/b.json'])).toMatchObject({ code: 2, err: expect.stringMatching(/manifest: a file name ending in \.json/) })
+    expect((await cli(['--help'])).out).toMatch(/^Usage: mcp-bridge <check\|generate>/)
+  })
+})
