@@ -1,1 +1,152 @@
-export {}
+/**
+ * `mcpBridge(options)` — the Vite plugin. It reads like a table of contents; the work is in
+ * `core/` (shared with the `mcp-bridge` CLI):
+ *
+ *   configResolved   resolve and validate options against Vite's root
+ *   buildStart       discover tools, validate their real schemas, write the generated files
+ *   transform        split each tool module for its environment (client / server)
+ *   generateBundle   emit the manifest into the client build; fail if a server-only module
+ *                    the split removed still reached a client chunk through another import
+ *   configureServer  regenerate in dev when tool files change; errors go to the overlay
+ */
+import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
+import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
+import { McpBridgeGenerator, type GenerateResult } from './core/generator.ts'
+import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
+import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
+import { RUNTIME_MODULE } from './core/patterns.ts'
+import { splitModule } from './core/split.ts'
+
+export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
+export type { Diagnostic } from './core/diagnostics.ts'
+export { formatDiagnostic } from './core/diagnostics.ts'
+export { McpBridgeGenerator } from './core/generator.ts'
+export { createViteModuleLoader } from './core/load-modules.ts'
+export type { ModuleLoader } from './core/load-modules.ts'
+export { splitModule } from './core/split.ts'
+
+export class McpBridgeBuildError extends Error {
+  readonly code = 'MCP_BRIDGE_DIAGNOSTICS'
+}
+
+export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
+  // Inside the loader's own Vite server (which reads the same config) the plugin stays inert.
+  const inert = process.env[LOADER_ENV_FLAG] === '1'
+  let options: ResolvedOptions
+  let config: ResolvedConfig
+  let generation: Promise<GenerateResult> | undefined
+  let loader: ModuleLoader | undefined
+  /** Modules the client split removed from tool files: importer → specifiers. */
+  const removedFromClient = new Map<string, string[]>()
+
+  async function generate(): Promise<GenerateResult> {
+    loader ??= await createViteModuleLoader(options.root)
+    const generator = new McpBridgeGenerator(options, loader)
+    const result = await generator.generate()
+    if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
+    return result
+  }
+
+  function report(diagnostics: readonly Diagnostic[], fail: boolean): void {
+    const errors = diagnostics.filter((d) => d.severity === 'error')
+    for (const d of diagnostics) {
+      if (d.severity === 'warning' || !fail) config.logger.warn(`[mcp-bridge] ${formatDiagnostic(d)}`)
+    }
+    if (fail && errors.length) {
+      throw new McpBridgeBuildError(`mcp-bridge found ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${errors.map(formatDiagnostic).join('\n')}`)
+    }
+  }
+
+  return {
+    name: 'mcp-bridge',
+    enforce: 'pre',
+    api: {
+      get options() {
+        return options
+      },
+    },
+
+    configResolved(resolved) {
+      config = resolved
+      options = resolveOptions(userOptions, resolved.root)
+    },
+
+    async buildStart() {
+      if (inert || config.command !== 'build') return
+      // One generation per build, shared by the client and server environments.
+      generation ??= generate()
+      const result = await generation
+      report(result.diagnostics, options.failOnError ?? true)
+    },
+
+    transform: {
+      filter: { id: /\.[cm]?[jt]sx?(\?.*)?$/, code: RUNTIME_MODULE },
+      handler(code, id) {
+        if (inert || id.includes('/node_modules/')) return null
+        const target = this.environment.config.consumer === 'client' ? 'client' : 'server'
+        const out = splitModule(code, id, target)
+        if (!out) return null
+        if (target === 'client') removedFromClient.set(id, out.removed.sources)
+        return { code: out.code, map: out.map }
+      },
+    },
+
+    async generateBundle(_output, bundle) {
+      if (inert || this.environment.config.consumer !== 'client') return
+      const result = generation ? await generation : undefined
+      if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
+      // A module the split removed from a tool must not reach the client another way.
+      const shipped = new Set(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])))
+      for (const [importer, sources] of removedFromClient) {
+        for (const source of sources) {
+          const resolved = await this.resolve(source, importer)
+          if (resolved && shipped.has(resolved.id)) {
+            this.error(
+              `mcp-bridge: ${source} is used only by .execute()/.handoff() in ${importer}, but it still reached a client chunk through another import. ` +
+                'Move that import behind the server side (a tool body, or a server-only module) so secrets and server code stay out of the browser.',
+            )
+          }
+        }
+      }
+    },
+
+    configureServer(server: ViteDevServer) {
+      if (inert) return
+      const failOnError = options.failOnError ?? false
+      let queued = false
+      let running: Promise<void> = Promise.resolve()
+      // Generations run one at a time; events during a run collapse into one more run.
+      const regenerate = () => {
+        if (queued) return
+        queued = true
+        running = running.then(async () => {
+          queued = false
+          await loader?.close()
+          loader = undefined
+          const result = await generate()
+          const errors = result.diagnostics.filter((d) => d.severity === 'error')
+          for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
+          if (errors.length) {
+            server.ws.send({ type: 'error', err: { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}`, stack: '', plugin: 'mcp-bridge' } })
+            if (failOnError) server.config.logger.error('[mcp-bridge] failOnError is set; fix the errors above')
+          }
+        }).catch((error: unknown) => server.config.logger.error(`[mcp-bridge] generation failed: ${(error as Error).message}`))
+      }
+      const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
+      server.watcher.on('add', (f) => relevant(f) && regenerate())
+      server.watcher.on('change', (f) => relevant(f) && regenerate())
+      server.watcher.on('unlink', (f) => relevant(f) && regenerate())
+      server.httpServer?.once('close', () => void loader?.close())
+      regenerate()
+    },
+
+    async closeBundle() {
+      if (config.command === 'build' && this.environment.config.consumer === 'client') {
+        await loader?.close()
+        loader = undefined
+      }
+    },
+  }
+}
+
+export default mcpBridge

@@ -8,6 +8,7 @@
 import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile } from 'ts-morph'
 import { toolNameProblem } from '@mcp-bridge/runtime'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
+import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 
 export interface DiscoveredProperty {
@@ -49,11 +50,6 @@ export interface FileDiscovery {
   diagnostics: Diagnostic[]
 }
 
-interface Bindings {
-  tool: Set<string>
-  plugin: Set<string>
-  namespaces: Set<string>
-}
 
 export function discoverFile(sourceFile: SourceFile, relativePath: string): FileDiscovery {
   const result: FileDiscovery = { file: relativePath, tools: [], plugins: [], diagnostics: [] }
@@ -61,8 +57,9 @@ export function discoverFile(sourceFile: SourceFile, relativePath: string): File
   const report = (node: Node, code: Diagnostic['code'], message: string, severity: Diagnostic['severity'] = 'error') =>
     result.diagnostics.push({ ...at(node), severity, code, message })
 
-  const bindings = runtimeBindings(sourceFile, report)
-  if (bindings.tool.size + bindings.plugin.size + bindings.namespaces.size === 0) return result
+  reportReExports(sourceFile, report)
+  const bindings = runtimeBindings(sourceFile)
+  if (!hasBindings(bindings)) return result
 
   for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
     const factory = factoryOf(call, bindings)
@@ -122,19 +119,7 @@ export function discoverProject(project: Project, root: string, files: readonly 
   return results
 }
 
-function runtimeBindings(sourceFile: SourceFile, report: (node: Node, code: Diagnostic['code'], message: string) => void): Bindings {
-  const bindings: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
-  for (const decl of sourceFile.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== RUNTIME_MODULE) continue
-    const ns = decl.getNamespaceImport()
-    if (ns) bindings.namespaces.add(ns.getText())
-    for (const named of decl.getNamedImports()) {
-      const imported = named.getName()
-      const local = named.getAliasNode()?.getText() ?? imported
-      if (imported === TOOL_FACTORY) bindings.tool.add(local)
-      if (imported === PLUGIN_FACTORY) bindings.plugin.add(local)
-    }
-  }
+function reportReExports(sourceFile: SourceFile, report: (node: Node, code: Diagnostic['code'], message: string) => void): void {
   for (const decl of sourceFile.getExportDeclarations()) {
     if (decl.getModuleSpecifierValue() !== RUNTIME_MODULE) continue
     for (const named of decl.getNamedExports()) {
@@ -144,40 +129,6 @@ function runtimeBindings(sourceFile: SourceFile, report: (node: Node, code: Diag
       }
     }
   }
-  return bindings
-}
-
-function factoryOf(call: CallExpression, b: Bindings): typeof TOOL_FACTORY | typeof PLUGIN_FACTORY | undefined {
-  const callee = call.getExpression()
-  if (Node.isIdentifier(callee)) {
-    if (b.tool.has(callee.getText())) return TOOL_FACTORY
-    if (b.plugin.has(callee.getText())) return PLUGIN_FACTORY
-  }
-  if (Node.isPropertyAccessExpression(callee) && b.namespaces.has(callee.getExpression().getText())) {
-    const name = callee.getName()
-    if (name === TOOL_FACTORY || name === PLUGIN_FACTORY) return name
-  }
-  return undefined
-}
-
-interface Step {
-  name: string
-  call: CallExpression
-}
-
-/** `createMcpTool('x').a().b()`: the outermost call and the method steps in order. */
-function chainOf(call: CallExpression): { top: Node; steps: Step[] } {
-  const steps: Step[] = []
-  let top: Node = call
-  for (;;) {
-    const access = top.getParent()
-    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== top) break
-    const next = access.getParent()
-    if (!next || !Node.isCallExpression(next) || next.getExpression() !== access) break
-    steps.push({ name: access.getName(), call: next })
-    top = next
-  }
-  return { top, steps }
 }
 
 type Holder = { kind: 'variable'; name: string; exported: boolean; node: Node } | { kind: 'default'; node: Node } | { kind: 'nested' }
@@ -295,10 +246,7 @@ function readPlugin(
     report(call, 'NOT_EXPORTED', `Plugin ${holder.name} is not exported, so the generated client registry cannot import it. Write export const ${holder.name} = ...`)
   }
   const onElicit = steps.find((s) => s.name === 'onElicit')?.call.getArguments()[0]
-  const handlerKeys =
-    onElicit && Node.isObjectLiteralExpression(onElicit)
-      ? onElicit.getProperties().flatMap((p) => (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p) ? [p.getName()] : []))
-      : []
+  const handlerKeys = objectKeys(onElicit)
   return { exportName, location: at(call), tool: resolveTool(call.getArguments()[0]), handlerKeys }
 }
 
