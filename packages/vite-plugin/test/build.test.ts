@@ -1,0 +1,67 @@
+/**
+ * The split, proven with real Vite builds of a fixture app: the client chunks never contain the
+ * server-only marker, the server bundle never contains the React component's marker, the built
+ * server still runs the tool, and a server-only import leaking into client code fails the build.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { build } from 'vite'
+import { mcpBridge } from '../src/index.ts'
+
+const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
+const outputs: string[] = []
+afterAll(() => outputs.forEach((o) => rmSync(o, { recursive: true, force: true })))
+
+function allText(dir: string): string {
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => /\.(js|mjs|css|html|json)$/.test(f))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n')
+}
+
+async function buildApp(name: string, target: 'client' | 'server') {
+  const root = join(fixtures, name)
+  const outDir = join(fixtures, `.tmp-build-${name}-${target}`)
+  outputs.push(outDir)
+  await build({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [mcpBridge()],
+    build: {
+      outDir,
+      emptyOutDir: true,
+      minify: false,
+      ...(target === 'client' ? { rollupOptions: { input: join(root, 'src/client.ts') } } : { ssr: join(root, 'src/server.ts') }),
+    },
+  })
+  return outDir
+}
+
+describe('vite build with mcpBridge()', () => {
+  it('keeps server code out of client chunks and components out of the server bundle; the app still works', async () => {
+    const client = await buildApp('split-app', 'client')
+    const server = await buildApp('split-app', 'server')
+    const clientText = allText(client)
+    const serverText = allText(server)
+
+    expect(clientText).not.toContain('SERVER_ONLY_MARKER_7f3a9c')
+    expect(clientText).toContain('CLIENT_COMPONENT_MARKER_91bc2e')
+    expect(serverText).not.toContain('CLIENT_COMPONENT_MARKER_91bc2e')
+    expect(serverText).toContain('SERVER_ONLY_MARKER_7f3a9c')
+
+    const manifest = JSON.parse(readFileSync(join(client, 'mcp-tools.json'), 'utf8'))
+    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['pick_flight'])
+
+    const serverEntry = (readdirSync(server) as string[]).find((f) => f.endsWith('.js') || f.endsWith('.mjs'))!
+    const { book } = (await import(pathToFileURL(join(server, serverEntry)).href)) as { book(from: string): Promise<{ status: string; result: string }> }
+    const run = await book('OSL')
+    expect(run).toMatchObject({ status: 'completed', result: `OSL:SERVER_ONLY_MARKER_7f3a9c (${'SERVER_ONLY_MARKER_7f3a9c'.length})` })
+  }, 120_000)
+
+  it('fails the build itself when a server-only import survives into a client chunk', async () => {
+    await expect(buildApp('split-leak', 'client')).rejects.toThrow(/\.\/server-only\.ts is used only by \.execute\(\)\/\.handoff\(\) in .*tool\.ts, but it still reached a client chunk/)
+  }, 120_000)
+})
