@@ -38,12 +38,17 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let loader: ModuleLoader | undefined
   /** Modules the client split removed from tool files: importer → specifiers. */
   const removedFromClient = new Map<string, string[]>()
+  let generations = 0
+  let lastResult: GenerateResult | undefined
+  let idle: Promise<void> = Promise.resolve()
 
   async function generate(): Promise<GenerateResult> {
     loader ??= await createViteModuleLoader(options.root)
     const generator = new McpBridgeGenerator(options, loader)
     const result = await generator.generate()
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
+    generations += 1
+    lastResult = result
     return result
   }
 
@@ -64,6 +69,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       get options() {
         return options
       },
+      /** How many generations ran (dev); for tools and tests that wait on regeneration. */
+      get generations() {
+        return generations
+      },
+      get lastResult() {
+        return lastResult
+      },
+      /** Resolves when no generation is running or queued. */
+      whenIdle: () => idle,
     },
 
     configResolved(resolved) {
@@ -131,6 +145,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
             if (failOnError) server.config.logger.error('[mcp-bridge] failOnError is set; fix the errors above')
           }
         }).catch((error: unknown) => server.config.logger.error(`[mcp-bridge] generation failed: ${(error as Error).message}`))
+        idle = running
       }
       const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
       server.watcher.on('add', (f) => relevant(f) && regenerate())

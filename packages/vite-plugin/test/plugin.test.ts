@@ -1,0 +1,74 @@
+/**
+ * The plugin in a real Vite dev server: options are validated, and adding, changing or deleting
+ * a tool file regenerates the outputs (once per burst of events, no stale entries). Waits on the
+ * plugin's own generation events, never on sleeps.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createServer, type Plugin } from 'vite'
+import { mcpBridge } from '../src/index.ts'
+
+const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
+const temps: string[] = []
+afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })))
+
+interface Api {
+  generations: number
+  whenIdle(): Promise<void>
+}
+
+describe('mcpBridge() options', () => {
+  it('rejects unknown options and bad values with the known list', () => {
+    const configResolved = (p: Plugin) => (p.configResolved as (c: unknown) => void).bind({})
+    const config = { root: '/app', command: 'build', logger: console }
+    expect(() => configResolved(mcpBridge({ inlcude: ['x'] } as never))(config)).toThrow(
+      'mcpBridge(): unknown option "inlcude" (known: include, exclude, outDir, manifest, failOnError)',
+    )
+    expect(() => configResolved(mcpBridge({ manifest: 'out/tools.json' }))(config)).toThrow(/manifest: a file name ending in \.json/)
+    expect(() => configResolved(mcpBridge({ failOnError: 'yes' } as never))(config)).toThrow(/failOnError/)
+  })
+})
+
+describe('mcpBridge() in dev', () => {
+  it('regenerates when tool files are added, changed and deleted', async () => {
+    const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
+    temps.push(root)
+    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+    const plugin = mcpBridge()
+    const api = plugin.api as Api
+    const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+    try {
+      const manifest = () => JSON.parse(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)
+      const next = async (change: () => void) => {
+        const before = api.generations
+        change()
+        // Event-driven: wait until the watcher's event has produced a generation, then until idle.
+        await new Promise<void>((done) => {
+          const check = () => (api.generations > before ? done() : void api.whenIdle().then(() => setImmediate(check)))
+          check()
+        })
+        await api.whenIdle()
+      }
+      await api.whenIdle()
+      expect(manifest()).toEqual(['book_flight', 'clock'])
+
+      const added = join(root, 'src/tools/weather.ts')
+      await next(() =>
+        writeFileSync(added, "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const weather = createMcpTool('weather').elicits({}).execute(function* () { return 1 })\n"),
+      )
+      expect(manifest()).toEqual(['book_flight', 'clock', 'weather'])
+
+      await next(() => writeFileSync(added, readFileSync(added, 'utf8').replace("'weather'", "'forecast'")))
+      expect(manifest()).toEqual(['book_flight', 'clock', 'forecast'])
+      expect(readFileSync(join(root, 'src/mcp-bridge/server.gen.ts'), 'utf8')).toContain("import { weather as tool2 } from '../tools/weather'")
+
+      await next(() => unlinkSync(added))
+      expect(manifest()).toEqual(['book_flight', 'clock'])
+      expect(readFileSync(join(root, 'src/mcp-bridge/server.gen.ts'), 'utf8')).not.toContain('weather')
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+})
