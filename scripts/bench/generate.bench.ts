@@ -1,0 +1,72 @@
+/**
+ * Vite plugin figures (issue 6): `generate` on synthetic projects of 10, 100 and 1,000 tool
+ * files — cold (including the loader's Vite server start) and after one file changes — and the
+ * time the plugin adds to a `vite build` (the split fixture app stands in until the playground exists).
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'vite'
+import { McpBridgeGenerator, createViteModuleLoader, mcpBridge } from '@mcp-bridge/vite-plugin'
+import { resolveOptions } from '../../packages/vite-plugin/src/core/options.ts'
+
+const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
+
+function synthetic(count: number): string {
+  const root = join(fixtures, `.tmp-bench-${count}`)
+  rmSync(root, { recursive: true, force: true })
+  mkdirSync(join(root, 'src/tools'), { recursive: true })
+  for (let i = 0; i < count; i++) {
+    writeFileSync(
+      join(root, `src/tools/tool${i}.ts`),
+      `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n\nexport const tool${i} = createMcpTool('tool_${i}')\n  .description('Tool ${i}')\n  .parameters(z.object({ q: z.string() }))\n  .elicits({ confirm: z.object({ ok: z.boolean(), note: z.string().max(${100 + i}).optional() }) })\n  .execute(function* (p, ctx) {\n    const r = yield* ctx.elicit('confirm', { message: p.q })\n    return r.action\n  })\n`,
+    )
+  }
+  return root
+}
+
+async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now()
+  const value = await fn()
+  return [performance.now() - t0, value]
+}
+
+for (const count of [10, 100, 1000]) {
+  const root = synthetic(count)
+  const options = resolveOptions({}, root)
+  const [cold, result] = await time(async () => {
+    const loader = await createViteModuleLoader(root, { configFile: false })
+    const r = await new McpBridgeGenerator(options, loader).generate()
+    await loader.close()
+    return r
+  })
+  if (result.toolCount !== count) throw new Error(`expected ${count} tools, got ${result.toolCount}`)
+  // One file changes; regeneration as the dev server does it today (fresh loader, full pass).
+  writeFileSync(join(root, 'src/tools/tool0.ts'), `// changed\n${await import('node:fs').then((fs) => fs.readFileSync(join(root, 'src/tools/tool0.ts'), 'utf8'))}`)
+  const [regen] = await time(async () => {
+    const loader = await createViteModuleLoader(root, { configFile: false })
+    await new McpBridgeGenerator(options, loader).generate()
+    await loader.close()
+  })
+  console.log(`generate ${String(count).padStart(4)} tool files: cold ${(cold / 1000).toFixed(2)} s, after one file changed ${(regen / 1000).toFixed(2)} s`)
+  rmSync(root, { recursive: true, force: true })
+}
+
+async function buildTime(withPlugin: boolean): Promise<number> {
+  const root = join(fixtures, 'split-app')
+  const outDir = join(fixtures, `.tmp-bench-build-${withPlugin}`)
+  const [ms] = await time(() =>
+    build({ root, configFile: false, logLevel: 'silent', plugins: withPlugin ? [mcpBridge()] : [], build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } } }),
+  )
+  rmSync(outDir, { recursive: true, force: true })
+  return ms
+}
+await buildTime(false)
+const without: number[] = []
+const withPlugin: number[] = []
+for (let i = 0; i < 5; i++) {
+  without.push(await buildTime(false))
+  withPlugin.push(await buildTime(true))
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+console.log(`vite build of the split fixture app: ${median(without).toFixed(0)} ms without the plugin, ${median(withPlugin).toFixed(0)} ms with it (+${(((median(withPlugin) - median(without)) / median(without)) * 100).toFixed(0)} %; median of 5)`)
