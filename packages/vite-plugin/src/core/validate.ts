@@ -28,12 +28,21 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
   const diagnostics = new Map<string, Diagnostic>()
   const add = (d: Diagnostic) => diagnostics.set(`${d.file}:${d.line}:${d.column}:${d.message}`, d)
 
-  for (const discovery of discoveries) {
-    if (discovery.tools.length === 0) continue
+  // Import in parallel (transforms overlap with I/O), then read the results in file order so the
+  // diagnostics never depend on which import finished first.
+  const withTools = discoveries.filter((d) => d.tools.length > 0)
+  const loaded = await mapLimit(withTools, IMPORT_CONCURRENCY, (d) =>
+    loader.import(join(root, d.file)).then(
+      (exports) => ({ ok: true as const, exports }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ),
+  )
+  for (const [index, discovery] of withTools.entries()) {
+    const outcome = loaded[index]!
     let exports: Record<string, unknown>
-    try {
-      exports = await loader.import(join(root, discovery.file))
-    } catch (error) {
+    if (outcome.ok) exports = outcome.exports
+    else {
+      const error = outcome.error
       const violations = schemaViolations(error)
       // An invalid literal tool name is already reported by discovery, at the name itself.
       if ((error as { code?: unknown })?.code === 'INVALID_TOOL_NAME') continue
@@ -56,6 +65,21 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
     }
   }
   return { tools, diagnostics: [...diagnostics.values()] }
+}
+
+const IMPORT_CONCURRENCY = 32
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await fn(items[index]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
 }
 
 /** The violations of an `ElicitationSchemaError` from any copy of the runtime (matched by code). */
