@@ -42,10 +42,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let lastResult: GenerateResult | undefined
   let idle: Promise<void> = Promise.resolve()
 
-  async function generate(): Promise<GenerateResult> {
+  let generator: McpBridgeGenerator | undefined
+
+  async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     loader ??= await createViteModuleLoader(options.root)
-    const generator = new McpBridgeGenerator(options, loader)
-    const result = await generator.generate()
+    generator ??= new McpBridgeGenerator(options, loader)
+    const result = await generator.generate(changed)
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1
     lastResult = result
@@ -128,16 +130,21 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       if (inert) return
       const failOnError = options.failOnError ?? false
       let queued = false
+      let first = true
+      const changed = new Set<string>()
       let running: Promise<void> = Promise.resolve()
-      // Generations run one at a time; events during a run collapse into one more run.
-      const regenerate = () => {
+      // Generations run one at a time; events during a run collapse into one more run, which
+      // re-reads only the files that changed.
+      const regenerate = (file?: string) => {
+        if (file) changed.add(file)
         if (queued) return
         queued = true
         running = running.then(async () => {
           queued = false
-          await loader?.close()
-          loader = undefined
-          const result = await generate()
+          const files = [...changed]
+          changed.clear()
+          const result = await generate(first ? undefined : files)
+          first = false
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
           for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
           if (errors.length) {
@@ -148,9 +155,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         idle = running
       }
       const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
-      server.watcher.on('add', (f) => relevant(f) && regenerate())
-      server.watcher.on('change', (f) => relevant(f) && regenerate())
-      server.watcher.on('unlink', (f) => relevant(f) && regenerate())
+      server.watcher.on('add', (f) => relevant(f) && regenerate(f))
+      server.watcher.on('change', (f) => relevant(f) && regenerate(f))
+      server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))
       server.httpServer?.once('close', () => void loader?.close())
       regenerate()
     },

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { discoverProject } from '../src/core/discover.ts'
+import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
 import { createDiscoveryProject } from '../src/core/project.ts'
 
@@ -18,7 +18,7 @@ function discoverFixture(name: string) {
     .filter((f) => /\.(ts|tsx)$/.test(f))
     .map((f) => join(root, 'src', f))
     .sort()
-  const results = discoverProject(createDiscoveryProject(files), root, files)
+  const results = crossCheck(discoverProject(createDiscoveryProject(files), root, files))
   return {
     tools: results.flatMap((r) => r.tools.map((t) => ({ file: r.file, ...t }))),
     plugins: results.flatMap((r) => r.plugins.map((p) => ({ file: r.file, ...p }))),

@@ -81,31 +81,38 @@ export function discoverFile(sourceFile: SourceFile, relativePath: string): File
   return result
 }
 
-/** Discover every file and add the cross-file checks: duplicate names, plugins of unknown tools. */
+/** Discover the given files (each on its own; see `crossCheck` for what spans files). */
 export function discoverProject(project: Project, root: string, files: readonly string[]): FileDiscovery[] {
-  const results = files.map((file) => {
-    const source = project.getSourceFileOrThrow(file)
-    return discoverFile(source, relative(root, file))
+  return files.map((file) => {
+    const result = discoverFile(project.getSourceFileOrThrow(file), relative(root, file))
+    for (const plugin of result.plugins) if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
+    return result
   })
+}
+
+/**
+ * The checks that span files — duplicate tool names, plugins whose tool cannot be resolved —
+ * recomputed on every run over fresh copies, so cached per-file results are never mutated.
+ */
+export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery[] {
+  const results = discoveries.map((d) => ({ ...d, diagnostics: [...d.diagnostics] }))
   for (const r of results) {
     for (const plugin of r.plugins) {
-      if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
-      else {
-        r.diagnostics.push({
-          ...plugin.location,
-          severity: 'warning',
-          code: 'PLUGIN_UNKNOWN_TOOL',
-          message: `The argument of makePlugin(...) in ${plugin.exportName} does not resolve to an exported tool; export the tool and pass its identifier: makePlugin(bookFlight).`,
-        })
-      }
+      if (plugin.tool) continue
+      r.diagnostics.push({
+        ...plugin.location,
+        severity: 'warning',
+        code: 'PLUGIN_UNKNOWN_TOOL',
+        message: `The argument of makePlugin(...) in ${plugin.exportName} does not resolve to an exported tool; export the tool and pass its identifier: makePlugin(bookFlight).`,
+      })
     }
   }
-  const byName = new Map<string, DiscoveredTool & { file: string }>()
+  const byName = new Map<string, DiscoveredTool>()
   for (const r of results) {
     for (const tool of r.tools) {
       const first = byName.get(tool.name)
       if (!first) {
-        byName.set(tool.name, { ...tool, file: r.file })
+        byName.set(tool.name, tool)
         continue
       }
       r.diagnostics.push({

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { glob } from 'tinyglobby'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
-import { discoverProject, relative, type FileDiscovery } from './discover.ts'
+import type { Project } from 'ts-morph'
+import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
@@ -34,6 +35,10 @@ export const SERVER_REGISTRY = 'server.gen.ts'
 export const CLIENT_REGISTRY = 'client.gen.ts'
 
 export class McpBridgeGenerator {
+  /** Kept between runs so a regeneration re-reads only what changed (dev). */
+  #project: Project | undefined
+  #discoveries = new Map<string, FileDiscovery>()
+
   constructor(
     readonly options: ResolvedOptions,
     private readonly loader: ModuleLoader,
@@ -50,10 +55,14 @@ export class McpBridgeGenerator {
     return files.filter((f) => mayContainTools(readFileSync(f, 'utf8'))).sort()
   }
 
-  async generate(): Promise<GenerateResult> {
+  /**
+   * Generate everything. With `changed` (absolute paths, from a watcher), only those files are
+   * re-parsed and re-loaded (plus their importers); the rest comes from the previous run.
+   */
+  async generate(changed?: readonly string[]): Promise<GenerateResult> {
     const { root, outDir } = this.options
     const files = await this.sourceFiles()
-    const discoveries = discoverProject(createDiscoveryProject(files), root, files)
+    const discoveries = this.#discover(files, changed)
     const validation = await loadAndValidate(root, discoveries, this.loader)
     const diagnostics = sortDiagnostics([...discoveries.flatMap((d) => d.diagnostics), ...validation.diagnostics])
 
@@ -91,6 +100,34 @@ export class McpBridgeGenerator {
         { path: join(outDir, this.options.manifest), content: manifest },
       ],
     }
+  }
+
+  #discover(files: readonly string[], changed: readonly string[] | undefined): FileDiscovery[] {
+    if (!this.#project || changed === undefined) {
+      this.#project = createDiscoveryProject(files)
+      this.#discoveries.clear()
+    } else {
+      this.loader.invalidate(changed)
+      const present = new Set(files)
+      for (const source of this.#project.getSourceFiles()) {
+        const path = source.getFilePath()
+        if (!present.has(path)) {
+          this.#project.removeSourceFile(source)
+          this.#discoveries.delete(path)
+        }
+      }
+      for (const file of files) {
+        const existing = this.#project.getSourceFile(file)
+        if (!existing) this.#project.addSourceFileAtPath(file)
+        else if (changed.includes(file)) existing.refreshFromFileSystemSync()
+        if (!existing || changed.includes(file)) this.#discoveries.delete(file)
+      }
+    }
+    // Files with plugins are always re-read: the tool they wrap may have moved.
+    const stale = files.filter((f) => !this.#discoveries.has(f) || this.#discoveries.get(f)!.plugins.length > 0)
+    const fresh = discoverProject(this.#project, this.options.root, stale)
+    stale.forEach((f, i) => this.#discoveries.set(f, fresh[i]!))
+    return crossCheck(files.map((f) => this.#discoveries.get(f)!))
   }
 
   /** Write what changed; returns the paths written. */

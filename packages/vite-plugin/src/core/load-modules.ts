@@ -11,6 +11,8 @@ import { createServer, isRunnableDevEnvironment, type ViteDevServer } from 'vite
 
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
+  /** Forget what was loaded from these files and from every module that imports them. */
+  invalidate(files: readonly string[]): void
   close(): Promise<void>
 }
 
@@ -56,6 +58,22 @@ export async function createViteModuleLoader(root: string, options: { timeoutMs?
         return (await Promise.race([env.runner.import(file), timeout])) as Record<string, unknown>
       } finally {
         clearTimeout(timer)
+      }
+    },
+    invalidate(files) {
+      const evaluated = env.runner.evaluatedModules
+      const queue = files.flatMap((f) => [...(evaluated.getModulesByFile(f) ?? [])])
+      const seen = new Set<string>()
+      while (queue.length) {
+        const node = queue.pop()!
+        if (seen.has(node.id)) continue
+        seen.add(node.id)
+        evaluated.invalidateModule(node)
+        for (const mod of env.moduleGraph.getModulesByFile(node.file) ?? []) env.moduleGraph.invalidateModule(mod)
+        for (const importer of node.importers) {
+          const parent = evaluated.getModuleById(importer)
+          if (parent) queue.push(parent)
+        }
       }
     },
     close: () => server.close(),
