@@ -140,7 +140,7 @@ describe('createChatHandler over HTTP', () => {
     const { post, handler } = await start()
     const first = await post({ messages: [user('book a flight from A to B')] })
     const pick = one(first, 'plugin_elicit_request')
-    const wrong = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }, 'forged-token-xxxxxxxxxxxx'))
+    const wrong = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }, 'forged-token-000000000000'))
     expect(one(wrong, 'plugin_elicit_refused')).toMatchObject({ code: 'WRONG_TOKEN' })
     const stale = await post({ ...answer(pick, stateOf(first), { action: 'decline' }), pluginElicitResponses: [{ ...answer(pick, [], { action: 'decline' }).pluginElicitResponses![0]!, elicitId: `book_flight:${pick.callId}:pickFlight#9` }] })
     expect(one(stale, 'plugin_elicit_refused')).toMatchObject({ code: 'STALE_ELICITATION' })
