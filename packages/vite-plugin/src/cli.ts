@@ -7,7 +7,8 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
-import { createViteModuleLoader } from './core/load-modules.ts'
+import { resolveConfig } from 'vite'
+import { createViteModuleLoader, LOADER_ENV_FLAG } from './core/load-modules.ts'
 import { resolveOptions } from './core/options.ts'
 
 const USAGE = `Usage: mcp-bridge <check|generate> [options]
@@ -25,6 +26,24 @@ Options:
   -h, --help          show this help
 
 Exit codes: 0 no errors, 1 errors found, 2 usage error.`
+
+/**
+ * The options given to `mcpBridge({...})` in the app's Vite config, so the CLI and the plugin
+ * generate the same files. Flags override them. No config, or no plugin in it: defaults.
+ */
+async function optionsFromViteConfig(root: string): Promise<Record<string, unknown> | undefined> {
+  const previous = process.env[LOADER_ENV_FLAG]
+  process.env[LOADER_ENV_FLAG] = '1'
+  try {
+    const config = await resolveConfig({ root, logLevel: 'silent', configLoader: 'runner' }, 'build')
+    const plugin = config.plugins.find((p) => p.name === 'mcp-bridge')
+    const user = (plugin?.api as { userOptions?: unknown } | undefined)?.userOptions
+    return user && typeof user === 'object' ? (user as Record<string, unknown>) : undefined
+  } finally {
+    if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
+    else process.env[LOADER_ENV_FLAG] = previous
+  }
+}
 
 export interface CliIo {
   out(line: string): void
@@ -67,8 +86,10 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
   const root = resolve(values.root ?? process.cwd())
   let options
   try {
+    const fromConfig = await optionsFromViteConfig(root)
     options = resolveOptions(
       {
+        ...fromConfig,
         ...(values.include && { include: values.include }),
         ...(values.exclude && { exclude: values.exclude }),
         ...(values['out-dir'] && { outDir: values['out-dir'] }),

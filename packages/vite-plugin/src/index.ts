@@ -68,6 +68,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     name: 'mcp-bridge',
     enforce: 'pre',
     api: {
+      /** What the user passed, for the CLI, which reads it from the app's Vite config. */
+      userOptions,
       get options() {
         return options
       },

@@ -74,6 +74,17 @@ describe('generate', () => {
 })
 
 describe('mcp-bridge CLI', () => {
+  it('uses the mcpBridge({...}) options from the app\'s vite.config.ts, as the plugin does', async () => {
+    const root = copyFixture('custom-options')
+    rmSync(join(root, 'src/generated'), { recursive: true, force: true })
+    // Through the bin, as users run it: the config imports the plugin's TypeScript sources.
+    const run = (...args: string[]) => promisify(execFile)(process.execPath, [bin, ...args, '--root', root])
+    expect((await run('generate')).stdout).toBe('mcp-bridge generate: 1 tool, 0 errors, 0 warnings; wrote 3 files\n')
+    const manifest = JSON.parse(readFileSync(join(root, 'src/generated/tools.json'), 'utf8'))
+    expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['echo'])
+    expect((await run('check')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked\n')
+  }, 60_000)
+
   it('runs under plain Node: prints file:line:col diagnostics and exits 1 on errors', async () => {
     const run: { code?: number; stdout: string } = await promisify(execFile)(process.execPath, [bin, 'check', '--root', join(fixturesDir, 'duplicate-names')]).catch((e: { code: number; stdout: string }) => e)
     expect(run.code).toBe(1)
