@@ -10,6 +10,7 @@
  *   configureServer  regenerate in dev when tool files change; errors go to the overlay
  */
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
+import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { McpBridgeGenerator, type GenerateResult } from './core/generator.ts'
 import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
@@ -39,6 +40,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Modules the client split removed from tool files: importer → specifiers. */
   const removedFromClient = new Map<string, string[]>()
   let generations = 0
+  let fromCache = false
   let lastResult: GenerateResult | undefined
   let idle: Promise<void> = Promise.resolve()
 
@@ -80,6 +82,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       get lastResult() {
         return lastResult
       },
+      /** Whether this build reused the previous build's generation (nothing had changed). */
+      get fromCache() {
+        return fromCache
+      },
       /** Resolves when no generation is running or queued. */
       whenIdle: () => idle,
     },
@@ -91,8 +97,17 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     async buildStart() {
       if (inert || config.command !== 'build') return
-      // One generation per build, shared by the client and server environments.
-      generation ??= generate()
+      // One generation per build, shared by the client and server environments; skipped when
+      // nothing it depends on changed since the last successful one.
+      generation ??= (async () => {
+        const print = await fingerprint(options)
+        const cached = readCached(config.cacheDir, print)
+        fromCache = cached !== undefined
+        if (cached) return cached
+        const result = await generate()
+        if (!result.diagnostics.some((d) => d.severity === 'error')) writeCached(config.cacheDir, print, result)
+        return result
+      })()
       const result = await generation
       report(result.diagnostics, options.failOnError ?? true)
     },

@@ -3,7 +3,7 @@
  * server-only marker, the server bundle never contains the React component's marker, the built
  * server still runs the tool, and a server-only import leaking into client code fails the build.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -21,15 +21,15 @@ function allText(dir: string): string {
     .join('\n')
 }
 
-async function buildApp(name: string, target: 'client' | 'server') {
-  const root = join(fixtures, name)
+async function buildApp(name: string, target: 'client' | 'server', plugin = mcpBridge(), rootDir = join(fixtures, name)) {
+  const root = rootDir
   const outDir = join(fixtures, `.tmp-build-${name}-${target}`)
   outputs.push(outDir)
   await build({
     root,
     configFile: false,
     logLevel: 'silent',
-    plugins: [mcpBridge()],
+    plugins: [plugin],
     build: {
       outDir,
       emptyOutDir: true,
@@ -59,6 +59,36 @@ describe('vite build with mcpBridge()', () => {
     const { book } = (await import(pathToFileURL(join(server, serverEntry)).href)) as { book(from: string): Promise<{ status: string; result: string }> }
     const run = await book('OSL')
     expect(run).toMatchObject({ status: 'completed', result: `OSL:SERVER_ONLY_MARKER_7f3a9c (${'SERVER_ONLY_MARKER_7f3a9c'.length})` })
+  }, 120_000)
+
+  it('reuses the last generation when nothing changed, and regenerates after a source change', async () => {
+    const root = mkdtempSync(join(fixtures, '.tmp-cache-'))
+    outputs.push(root)
+    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const first = mcpBridge()
+    await buildApp('split-app', 'client', first, root)
+    expect((first.api as { fromCache: boolean }).fromCache).toBe(false)
+    const second = mcpBridge()
+    await buildApp('split-app', 'client', second, root)
+    expect((second.api as { fromCache: boolean }).fromCache).toBe(true)
+    const tool = join(root, 'src/tool.ts')
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace("description('Pick a flight')", "description('Pick a flight, now')"))
+    const third = mcpBridge()
+    await buildApp('split-app', 'client', third, root)
+    expect((third.api as { fromCache: boolean }).fromCache).toBe(false)
+    expect(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).toContain('Pick a flight, now')
+
+    // A module the tool imports from outside `include` is an input too.
+    const narrow = () => mcpBridge({ include: ['src/tool.ts', 'src/plugin.tsx'] })
+    await buildApp('split-app', 'client', narrow(), root)
+    const again = narrow()
+    await buildApp('split-app', 'client', again, root)
+    expect((again.api as { fromCache: boolean }).fromCache).toBe(true)
+    const serverOnly = join(root, 'src/server-only.ts')
+    writeFileSync(serverOnly, `${readFileSync(serverOnly, 'utf8')}\nexport const extra = 1\n`)
+    const changed = narrow()
+    await buildApp('split-app', 'client', changed, root)
+    expect((changed.api as { fromCache: boolean }).fromCache).toBe(false)
   }, 120_000)
 
   it('fails the build itself when a server-only import survives into a client chunk', async () => {

@@ -29,6 +29,8 @@ export interface GenerateResult {
   /** The manifest's content (also among `files`). */
   manifest: string
   toolCount: number
+  /** App files the generation evaluated (tool modules and everything they import). */
+  inputs: string[]
 }
 
 export const SERVER_REGISTRY = 'server.gen.ts'
@@ -94,6 +96,7 @@ export class McpBridgeGenerator {
       diagnostics,
       manifest,
       toolCount: registryTools.length,
+      inputs: this.loader.loadedFiles(),
       files: [
         { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools) },
         { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, plugins.filter((p) => loadedNames.has(p.toolName))) },

@@ -13,6 +13,8 @@ export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
   /** Forget what was loaded from these files and from every module that imports them. */
   invalidate(files: readonly string[]): void
+  /** Every app file (outside node_modules) evaluated so far: the inputs of a generation. */
+  loadedFiles(): string[]
   close(): Promise<void>
 }
 
@@ -76,6 +78,7 @@ export async function createViteModuleLoader(root: string, options: { timeoutMs?
         }
       }
     },
+    loadedFiles: () => [...env.runner.evaluatedModules.fileToModulesMap.keys()].filter((f) => f.startsWith('/') && !f.includes('/node_modules/')).sort(),
     close: () => server.close(),
   }
 }

@@ -1,0 +1,78 @@
+/**
+ * Skip regeneration in `vite build` when nothing it depends on changed: a fingerprint of every
+ * included source file (tools and what they import from the app), the resolved options and the
+ * versions of both packages. The cache lives in Vite's cache directory; a hit also requires the
+ * generated files on disk to be exactly the ones recorded, so a hand edit is never trusted.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { glob } from 'tinyglobby'
+import type { GenerateResult } from './generator.ts'
+import type { ResolvedOptions } from './options.ts'
+import { readIfExists, writeIfChanged } from './write-if-changed.ts'
+
+const CACHE_FILE = 'mcp-bridge-build.json'
+
+export async function fingerprint(options: ResolvedOptions): Promise<string> {
+  const files = (
+    await glob(options.include, {
+      cwd: options.root,
+      absolute: true,
+      ignore: [...options.exclude, '**/node_modules/**', `${options.outDir.replace(/\\/g, '/')}/**`],
+    })
+  ).sort()
+  const hash = createHash('sha256')
+  hash.update(JSON.stringify({ ...options, versions: versions(), lockfile: lockfile(options.root) }))
+  for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(file))
+  return hash.digest('hex')
+}
+
+export function readCached(cacheDir: string, print: string): GenerateResult | undefined {
+  const raw = readIfExists(join(cacheDir, CACHE_FILE))
+  if (!raw) return undefined
+  try {
+    const cached = JSON.parse(raw) as { fingerprint: string; inputs: Record<string, string>; result: GenerateResult }
+    if (cached.fingerprint !== print) return undefined
+    // Files the tools imported from outside `include` (shared schemas elsewhere) count too.
+    if (!Object.entries(cached.inputs).every(([file, digest]) => hashFile(file) === digest)) return undefined
+    if (!cached.result.files.every((f) => readIfExists(f.path) === f.content)) return undefined
+    return cached.result
+  } catch {
+    return undefined
+  }
+}
+
+export function writeCached(cacheDir: string, print: string, result: GenerateResult): void {
+  const inputs = Object.fromEntries(result.inputs.map((f) => [f, hashFile(f)]))
+  writeIfChanged(join(cacheDir, CACHE_FILE), JSON.stringify({ fingerprint: print, inputs, result }))
+}
+
+function hashFile(file: string): string {
+  const content = readIfExists(file)
+  return content === undefined ? 'missing' : createHash('sha256').update(content).digest('hex')
+}
+
+/** The nearest lockfile: a dependency upgrade (a new zod) must not reuse old results. */
+function lockfile(root: string): string {
+  for (let dir = root; ; dir = dirname(dir)) {
+    for (const name of ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock']) {
+      const content = readIfExists(join(dir, name))
+      if (content !== undefined) return createHash('sha256').update(content).digest('hex')
+    }
+    if (dirname(dir) === dir) return 'none'
+  }
+}
+
+function versions(): Record<string, string> {
+  const require = createRequire(import.meta.url)
+  const read = (name: string) => {
+    try {
+      return (require(`${name}/package.json`) as { version: string }).version
+    } catch {
+      return 'unknown'
+    }
+  }
+  return { runtime: read('@mcp-bridge/runtime'), plugin: read('@mcp-bridge/vite-plugin') }
+}
