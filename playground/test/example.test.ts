@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
-const example = fileURLToPath(new URL('../src/example.ts', import.meta.url))
+const example = fileURLToPath(new URL('../scripts/example.ts', import.meta.url))
 
 describe('npm start example', () => {
   it('books a flight through the bridge, showing the refused answer, and the schema error', () => {

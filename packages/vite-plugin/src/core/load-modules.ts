@@ -36,6 +36,8 @@ export async function createViteModuleLoader(root: string, options: { timeoutMs?
     server = await createServer({
       root,
       configFile: options.configFile,
+      // The runner loader transforms the app's config and what it imports (TypeScript included).
+      configLoader: 'runner',
       logLevel: 'silent',
       appType: 'custom',
       server: { middlewareMode: true, hmr: false, watch: null, ws: false },

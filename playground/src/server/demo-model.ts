@@ -1,0 +1,41 @@
+/** The offline demo model's rules: what it does for each kind of request in the playground. */
+import { createScriptedModel } from '@mcp-bridge/runtime/server'
+
+const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
+
+export const demoModel = createScriptedModel({
+  onUserMessage: [
+    {
+      match: /\bfrom\s+([a-z][\w ]*?)\s+to\s+([a-z][\w ]*?)[.!?]*$/i,
+      reply: (_t, m) => ({
+        text: `Let me find flights from ${titleCase(m![1]!.trim())} to ${titleCase(m![2]!.trim())}. `,
+        toolCalls: [{ name: 'book_flight', input: { from: titleCase(m![1]!.trim()), destination: titleCase(m![2]!.trim()) } }],
+      }),
+    },
+    { match: /\b(book|flight|fly)\b/i, reply: { text: 'Let me find flights from New York to Los Angeles. ', toolCalls: [{ name: 'book_flight', input: { from: 'New York', destination: 'Los Angeles' } }] } },
+    { match: /\b(colou?r|theme)\b/i, reply: { text: 'Opening the color picker. ', toolCalls: [{ name: 'choose_color', input: { purpose: 'your theme' } }] } },
+    { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
+    { match: /\b(report|progress)\b/i, reply: { text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: 5 } }] } },
+  ],
+  onToolResult: (name, result, isError) => {
+    if (isError) return `Sorry, ${name} did not finish: ${String(result)}`
+    const r = result as Record<string, unknown>
+    switch (name) {
+      case 'book_flight':
+        return r.booked
+          ? `You're booked! Ticket ${String(r.ticketNumber)}: ${String(r.flight)}, seat ${String(r.seat)}, $${String(r.price)}. Tip: ${String(r.tip)}`
+          : `No booking made. ${String(r.reason ?? '')}`
+      case 'choose_color':
+        return r.chosen ? `Great choice: ${String(r.color)}${r.name ? ` (${String(r.name)})` : ''}.` : 'No color chosen.'
+      case 'rate_trip':
+        return r.thanks ? `Thanks for the ${String(r.stars)}-star rating!` : 'No worries, maybe next time.'
+      case 'build_report':
+        return String(r.summary)
+      default:
+        return `Done: ${JSON.stringify(result)}`
+    }
+  },
+  onSample: () => 'Arrive two hours early; security lines peak before 9am.',
+  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Pick a theme color", "Rate my trip" or "Build a report".',
+  chunk: 12,
+})

@@ -1,0 +1,31 @@
+import type { RenderedProps } from '@mcp-bridge/runtime'
+import type { Flight } from '../data.ts'
+
+type Props = { flights: Flight[]; route: string } & RenderedProps<{ flightId: string }>
+
+export function FlightList({ flights, route, onRespond, onCancel }: Props) {
+  return (
+    <section className="card" aria-label="Flights">
+      <h3>
+        <span aria-hidden="true">✈️</span> Flights {route}
+      </h3>
+      <ul className="flight-list">
+        {flights.map((f) => (
+          <li key={f.id}>
+            <button className="flight" onClick={() => onRespond({ flightId: f.id })} aria-label={`${f.airline} ${f.id}, ${f.departs} to ${f.arrives}, $${f.price}`}>
+              <span className="airline">{f.airline}</span>
+              <span className="number">{f.id}</span>
+              <span className="times">
+                {f.departs} – {f.arrives}
+              </span>
+              <span className="price">${f.price}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button className="secondary" onClick={onCancel}>
+        None of these
+      </button>
+    </section>
+  )
+}

@@ -1,0 +1,48 @@
+import { createMcpTool } from '@mcp-bridge/runtime'
+import { z } from 'zod'
+import { flightSchema, ROWS, SEAT_LETTERS, searchFlights, takenSeats } from './data.ts'
+
+export const bookFlight = createMcpTool('book_flight')
+  .description('Book a flight for the user: they pick a flight, then a seat.')
+  .parameters(z.object({ from: z.string().describe('Departure city'), destination: z.string().describe('Arrival city') }))
+  .requires({ sampling: true })
+  .elicits({
+    pickFlight: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(flightSchema), route: z.string() }) },
+    pickSeat: {
+      response: z.object({ row: z.int().min(1).max(ROWS), seat: z.enum(SEAT_LETTERS) }),
+      context: z.object({ flightId: z.string(), taken: z.array(z.string()), rows: z.int() }),
+    },
+  })
+  .execute(function* (params, ctx) {
+    const flights = searchFlights(params.from, params.destination)
+    yield* ctx.log('info', `Found ${flights.length} flights from ${params.from} to ${params.destination}`)
+    const route = `${params.from} → ${params.destination}`
+    const picked = yield* ctx.elicit('pickFlight', {
+      message: `Select your flight ${route}:\n${flights.map((f, i) => `${i + 1}. ${f.airline} ${f.id} ${f.departs}–${f.arrives} $${f.price}`).join('\n')}`,
+      flights,
+      route,
+    })
+    if (picked.action !== 'accept') return { booked: false, reason: picked.action === 'decline' ? 'You declined the flights.' : 'Cancelled.' }
+    const flight = flights.find((f) => f.id === picked.content.flightId)
+    if (!flight) return { booked: false, reason: `Unknown flight ${picked.content.flightId}` }
+
+    const taken = takenSeats(flight.id)
+    const seat = yield* ctx.elicit('pickSeat', { message: `Pick a seat on ${flight.airline} ${flight.id}`, flightId: flight.id, taken, rows: ROWS })
+    if (seat.action !== 'accept') return { booked: false, reason: 'No seat chosen.' }
+    const seatLabel = `${seat.content.row}${seat.content.seat}`
+    if (taken.includes(seatLabel)) return { booked: false, reason: `Seat ${seatLabel} is taken.` }
+
+    yield* ctx.notify('Getting a travel tip', 1, 2)
+    const tip = yield* ctx.sample({ prompt: `Give one short travel tip for arriving at ${params.destination} airport.`, maxTokens: 80 })
+    yield* ctx.notify('Booked', 2, 2)
+    return {
+      booked: true,
+      ticketNumber: `TK-${flight.id}-${seatLabel}`,
+      flight: `${flight.airline} ${flight.id}`,
+      route,
+      departs: flight.departs,
+      seat: seatLabel,
+      price: flight.price,
+      tip: tip.text,
+    }
+  })
