@@ -21,4 +21,7 @@ function chatServer(): Plugin {
 export default defineConfig({
   plugins: [react(), mcpBridge({ exclude: ['src/server/**'] }), chatServer()],
   server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173) },
+  // The runtime is a linked workspace package: pre-bundle what it imports at startup, so the
+  // first page load does not trigger a re-optimisation (and a reload).
+  optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime', 'effection', 'zod'] },
 })

@@ -13,7 +13,10 @@ export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
   const [draft, setDraft] = useState('')
   const end = useRef<HTMLDivElement>(null)
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [chat.items])
+  // Braces on purpose: Chromium's scrollIntoView returns a Promise, and an effect may only return a cleanup.
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' })
+  }, [chat.items])
 
   const submit = (event: FormEvent) => {
     event.preventDefault()

@@ -76,6 +76,10 @@ export interface ChatController {
   respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
   /** Abort one running tool (its session on the server), or the whole in-flight response. */
   abort(callId?: string): Promise<void>
+  /**
+   * Stop in-flight work: the response being read and the running handlers. The controller stays
+   * usable (React's StrictMode runs an effect's cleanup once right after mounting).
+   */
   dispose(): void
 }
 
@@ -93,7 +97,6 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   let inflight: AbortController | undefined
   let queue: Promise<void> = Promise.resolve()
   let ids = 0
-  let disposed = false
 
   const executor: PluginExecutor = createPluginExecutor({ registry, store, send: sendAnswer })
 
@@ -116,7 +119,6 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   }
 
   async function stream(body: ChatRequestBody): Promise<void> {
-    if (disposed) return
     const controller = new AbortController()
     inflight = controller
     set({ status: 'streaming', error: undefined })
@@ -288,10 +290,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       if (session) await post(() => ({ messages: conversation, pluginAbort: { sessionId: session.sessionId, reason: 'cancelled by the user' } }))
     },
     dispose() {
-      disposed = true
       inflight?.abort()
       for (const callId of executor.active()) void executor.cancel(callId, 'chat closed')
-      listeners.clear()
     },
   }
 }

@@ -88,7 +88,10 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
       },
     )
     const cleanup = () => {
-      if (running.get(callId)?.task === task) running.delete(callId)
+      // Only if this run is still the call's current one: the next elicitation of the same call
+      // may already be on screen (its answer was sent before this run's outcome settled).
+      if (running.get(callId)?.task !== task) return
+      running.delete(callId)
       options.store.removeCall(callId)
     }
     return { status: 'handled', outcome: outcome.finally(cleanup) }

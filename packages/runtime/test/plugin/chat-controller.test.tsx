@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen } from '@testing-library/react'
+import { StrictMode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   encodeNdjson,
@@ -232,9 +233,13 @@ describe('useChat', () => {
     )
   }
 
-  it('renders the conversation as it streams', async () => {
+  it('renders the conversation as it streams, under StrictMode (effects run twice on mount)', async () => {
     const server = endpoint(() => [{ type: 'text_delta', text: 'Hi there' }, { type: 'conversation_state', messages: [] }])
-    render(<Chat fetch={server.fetch} />)
+    render(
+      <StrictMode>
+        <Chat fetch={server.fetch} />
+      </StrictMode>,
+    )
     expect(screen.getByTestId('status').textContent).toBe('idle')
     await act(async () => screen.getByRole('button', { name: 'send' }).click())
     expect(await screen.findByText('Hi there')).toBeTruthy()

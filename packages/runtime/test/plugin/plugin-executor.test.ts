@@ -194,6 +194,30 @@ describe('createPluginExecutor', () => {
     await host.abort()
   })
 
+  it('keeps the next elicitation on screen when the previous answer settles after it appeared', async () => {
+    const { host, store } = setup()
+    // The server's acknowledgement of the first answer arrives only after the next request is shown.
+    let release!: () => void
+    const acknowledged = new Promise<void>((r) => (release = r))
+    const executor = createPluginExecutor({
+      registry: createPluginRegistry([plugin.client]),
+      store,
+      async send(id, result) {
+        const o = host.respond({ id, result })
+        await acknowledged
+        return o.ok ? { ok: true } : { ok: false, message: o.message }
+      },
+    })
+    const first = executor.handle(toWire(await nextElicit(host)))
+    ;(await nextEmission(store)).respond({ flightId: 'SH-142' })
+    executor.handle(toWire(await nextElicit(host)))
+    const seat = await nextEmission(store, (e) => e.component === SeatPicker)
+    release()
+    await (first.status === 'handled' && first.outcome)
+    expect(store.getSnapshot().emissions).toEqual([seat])
+    await host.abort()
+  })
+
   it('reports no-plugin for a tool without a plugin (the UI shows the fallback form)', () => {
     const { executor } = setup()
     expect(executor.handle({ id: { toolName: 'other', key: 'k', callId: 'c', seq: 1 }, message: 'm', schema: {} })).toEqual({
