@@ -139,7 +139,7 @@ function isBooking(value: unknown): value is Booking {
 function Confirmation({ booking }: { booking: Booking }) {
   return (
     <div className="card confirmation" aria-label="Booking confirmation">
-      <h3>✅ Booking confirmed</h3>
+      <h3>Booking confirmed</h3>
       <dl>
         <dt>Ticket</dt>
         <dd>{booking.ticketNumber}</dd>

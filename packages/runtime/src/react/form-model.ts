@@ -92,8 +92,8 @@ export function validateForm(fields: readonly FormField[], values: FormValues): 
     if (f.kind === 'checkbox') continue
     if (f.kind === 'multi-select') {
       const picked = Array.isArray(v) ? v : []
-      if (f.required && picked.length === 0 && (f.minItems ?? 1) > 0) add(f.name, 'Choose at least one option')
-      if (f.minItems !== undefined && picked.length > 0 && picked.length < f.minItems) add(f.name, `Choose at least ${f.minItems}`)
+      // "Required" only means the field is sent; an empty selection is valid unless minItems says otherwise.
+      if (f.minItems !== undefined && picked.length < f.minItems) add(f.name, f.minItems === 1 ? 'Choose at least one option' : `Choose at least ${f.minItems}`)
       if (f.maxItems !== undefined && picked.length > f.maxItems) add(f.name, `Choose at most ${f.maxItems}`)
       continue
     }
