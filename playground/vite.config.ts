@@ -23,5 +23,8 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173) },
   // The runtime is a linked workspace package: pre-bundle what it imports at startup, so the
   // first page load does not trigger a re-optimisation (and a reload).
-  optimizeDeps: { include: ['react', 'react-dom/client', 'react/jsx-dev-runtime', 'effection', 'zod'] },
+  optimizeDeps: {
+    include: ['react', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'effection', 'zod'],
+    noDiscovery: true,
+  },
 })

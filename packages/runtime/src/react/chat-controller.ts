@@ -176,12 +176,17 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         return
       case 'tool_result':
         sessions.delete(event.callId)
-        updateTool(event.callId, () => ({
-          status: event.isError ? 'failed' : 'completed',
-          result: event.result,
-          elicitation: undefined,
-          ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
-        }))
+        updateTool(event.callId, (item) =>
+          // A call the user cancelled stays cancelled: the server's result just confirms it.
+          item.status === 'cancelled'
+            ? { result: event.result, elicitation: undefined }
+            : {
+                status: event.isError ? 'failed' : 'completed',
+                result: event.result,
+                elicitation: undefined,
+                ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
+              },
+        )
         return
       case 'plugin_elicit_request': {
         sessions.set(event.callId, { sessionId: event.sessionId, elicitId: event.elicitId, token: event.token })

@@ -7,7 +7,7 @@ export const bookFlightPlugin = makePlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       const answer = yield* ctx.render(FlightList, { flights: req.context.flights, route: req.context.route })
-      return { action: 'accept', content: answer }
+      return 'declined' in answer ? { action: 'decline' } : { action: 'accept', content: answer }
     },
     *pickSeat(req, ctx) {
       const answer = yield* ctx.render(SeatPicker, { flightId: req.context.flightId, taken: req.context.taken, rows: req.context.rows })

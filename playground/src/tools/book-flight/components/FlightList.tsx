@@ -1,7 +1,9 @@
 import type { RenderedProps } from '@mcp-bridge/runtime'
 import type { Flight } from '../data.ts'
 
-type Props = { flights: Flight[]; route: string } & RenderedProps<{ flightId: string }>
+/** The answer: a flight, or an explicit "not now" (a decline, which the tool handles). */
+export type FlightChoice = { flightId: string } | { declined: true }
+type Props = { flights: Flight[]; route: string } & RenderedProps<FlightChoice>
 
 export function FlightList({ flights, route, onRespond, onCancel }: Props) {
   return (
@@ -23,9 +25,14 @@ export function FlightList({ flights, route, onRespond, onCancel }: Props) {
           </li>
         ))}
       </ul>
-      <button className="secondary" onClick={onCancel}>
-        None of these
-      </button>
+      <div className="actions">
+        <button className="secondary" onClick={() => onRespond({ declined: true })}>
+          Not now
+        </button>
+        <button className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
     </section>
   )
 }

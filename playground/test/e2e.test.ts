@@ -1,0 +1,165 @@
+/**
+ * End-to-end: the playground served by its own dev server on 127.0.0.1, driven in headless
+ * Debian Chromium through playwright-core. Every test saves a screenshot when it fails
+ * (playground/test-results/). The booking test also refreshes docs/playground-booking.png.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const results = join(playground, 'test-results')
+
+let server: ChildProcess | undefined
+let browser: Browser
+let base: string
+let page: Page
+const pages: Page[] = []
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer()
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
+  const { port } = probe.address() as AddressInfo
+  await new Promise((r) => probe.close(r))
+  return port
+}
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
+  }
+  const port = await freePort()
+  const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
+  server = spawn(process.execPath, [vite, '--configLoader', 'runner', '--strictPort', '--port', String(port)], {
+    cwd: playground,
+    // A clean environment: Vitest's NODE_ENV=test / VITEST* must not reach the app's dev server,
+    // and no real-model variables, so the scripted demo model answers.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$)/.test(k)),
+    ),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  // Ready when Vite prints its URL (event-driven; the test timeout bounds it).
+  await new Promise<void>((ready, fail) => {
+    let output = ''
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString()
+      if (output.includes(`127.0.0.1:${port}`)) ready()
+    }
+    server!.stdout!.on('data', onData)
+    server!.stderr!.on('data', onData)
+    server!.once('exit', (code) => fail(new Error(`the dev server exited (${code}):\n${output}`)))
+  })
+  base = `http://127.0.0.1:${port}/`
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
+}, 120_000)
+
+afterAll(async () => {
+  // Pages stay open until here so a failed test's screenshot can still be taken.
+  for (const p of pages) await p.close().catch(() => {})
+  await browser?.close()
+  server?.kill()
+})
+
+beforeEach(async (context) => {
+  page = await browser.newPage({ viewport: { width: 900, height: 1000 } })
+  pages.push(page)
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(e.message))
+  ;(page as Page & { errors: string[] }).errors = errors
+  context.onTestFailed(async () => {
+    mkdirSync(results, { recursive: true })
+    await page.screenshot({ path: join(results, `${context.task.name.replace(/[^\w-]+/g, '-')}.png`), fullPage: true }).catch(() => {})
+  })
+  await page.goto(base)
+})
+
+afterEach(() => {
+  expect((page as Page & { errors: string[] }).errors).toEqual([])
+})
+
+async function send(text: string) {
+  await page.getByLabel('Message').fill(text)
+  await page.getByLabel('Message').press('Enter')
+}
+
+describe('playground in Chromium', () => {
+  it('books a flight: message → flight list → seat picker → confirmation with the chosen seat', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    const confirmation = page.getByLabel('Booking confirmation')
+    await confirmation.waitFor()
+    expect(await confirmation.innerText()).toMatch(/TK-JS-501-3B[\s\S]*JetStream JS-501[\s\S]*3B[\s\S]*\$219/)
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+    mkdirSync(resolve(playground, '../docs'), { recursive: true })
+    await page.screenshot({ path: resolve(playground, '../docs/playground-booking.png') })
+  }, 60_000)
+
+  it('declines at the flight list', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: 'Not now' }).click()
+    await page.getByText('No booking made. You declined the flights.').waitFor()
+    expect(await page.getByRole('region', { name: 'Tool book_flight' }).getAttribute('data-status')).toBe('completed')
+  }, 60_000)
+
+  it('cancels mid-flow: the tool stops and its UI goes away', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /SkyHigh/ }).click()
+    await page.getByRole('grid', { name: 'Cabin' }).waitFor()
+    await page.getByRole('button', { name: 'Cancel book_flight' }).click()
+    await page.getByText(/book_flight did not finish: The user cancelled this tool call/).waitFor()
+    expect(await page.getByRole('grid', { name: 'Cabin' }).count()).toBe(0)
+    expect(await page.getByRole('region', { name: 'Tool book_flight' }).getAttribute('data-status')).toBe('cancelled')
+  }, 60_000)
+
+  it('color picker: #12345g is refused in the picker and never sent, #3b82f6 is accepted', async () => {
+    const answers: string[] = []
+    page.on('request', (r) => r.url().endsWith('/api/chat') && (r.postData() ?? '').includes('pluginElicitResponses') && answers.push(r.postData()!))
+    await send('Pick a theme color')
+    await page.getByLabel('Hex color').fill('#12345g')
+    await page.getByRole('button', { name: 'Use this color' }).click()
+    expect(await page.getByRole('alert').first().innerText()).toBe('Use a hex color like #3b82f6')
+    expect(answers).toEqual([])
+    await page.getByLabel('Hex color').fill('#3b82f6')
+    await page.getByRole('button', { name: 'Use this color' }).click()
+    await page.getByText('Great choice: #3b82f6.').waitFor()
+    expect(answers).toHaveLength(1)
+    expect(answers[0]).toContain('"color":"#3b82f6"')
+  }, 60_000)
+
+  it('shows the fallback form for a tool without a plugin, with inline validation', async () => {
+    await send('Rate my trip')
+    await page.getByLabel(/^Stars/).fill('9')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    expect(await page.getByRole('alert').first().innerText()).toBe('Must be at most 5')
+    await page.getByLabel(/^Stars/).fill('4')
+    await page.getByLabel('wifi').check()
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await page.getByText('Thanks for the 4-star rating!').waitFor()
+  }, 60_000)
+
+  it('shows live progress and logs for a plain tool', async () => {
+    await send('Build a report')
+    await page.getByText('Report with 5 sections is ready.').waitFor()
+    expect(await page.locator('progress').last().getAttribute('value')).toBe('5')
+    expect(await page.getByText('Logs (5)').count()).toBe(1)
+  }, 60_000)
+
+  it('after a reload during an elicitation the page is usable again, not hung', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    await page.reload()
+    await page.getByLabel('Message').waitFor()
+    expect(await page.getByRole('status').innerText()).toBe('')
+    await send('Pick a theme color')
+    await page.getByLabel('Hex color').waitFor()
+  }, 60_000)
+})
