@@ -4,7 +4,7 @@
  * (playground/test-results/). The booking test also refreshes docs/playground-booking.png.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -58,7 +58,14 @@ beforeAll(async () => {
   })
   base = `http://127.0.0.1:${port}/`
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
-}, 120_000)
+  rmSync(results, { recursive: true, force: true })
+  // Warm-up: the first load compiles the app (slow when the rest of the suite shares the CPU),
+  // so it gets its own generous bound and the tests measure behaviour, not compilation.
+  const warm = await browser.newPage()
+  await warm.goto(base)
+  await warm.getByLabel('Message').waitFor({ timeout: 150_000 })
+  await warm.close()
+}, 240_000)
 
 afterAll(async () => {
   // Pages stay open until here so a failed test's screenshot can still be taken.
