@@ -3,7 +3,10 @@ import { defineConfig, type Plugin } from 'vite'
 import { mcpBridge } from '@mcp-bridge/vite-plugin'
 import { chatMiddleware } from '@mcp-bridge/runtime/server'
 
-/** Mounts the chat handler at /api/chat in `vite` (dev) and `vite preview`, loaded through Vite so TS and the generated registry work. */
+/**
+ * Mounts the chat handler at /api/chat in the dev server, loaded through Vite so TS and the generated
+ * registry work. The built app is served by server.mjs (npm run build && npm run serve).
+ */
 function chatServer(): Plugin {
   return {
     name: 'playground-chat',

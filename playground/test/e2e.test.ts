@@ -160,6 +160,27 @@ describe('playground in Chromium', () => {
     expect(await page.getByText('Logs (5)').count()).toBe(1)
   }, 60_000)
 
+  it('can be used with the keyboard alone', async () => {
+    await page.getByLabel('Message').focus()
+    await page.keyboard.type('Book a flight from Oslo to Berlin')
+    await page.keyboard.press('Enter')
+    const flight = page.getByRole('button', { name: /JetStream JS-501/ })
+    await flight.waitFor()
+    await flight.focus()
+    await page.keyboard.press('Enter')
+    const seat = page.getByRole('gridcell', { name: 'Seat 3B' })
+    await seat.focus()
+    await page.keyboard.press('Space')
+    await page.keyboard.press('Tab')
+    // Tab order reaches the confirm button after the seat grid.
+    for (let presses = 0; presses < 20; presses++) {
+      if (await page.evaluate(() => document.activeElement?.textContent?.startsWith('Confirm seat'))) break
+      await page.keyboard.press('Tab')
+    }
+    await page.keyboard.press('Enter')
+    expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
+  }, 60_000)
+
   it('after a reload during an elicitation the page is usable again, not hung', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
@@ -169,4 +190,33 @@ describe('playground in Chromium', () => {
     await send('Pick a theme color')
     await page.getByLabel('Hex color').waitFor()
   }, 60_000)
+})
+
+describe('the built playground (npm run build && npm run serve)', () => {
+  let built: ChildProcess | undefined
+  afterAll(() => void built?.kill())
+
+  it('serves the client and the chat from dist/ under plain Node, and books a flight', async () => {
+    const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$)/.test(k)))
+    const run = (args: string[]) =>
+      new Promise<void>((done, fail) => {
+        const child = spawn(process.execPath, [vite, '--configLoader', 'runner', ...args], { cwd: playground, env, stdio: 'ignore' })
+        child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`vite ${args.join(' ')} exited ${code}`))))
+      })
+    await run(['build', '--logLevel', 'error'])
+    await run(['build', '--logLevel', 'error', '--ssr', 'src/server/chat.ts', '--outDir', 'dist/server'])
+    const port = await freePort()
+    built = spawn(process.execPath, ['server.mjs'], { cwd: playground, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    await new Promise<void>((ready, fail) => {
+      built!.stdout!.on('data', (d: Buffer) => d.toString().includes(`127.0.0.1:${port}`) && ready())
+      built!.once('exit', (code) => fail(new Error(`server.mjs exited ${code}`)))
+    })
+    await page.goto(`http://127.0.0.1:${port}/`)
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
+  }, 120_000)
 })
