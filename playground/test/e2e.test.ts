@@ -171,12 +171,15 @@ describe('playground in Chromium', () => {
     const seat = page.getByRole('gridcell', { name: 'Seat 3B' })
     await seat.focus()
     await page.keyboard.press('Space')
+    // The selection re-renders the confirm button; wait for it before tabbing to it.
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).waitFor()
     await page.keyboard.press('Tab')
     // Tab order reaches the confirm button after the seat grid.
     for (let presses = 0; presses < 20; presses++) {
       if (await page.evaluate(() => document.activeElement?.textContent?.startsWith('Confirm seat'))) break
       await page.keyboard.press('Tab')
     }
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm seat 3B')
     await page.keyboard.press('Enter')
     expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
   }, 60_000)
