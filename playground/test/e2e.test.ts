@@ -175,7 +175,7 @@ describe('playground in Chromium', () => {
     await page.getByRole('button', { name: 'Confirm seat 3B' }).waitFor()
     await page.keyboard.press('Tab')
     // Tab order reaches the confirm button after the seat grid.
-    for (let presses = 0; presses < 20; presses++) {
+    for (let presses = 0; presses < 100; presses++) {
       if (await page.evaluate(() => document.activeElement?.textContent?.startsWith('Confirm seat'))) break
       await page.keyboard.press('Tab')
     }
