@@ -5,7 +5,7 @@
  * Schema *facts* do not come from here (the real zod objects are loaded later); this module
  * knows names, exports and exact source positions, so every later report can point at code.
  */
-import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile } from 'ts-morph'
+import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, type VariableDeclaration } from 'ts-morph'
 import { toolNameProblem } from '@mcp-bridge/runtime'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
@@ -151,15 +151,16 @@ function exportHolder(top: Node): Holder {
   if (parent && Node.isVariableDeclaration(parent) && parent.getInitializer() === node) {
     const statement = parent.getVariableStatement()
     if (!statement || statement.getParent() !== parent.getSourceFile()) return { kind: 'nested' }
-    const name = parent.getName()
-    const exported = statement.isExported() || isExportedLater(parent.getSourceFile(), name)
-    return { kind: 'variable', name: exported && statement.isExported() ? name : (exportedAs(parent.getSourceFile(), name) ?? name), exported, node: parent }
+    const exportName = exportNameOf(parent)
+    return { kind: 'variable', name: exportName ?? parent.getName(), exported: exportName !== undefined, node: parent }
   }
   return { kind: 'nested' }
 }
 
-function isExportedLater(file: SourceFile, local: string): boolean {
-  return exportedAs(file, local) !== undefined
+/** The name a top-level variable is exported under (`export const`, `export { x as y }`, `export default x`), if any. */
+function exportNameOf(declaration: VariableDeclaration): string | undefined {
+  const name = declaration.getName()
+  return declaration.getVariableStatement()?.isExported() ? name : exportedAs(declaration.getSourceFile(), name)
 }
 
 function exportedAs(file: SourceFile, local: string): string | undefined {
@@ -262,10 +263,8 @@ function resolveTool(arg: Node | undefined): DiscoveredPlugin['tool'] {
   if (!arg || !Node.isIdentifier(arg)) return undefined
   for (const def of arg.getDefinitionNodes()) {
     if (Node.isVariableDeclaration(def)) {
-      const file = def.getSourceFile()
-      const name = def.getName()
-      const exported = def.getVariableStatement()?.isExported() ? name : exportedAs(file, name)
-      if (exported) return { file: file.getFilePath(), exportName: exported }
+      const exportName = exportNameOf(def)
+      if (exportName) return { file: def.getSourceFile().getFilePath(), exportName }
     }
   }
   return undefined
