@@ -3,17 +3,17 @@
  * Debian Chromium through playwright-core. Every test saves a screenshot when it fails
  * (playground/test-results/). The booking test also refreshes docs/playground-booking.png.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
-import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { cleanEnv, freePort, run, startServer } from './support/processes.ts'
 
 const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic']
 const results = join(playground, 'test-results')
 
 let server: ChildProcess | undefined
@@ -22,48 +22,33 @@ let base: string
 let page: Page
 const pages: Page[] = []
 
-async function freePort(): Promise<number> {
-  const probe = createNetServer()
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r))
-  const { port } = probe.address() as AddressInfo
-  await new Promise((r) => probe.close(r))
-  return port
-}
-
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
   }
   const port = await freePort()
   const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
-  server = spawn(process.execPath, [vite, '--configLoader', 'runner', '--strictPort', '--port', String(port)], {
+  // No real-model variables reach it, so the scripted demo model answers.
+  const dev = await startServer([vite, '--configLoader', 'runner', '--strictPort', '--port', String(port)], {
     cwd: playground,
-    // A clean environment: Vitest's NODE_ENV=test / VITEST* must not reach the app's dev server,
-    // and no real-model variables, so the scripted demo model answers.
-    env: Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$)/.test(k)),
-    ),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: cleanEnv(),
+    ready: `127.0.0.1:${port}`,
+    timeoutMs: 90_000,
+    what: 'the playground dev server',
   })
-  // Ready when Vite prints its URL (event-driven; the test timeout bounds it).
-  await new Promise<void>((ready, fail) => {
-    let output = ''
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString()
-      if (output.includes(`127.0.0.1:${port}`)) ready()
-    }
-    server!.stdout!.on('data', onData)
-    server!.stderr!.on('data', onData)
-    server!.once('exit', (code) => fail(new Error(`the dev server exited (${code}):\n${output}`)))
-  })
+  server = dev.child
   base = `http://127.0.0.1:${port}/`
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS })
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 })
   rmSync(results, { recursive: true, force: true })
   // Warm-up: the first load compiles the app (slow when the rest of the suite shares the CPU),
   // so it gets its own generous bound and the tests measure behaviour, not compilation.
   const warm = await browser.newPage()
-  await warm.goto(base)
-  await warm.getByLabel('Message').waitFor({ timeout: 150_000 })
+  try {
+    await warm.goto(base, { timeout: 60_000 })
+    await warm.getByLabel('Message').waitFor({ timeout: 60_000 })
+  } catch (error) {
+    throw new Error(`The playground did not render in Chromium: ${(error as Error).message}\nDev server output:\n${dev.output().slice(-4000)}`)
+  }
   await warm.close()
 }, 240_000)
 
@@ -201,20 +186,12 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
   it('serves the client and the chat from dist/ under plain Node, and books a flight', async () => {
     const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$)/.test(k)))
-    const run = (args: string[]) =>
-      new Promise<void>((done, fail) => {
-        const child = spawn(process.execPath, [vite, '--configLoader', 'runner', ...args], { cwd: playground, env, stdio: 'ignore' })
-        child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`vite ${args.join(' ')} exited ${code}`))))
-      })
-    await run(['build', '--logLevel', 'error'])
-    await run(['build', '--logLevel', 'error', '--ssr', 'src/server/chat.ts', '--outDir', 'dist/server'])
+    const env = cleanEnv()
+    const build = (args: string[]) => run([vite, '--configLoader', 'runner', 'build', '--logLevel', 'error', ...args], { cwd: playground, env, timeoutMs: 90_000, what: `vite build ${args.join(' ')}` })
+    await build([])
+    await build(['--ssr', 'src/server/chat.ts', '--outDir', 'dist/server'])
     const port = await freePort()
-    built = spawn(process.execPath, ['server.mjs'], { cwd: playground, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-    await new Promise<void>((ready, fail) => {
-      built!.stdout!.on('data', (d: Buffer) => d.toString().includes(`127.0.0.1:${port}`) && ready())
-      built!.once('exit', (code) => fail(new Error(`server.mjs exited ${code}`)))
-    })
+    built = (await startServer(['server.mjs'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'server.mjs' })).child
     await page.goto(`http://127.0.0.1:${port}/`)
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
