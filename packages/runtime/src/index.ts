@@ -88,8 +88,10 @@ export {
   ElicitContextError,
   ElicitationCancelledError,
   ElicitationDeclinedError,
+  ElicitationInvalidResponseError,
   ElicitInBranchError,
   JournalMismatchError,
+  McpCapabilityError,
   SamplingResponseError,
   SamplingSchemaError,
   ToolAbortedError,
@@ -97,7 +99,7 @@ export {
   UnknownElicitKeyError,
   UnsupportedElicitationModeError,
 } from './bridge/errors.ts'
-export type { IssueSummary } from './bridge/errors.ts'
+export type { ClientCapabilityName, IssueSummary } from './bridge/errors.ts'
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
 

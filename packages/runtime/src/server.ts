@@ -7,6 +7,7 @@ export type {
   BridgeHostOptions,
   BridgeOutcome,
   ElicitResponse,
+  RespondOptions,
   RespondOutcome,
 } from './bridge/create-bridge-host.ts'
 export { EventLog, TERMINAL_STATUSES } from './bridge/events.ts'

@@ -24,6 +24,7 @@ import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import {
   ConcurrentElicitationError,
   ElicitContextError,
+  ElicitationInvalidResponseError,
   ToolParamsError,
   UnknownElicitKeyError,
   UnsupportedElicitationModeError,
@@ -55,6 +56,11 @@ export interface ElicitResponse {
   result: ElicitResult<unknown>
 }
 
+export interface RespondOptions {
+  /** What to do with content that fails the schema: refuse it (default) or throw it into the tool. */
+  invalid?: 'refuse' | 'throw'
+}
+
 export type RespondOutcome =
   | { ok: true }
   | {
@@ -62,6 +68,8 @@ export type RespondOutcome =
       code: 'NOT_PENDING' | 'ID_MISMATCH' | 'INVALID_RESULT' | 'INVALID_CONTENT'
       message: string
       issues?: IssueSummary[]
+      /** The tool was resumed with an `ElicitationInvalidResponseError` (`invalid: 'throw'`). */
+      delivered?: true
     }
 
 export type BridgeOutcome<R> =
@@ -80,8 +88,13 @@ export interface BridgeHost<R = unknown> {
   readonly events: readonly BridgeEvent[]
   /** Read every event from the start (or `from`); ends after the terminal event. */
   subscribe(from?: number): AsyncGenerator<BridgeEvent, void, undefined>
-  /** Answer the pending elicitation. Never throws; a refusal says why and changes nothing. */
-  respond(response: ElicitResponse): RespondOutcome
+  /**
+   * Answer the pending elicitation. Never throws; a refusal says why and changes nothing.
+   * With `invalid: 'throw'`, an answer whose content does not match the schema is not refused
+   * but handed to the tool as an `ElicitationInvalidResponseError` (for peers with no UI to
+   * show the problem in, such as MCP clients); the outcome then has `delivered: true`.
+   */
+  respond(response: ElicitResponse, options?: RespondOptions): RespondOutcome
   /** Halt the call; resolves once its cleanup ran. Idempotent. */
   abort(reason?: string): Promise<BridgeOutcome<R>>
   /** Settles when the call completes, fails or is aborted; never rejects. */
@@ -93,8 +106,11 @@ export interface BridgeHost<R = unknown> {
 interface Pending {
   request: ElicitRequest
   response: z.ZodObject
-  resolvers: WithResolvers<ElicitResult<unknown>>
+  resolvers: WithResolvers<Resumption>
 }
+
+/** What an elicit step resumes with: an answer, or the issues of an invalid one (`invalid: 'throw'`). */
+type Resumption = { result: ElicitResult<unknown> } | { invalid: IssueSummary[] }
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel'])
 
@@ -176,7 +192,7 @@ class BridgeCall<R> implements BridgeHost<R> {
     this.settle(result)
   }
 
-  respond(response: ElicitResponse): RespondOutcome {
+  respond(response: ElicitResponse, options?: RespondOptions): RespondOutcome {
     const current = this.waiting
     if (!current || TERMINAL_STATUSES.has(this.state)) {
       return {
@@ -202,12 +218,15 @@ class BridgeCall<R> implements BridgeHost<R> {
       const parsed = current.response.safeParse(result.content)
       if (!parsed.success) {
         const issues = summarizeIssues(parsed.error.issues)
-        return {
-          ok: false,
-          code: 'INVALID_CONTENT',
+        const refusal = {
+          ok: false as const,
+          code: 'INVALID_CONTENT' as const,
           message: `The answer to "${current.request.key}" does not match its schema: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
           issues,
         }
+        if (options?.invalid !== 'throw') return refusal
+        current.resolvers.resolve({ invalid: issues })
+        return { ...refusal, delivered: true }
       }
       settled = { action: 'accept', content: parsed.data }
     } else {
@@ -215,7 +234,7 @@ class BridgeCall<R> implements BridgeHost<R> {
     }
     // Log first: resolving runs the generator synchronously up to its next wait, which may emit.
     this.log.push({ type: 'elicit_resolved', id: current.request.id, result: settled })
-    current.resolvers.resolve(settled)
+    current.resolvers.resolve({ result: settled })
     return { ok: true }
   }
 }
@@ -247,7 +266,10 @@ function* elicitStep(
   call.seq += 1
   const id: ElicitId = { toolName: tool.name, key, callId, seq: call.seq }
   const recorded = call.recorder.take('elicit', key)
-  if (recorded) return { id, result: recorded.result }
+  if (recorded) {
+    if ('invalid' in recorded) throw new ElicitationInvalidResponseError(id, recorded.invalid)
+    return { id, result: recorded.result }
+  }
 
   let data: Record<string, unknown> = context
   if (split.context) {
@@ -266,14 +288,18 @@ function* elicitStep(
     params: call.params,
     ...(tool.body.kind === 'handoff' && { handoff: call.handoffValue }),
   }
-  const resolvers = withResolvers<ElicitResult<unknown>>()
+  const resolvers = withResolvers<Resumption>()
   call.waiting = { request, response, resolvers }
   call.state = 'awaiting_elicit'
   call.log.push({ type: 'elicit', request })
   try {
-    const result = yield* resolvers.operation
-    call.recorder.record({ kind: 'elicit', key, seq: id.seq, result })
-    return { id, result }
+    const resumed = yield* resolvers.operation
+    if ('invalid' in resumed) {
+      call.recorder.record({ kind: 'elicit', key, seq: id.seq, invalid: resumed.invalid })
+      throw new ElicitationInvalidResponseError(id, resumed.invalid)
+    }
+    call.recorder.record({ kind: 'elicit', key, seq: id.seq, result: resumed.result })
+    return { id, result: resumed.result }
   } finally {
     // Synchronous on purpose: a halted call must not run further steps here.
     if (call.waiting?.resolvers === resolvers) call.waiting = undefined
@@ -318,13 +344,15 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     callId: call.callId,
     elicit: (key, raw) => elicitStep(internal, key, raw),
     sample: (o) => sampleStep(internal, o),
-    log: (level, message, data) => log.push({ type: 'log', level, message, ...(data !== undefined && { data }) }),
+    log: (level, message, data) =>
+      log.push({ type: 'log', level, message, ...(data !== undefined && { data }), ...replayedFlag(internal) }),
     notify: (message, progress, total) =>
       log.push({
         type: 'notify',
         message,
         ...(progress !== undefined && { progress }),
         ...(total !== undefined && { total }),
+        ...replayedFlag(internal),
       }),
   })
 
@@ -348,6 +376,10 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     },
   )
   return call
+}
+
+function replayedFlag(call: BridgeCall<unknown>): { replayed?: true } {
+  return call.recorder.replaying ? { replayed: true } : {}
 }
 
 function signalReason(signal: AbortSignal | undefined): string {

@@ -143,3 +143,32 @@ export class ToolAbortedError extends McpBridgeError {
     super(`Tool "${toolName}" was aborted: ${reason}`)
   }
 }
+
+/**
+ * The client's answer to an elicitation did not match the key's response schema, and the host
+ * was told to hand that to the tool (MCP clients: there is no UI to show the problem in) instead
+ * of refusing it. The tool never sees the invalid data; it can catch this and ask again.
+ */
+export class ElicitationInvalidResponseError extends McpBridgeError {
+  readonly code = 'ELICITATION_RESPONSE_INVALID'
+  constructor(
+    readonly id: ElicitId,
+    readonly issues: readonly IssueSummary[],
+  ) {
+    super(`The answer to "${id.key}" of tool "${id.toolName}" does not match its schema, so it was not used:\n${listIssues(issues)}`)
+  }
+}
+
+export type ClientCapabilityName = 'elicitation' | 'sampling' | 'sampling.tools'
+
+/** The connected client did not declare a capability the tool needs (seed 002 §Capability Errors). */
+export class McpCapabilityError extends McpBridgeError {
+  readonly code = 'MISSING_CLIENT_CAPABILITY'
+  constructor(
+    readonly toolName: string,
+    readonly capability: ClientCapabilityName,
+    why: string,
+  ) {
+    super(`Tool "${toolName}" needs the client capability "${capability}" (${why}), which this client did not declare.`)
+  }
+}

@@ -19,8 +19,9 @@ export type BridgeEvent =
   | { type: 'elicit_cancelled'; id: ElicitId; reason: string }
   | { type: 'sample'; request: SamplingRequest }
   | { type: 'sample_result'; text: string; parsed?: unknown }
-  | { type: 'log'; level: LogLevel; message: string; data?: unknown }
-  | { type: 'notify'; message: string; progress?: number; total?: number }
+  /** `replayed`: emitted again while a journal was replayed (a resumed call); already reported once. */
+  | { type: 'log'; level: LogLevel; message: string; data?: unknown; replayed?: true }
+  | { type: 'notify'; message: string; progress?: number; total?: number; replayed?: true }
   | { type: 'completed'; result: unknown }
   | { type: 'failed'; error: Error }
   | { type: 'aborted'; reason: string }

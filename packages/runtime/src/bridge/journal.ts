@@ -7,11 +7,13 @@
  */
 import type { SampleResult } from '../sampling/types.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
-import { JournalMismatchError } from './errors.ts'
+import { JournalMismatchError, type IssueSummary } from './errors.ts'
 
 export type JournalEntry =
   | { kind: 'before'; value: unknown }
   | { kind: 'elicit'; key: string; seq: number; result: ElicitResult<unknown> }
+  /** The answer was invalid and the tool was handed an `ElicitationInvalidResponseError` instead. */
+  | { kind: 'elicit'; key: string; seq: number; invalid: IssueSummary[] }
   | { kind: 'sample'; result: SampleResult<unknown> }
 
 export class Journal {
