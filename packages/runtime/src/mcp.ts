@@ -1,2 +1,11 @@
-/** @mcp-bridge/runtime/mcp — filled in by its issue. */
-export {}
+/**
+ * @mcp-bridge/runtime/mcp — serve tools to any MCP client (2025-11-25 and 2026-07-28) on the
+ * official SDK, over stdio or Streamable HTTP. Server-only.
+ */
+export { createMcpServer } from './mcp/create-mcp-server.ts'
+export type { BridgeMcpServer } from './mcp/create-mcp-server.ts'
+export { McpServerOptionsError } from './mcp/server-options.ts'
+export type { McpServerOptions } from './mcp/server-options.ts'
+export type { McpHttpHandler, McpHttpOptions } from './mcp/http-handler.ts'
+export { TooManyCallsError } from './mcp/call-registry.ts'
+export type { CallState, InputWait } from './mcp/call-state.ts'

@@ -1,0 +1,51 @@
+/**
+ * The `requestState` of a suspended call (MCP 2026-07-28 multi round-trip requests; the SDK's
+ * legacy shim uses the same rounds for 2025-11-25 clients). It is everything needed to resume the
+ * call anywhere — which call, what it waits for, and the journal to replay if this process no
+ * longer holds the call — sealed with the SDK's HMAC codec: the client can read it but not forge,
+ * alter or extend it, and it expires with the wait for input. It is bound to the method and the
+ * authenticated client, and carries a digest of the arguments, so it cannot be moved to another
+ * call either.
+ */
+import { createHash } from 'node:crypto'
+import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server'
+import type { JournalEntry } from '../bridge/journal.ts'
+
+/** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
+export type InputWait =
+  | { kind: 'elicit'; inputKey: string; key: string; seq: number }
+  | { kind: 'sample'; inputKey: string }
+
+export interface CallState {
+  v: 1
+  callId: string
+  tool: string
+  /** sha256 of the canonical JSON of the call's arguments. */
+  args: string
+  wait: InputWait
+  journal: JournalEntry[]
+}
+
+export function createCallStateCodec(key: Uint8Array | string, ttlSeconds: number): RequestStateCodec<CallState> {
+  return createRequestStateCodec<CallState>({
+    key,
+    ttlSeconds,
+    bind: (ctx) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ''}`,
+  })
+}
+
+export function digestArguments(args: unknown): string {
+  return createHash('sha256').update(canonicalJson(args)).digest('base64url')
+}
+
+/** JSON with object keys sorted, so the same arguments always digest the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value) ?? 'null'
+}

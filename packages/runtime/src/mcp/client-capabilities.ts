@@ -1,0 +1,40 @@
+/**
+ * What the connected client declared. A 2025-11-25 client declares its capabilities once, at
+ * `initialize`; a 2026-07-28 client sends them with every request in the `_meta` envelope.
+ */
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server'
+import type { ClientCapabilityName } from '../bridge/errors.ts'
+import type { SamplingRequest } from '../sampling/provider.ts'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+
+export function clientCapabilitiesOf(server: Server, ctx: ServerContext): ClientCapabilities {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const perRequest = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
+  return perRequest ?? server.getClientCapabilities() ?? {}
+}
+
+export interface MissingCapability {
+  capability: ClientCapabilityName
+  why: string
+}
+
+/** The first capability `tool.requires(...)` names that the client lacks. */
+export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities): MissingCapability | undefined {
+  if (tool.requirements.elicitation && !caps.elicitation) return { capability: 'elicitation', why: 'it asks the user through ctx.elicit' }
+  if (tool.requirements.sampling && !caps.sampling) return { capability: 'sampling', why: 'it asks the model through ctx.sample' }
+  return undefined
+}
+
+/** A sampling request needs `sampling`, and `sampling.tools` when it carries tools (`__schema__`). */
+export function missingForSampling(request: SamplingRequest, caps: ClientCapabilities): MissingCapability | undefined {
+  if (!caps.sampling) return { capability: 'sampling', why: 'it called ctx.sample' }
+  if (request.tools?.length && !caps.sampling.tools) {
+    return { capability: 'sampling.tools', why: 'ctx.sample with a schema sends the __schema__ tool; call ctx.sample without a schema for such clients' }
+  }
+  return undefined
+}
+
+/** The `requiredCapabilities` shape of MissingRequiredClientCapabilityError. */
+export function asRequiredCapabilities(capability: ClientCapabilityName): ClientCapabilities {
+  return capability === 'sampling.tools' ? { sampling: { tools: {} } } : { [capability]: {} }
+}

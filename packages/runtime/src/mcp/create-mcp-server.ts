@@ -1,0 +1,86 @@
+/**
+ * `createMcpServer`: serves the same tools the chat app runs to any MCP client, on the official
+ * SDK (v2), which speaks both protocol generations: tool calls are written once in the
+ * input-required style of 2026-07-28 (`serve-tool-call.ts`), and the SDK serves them to
+ * 2025-11-25 clients by sending `elicitation/create` / `sampling/createMessage` itself.
+ *
+ * Each connection (stdio) or request (modern HTTP) gets a fresh SDK server from `createServer`;
+ * the suspended calls and the requestState key are shared by all of them.
+ */
+import { McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
+import { createCallStateCodec } from './call-state.ts'
+import { CallRegistry } from './call-registry.ts'
+import { clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
+import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
+import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+
+export interface BridgeMcpServer {
+  readonly name: string
+  readonly version: string
+  readonly tools: ReadonlyMap<string, AnyMcpTool>
+  /** A fresh SDK `McpServer` with the tools (an SDK `McpServerFactory`, for wiring of your own). */
+  createServer(context?: McpRequestContext): McpServer
+  /** Serve over stdio (or `transport`), to clients of either generation. */
+  listen(options?: { transport?: Transport }): StdioServerHandle
+  /** Streamable HTTP: `handler.fetch(request)` and `handler.node(req, res)`. */
+  createHandler(options?: McpHttpOptions): McpHttpHandler
+  /** Calls currently suspended, waiting for a client's answer. */
+  readonly suspendedCalls: number
+  /** Abort every suspended call (their `finally` blocks run). */
+  close(): Promise<void>
+}
+
+export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
+  const options = resolveServerOptions(input)
+  const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000)
+  const service: ToolCallService = {
+    tools: options.tools,
+    calls: new CallRegistry(options.inputTimeoutMs, options.maxSuspendedCalls),
+    codec: createCallStateCodec(options.secret, ttlSeconds),
+  }
+
+  function createServer(): McpServer {
+    const mcp = new McpServer(
+      { name: options.name, version: options.version },
+      {
+        capabilities: { tools: {}, logging: {} },
+        ...(options.instructions !== undefined && { instructions: options.instructions }),
+        requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
+        inputRequired: { maxRounds: options.maxRounds, roundTimeoutMs: options.inputTimeoutMs },
+      },
+    )
+    const server = mcp.server
+    server.onerror = options.onError
+    server.setRequestHandler('tools/list', (_request, ctx) => {
+      const caps = clientCapabilitiesOf(server, ctx)
+      // A tool that needs a capability the client lacks is not offered to it (seed 002).
+      const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps))
+      return {
+        tools: offered.map((tool) => ({
+          name: tool.name,
+          ...(tool.description !== undefined && { description: tool.description }),
+          inputSchema: tool.jsonSchema.parameters as { type: 'object' },
+        })),
+      }
+    })
+    server.setRequestHandler('tools/call', (request, ctx) => serveToolCall(service, server, request, ctx))
+    return mcp
+  }
+
+  return {
+    name: options.name,
+    version: options.version,
+    tools: options.tools,
+    createServer,
+    listen: (listenOptions = {}) =>
+      serveStdio(createServer, { onerror: options.onError, ...(listenOptions.transport && { transport: listenOptions.transport }) }),
+    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, { ...httpOptions, onError: options.onError }),
+    get suspendedCalls() {
+      return service.calls.size
+    },
+    close: () => service.calls.closeAll('the MCP server closed'),
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Runs a call to its next stop — a question for the client or the end — reporting its logs and
+ * progress to the round being served, in the order the tool emitted them.
+ *
+ * A stop becomes one input request: an elicitation in form mode, whose requested schema and
+ * message both carry the x-model-context data (seed 001), or a sampling request. A sample the
+ * client cannot serve (no `sampling`, or no `sampling.tools` for a schema) is refused into the
+ * tool as an `McpCapabilityError`, which it may catch.
+ */
+import { inputRequired, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
+import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import { McpCapabilityError } from '../bridge/errors.ts'
+import type { BridgeEvent } from '../bridge/events.ts'
+import { encodeModelContext } from '../context/model-context.ts'
+import type { ElicitRequest } from '../tool/elicit-request.ts'
+import type { InputWait } from './call-state.ts'
+import { missingForSampling } from './client-capabilities.ts'
+import type { LiveCall } from './live-call.ts'
+
+export type Stop =
+  | { kind: 'input'; wait: InputWait; request: InputRequest }
+  | { kind: 'done'; outcome: BridgeOutcome<unknown> }
+
+export async function driveCall(call: LiveCall, ctx: ServerContext): Promise<Stop> {
+  const reporter = new Reporter(call, ctx)
+  for await (const event of call.host.subscribe(call.cursor)) {
+    call.cursor += 1
+    switch (event.type) {
+      case 'log':
+      case 'notify':
+        await reporter.report(event)
+        break
+      case 'elicit':
+        return { kind: 'input', wait: elicitWait(event.request), request: elicitInput(call, event.request) }
+      case 'sample': {
+        const parked = await Promise.race([call.parkedSample(), call.host.outcome.then(() => undefined)])
+        if (!parked) break // the call ended; its terminal event follows
+        const missing = missingForSampling(parked.request, call.caps)
+        if (missing) {
+          parked.resolvers.reject(new McpCapabilityError(call.tool.name, missing.capability, missing.why))
+          break
+        }
+        return {
+          kind: 'input',
+          wait: { kind: 'sample', inputKey: `sample-${call.host.journal.length + 1}` },
+          request: inputRequired.createMessage(parked.request as Parameters<typeof inputRequired.createMessage>[0]),
+        }
+      }
+      case 'completed':
+      case 'failed':
+      case 'aborted':
+        return { kind: 'done', outcome: await call.host.outcome }
+    }
+  }
+  return { kind: 'done', outcome: await call.host.outcome }
+}
+
+function elicitWait(request: ElicitRequest): InputWait {
+  return { kind: 'elicit', inputKey: `elicit-${request.key}-${request.seq}`, key: request.key, seq: request.seq }
+}
+
+function elicitInput(call: LiveCall, request: ElicitRequest): InputRequest {
+  const encoded = encodeModelContext({
+    message: request.message,
+    context: request.context,
+    schema: call.tool.jsonSchema.elicits[request.key]!,
+  })
+  return inputRequired.elicit({
+    mode: 'form',
+    message: encoded.message,
+    requestedSchema: encoded.schema as Parameters<typeof inputRequired.elicit>[0]['requestedSchema'],
+  })
+}
+
+/** Logs become `notifications/message`; progress needs the request's progress token. */
+class Reporter {
+  #steps = 0
+  constructor(
+    private readonly call: LiveCall,
+    private readonly ctx: ServerContext,
+  ) {}
+
+  async report(event: Extract<BridgeEvent, { type: 'log' | 'notify' }>): Promise<void> {
+    // A resumed call replays its journal; what it emits on the way was reported the first time.
+    if (event.replayed) return
+    try {
+      if (event.type === 'log') {
+        const data = event.data === undefined ? event.message : { message: event.message, data: event.data }
+        await this.ctx.mcpReq.log(event.level as LoggingLevel, data, this.call.tool.name)
+        return
+      }
+      const token = this.ctx.mcpReq._meta?.progressToken
+      if (token === undefined) return
+      this.#steps += 1
+      await this.ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: {
+          progressToken: token,
+          // Progress must increase; a message-only notify counts as one more step.
+          progress: event.progress ?? this.#steps,
+          ...(event.total !== undefined && { total: event.total }),
+          message: event.message,
+        },
+      })
+    } catch {
+      // A client that went away misses a report; the call itself goes on (or is cancelled).
+    }
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * `tools/call` in the input-required style of MCP 2026-07-28, which the SDK also serves to
+ * 2025-11-25 clients (its legacy shim sends the requests itself and re-enters this handler):
+ *
+ *   round 1: start the tool on the bridge and run it to its first question → `input_required`
+ *            with that question and a sealed requestState; or to its end → the result.
+ *   round n: verify the state (the SDK's seam already checked its HMAC and expiry), find the
+ *            suspended call — or rebuild it from the state's journal if this process no longer
+ *            holds it — hand it the client's answer, and run it to its next stop.
+ *
+ * The tool runs once: between rounds it stays suspended in this process. Cancelling the request
+ * aborts it (its `finally` blocks run), and so does a wait that outlives the state's TTL.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  inputRequired,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type CallToolRequest,
+  type CallToolResult,
+  type InputRequiredResult,
+  type RequestStateCodec,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { digestArguments, type CallState } from './call-state.ts'
+import type { CallRegistry } from './call-registry.ts'
+import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
+import { driveCall } from './drive-call.ts'
+import type { LiveCall } from './live-call.ts'
+import { errorResult, toCallToolResult } from './tool-result.ts'
+
+export interface ToolCallService {
+  tools: ReadonlyMap<string, AnyMcpTool>
+  calls: CallRegistry
+  codec: RequestStateCodec<CallState>
+}
+
+export async function serveToolCall(
+  service: ToolCallService,
+  server: Server,
+  request: CallToolRequest,
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { name } = request.params
+  const args = request.params.arguments ?? {}
+  const tool = service.tools.get(name)
+  if (!tool) {
+    const known = [...service.tools.keys()].map((n) => `"${n}"`).join(', ')
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
+  }
+  const caps = clientCapabilitiesOf(server, ctx)
+  const missing = missingRequirement(tool, caps)
+  if (missing) {
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: asRequiredCapabilities(missing.capability) },
+      `Tool "${name}" needs the client capability "${missing.capability}" (${missing.why}); declare it when connecting, or use another tool.`,
+    )
+  }
+
+  const state = ctx.mcpReq.requestState<CallState>()
+  let call: LiveCall
+  if (state === undefined) {
+    try {
+      call = service.calls.start(tool, randomUUID(), digestArguments(args), args, caps)
+    } catch (error) {
+      return errorResult((error as Error).message)
+    }
+  } else {
+    const resumed = await resumeCall(service, tool, args, state, caps, ctx)
+    if ('failed' in resumed) return resumed.failed
+    call = resumed.call
+    if (!resumed.answered) {
+      // The retry carries no answer to our question (a client may drop one): ask it again.
+      watchCancellation(service, call, ctx)
+      service.calls.park(call)
+      return askAgain(service, call, ctx)
+    }
+  }
+  watchCancellation(service, call, ctx)
+
+  const stop = await driveCall(call, ctx)
+  if (stop.kind === 'done') {
+    service.calls.finish(call, `it ${stop.outcome.status}`)
+    return toCallToolResult(stop.outcome)
+  }
+  call.wait = stop.wait
+  call.inputRequest = stop.request
+  service.calls.park(call)
+  return askAgain(service, call, ctx)
+}
+
+async function resumeCall(
+  service: ToolCallService,
+  tool: AnyMcpTool,
+  args: unknown,
+  state: CallState,
+  caps: LiveCall['caps'],
+  ctx: ServerContext,
+): Promise<{ call: LiveCall; answered: boolean } | { failed: CallToolResult }> {
+  if (state?.v !== 1 || state.tool !== tool.name || state.args !== digestArguments(args)) {
+    throw invalidState('it was issued for another tool call (different tool or arguments)')
+  }
+  const ended = service.calls.finishedHow(state.callId)
+  if (ended) throw invalidState(`that tool call is over, ${ended}`)
+  let call = service.calls.get(state.callId)
+  if (call) {
+    if (call.busy) throw invalidState('that tool call is being resumed by another request')
+    if (call.wait?.inputKey !== state.wait.inputKey) throw invalidState('it is stale: the call has moved on since')
+    service.calls.claim(call)
+    call.detachCancel?.()
+  } else {
+    // Not held here (a restart, another instance): replay the journal up to the same question.
+    try {
+      call = service.calls.start(tool, state.callId, state.args, args, caps, state.journal)
+    } catch (error) {
+      return { failed: errorResult((error as Error).message) }
+    }
+    const stop = await driveCall(call, ctx)
+    if (stop.kind === 'done' || stop.wait.inputKey !== state.wait.inputKey) {
+      await call.host.abort('it could not be resumed')
+      service.calls.finish(call, 'it could not be resumed')
+      return {
+        failed: errorResult(
+          `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. ` +
+            'Call the tool again.',
+        ),
+      }
+    }
+    call.wait = stop.wait
+    call.inputRequest = stop.request
+  }
+  call.caps = caps
+
+  const answer = ctx.mcpReq.inputResponses?.[state.wait.inputKey]
+  if (answer === undefined) return { call, answered: false }
+  try {
+    deliver(call, answer)
+  } catch (error) {
+    service.calls.park(call) // nothing was applied: the call keeps waiting for a proper answer
+    throw error
+  }
+  return { call, answered: true }
+}
+
+/** Hand the client's answer to the waiting call. The tool never sees data its schema refuses. */
+function deliver(call: LiveCall, answer: unknown): void {
+  const wait = call.wait!
+  if (wait.kind === 'sample') {
+    // The sample step validates the message and throws a SamplingResponseError into the tool if it is malformed.
+    call.sample?.resolvers.resolve(answer as never)
+    return
+  }
+  const pending = call.host.pending()
+  if (!pending) return
+  const outcome = call.host.respond({ id: pending.id, result: answer as never }, { invalid: 'throw' })
+  if (!outcome.ok && !outcome.delivered) {
+    // Not an elicitation result at all: a protocol error; the question stays open for a proper answer.
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${wait.inputKey}"]: ${outcome.message}`)
+  }
+}
+
+/** Return the pending question with a fresh state (the journal has grown since the last one). */
+async function askAgain(service: ToolCallService, call: LiveCall, ctx: ServerContext): Promise<InputRequiredResult> {
+  const state: CallState = {
+    v: 1,
+    callId: call.callId,
+    tool: call.tool.name,
+    args: call.argsDigest,
+    wait: call.wait!,
+    journal: [...call.host.journal],
+  }
+  return inputRequired({
+    inputRequests: { [call.wait!.inputKey]: call.inputRequest! },
+    requestState: await service.codec.mint(state, ctx),
+  })
+}
+
+/**
+ * The request's cancellation aborts the tool. A 2025-11-25 client's request spans every round
+ * (the SDK's shim re-enters this handler under it), so the listener stays while the call waits
+ * and is replaced when the next round claims it.
+ */
+function watchCancellation(service: ToolCallService, call: LiveCall, ctx: ServerContext): void {
+  const signal = ctx.mcpReq.signal
+  const onAbort = () => {
+    void call.host.abort('the client cancelled the request').then(() => service.calls.finish(call, 'it was cancelled by the client'))
+  }
+  if (signal.aborted) return onAbort()
+  signal.addEventListener('abort', onAbort, { once: true })
+  call.detachCancel = () => signal.removeEventListener('abort', onAbort)
+}
+
+function invalidState(why: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `This requestState cannot be used: ${why}.`)
+}

@@ -1,0 +1,111 @@
+/**
+ * `createMcpServer` options, checked up front so a mistake is one clear error at startup and
+ * never a confusing failure in the middle of somebody's tool call.
+ */
+import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { isMcpPlugin } from '../plugin/make-plugin.ts'
+import type { McpPlugin } from '../plugin/types.ts'
+import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
+
+export interface McpServerOptions {
+  name: string
+  version: string
+  /** Tools, or plugins (their `mcp` part is the same tool). */
+  tools: ReadonlyArray<AnyMcpTool | McpPlugin>
+  /** Shown to clients at connection time. */
+  instructions?: string
+  /**
+   * HMAC key for the requestState of suspended calls: at least 32 bytes. Defaults to a random key
+   * per process, which is right for stdio and a single process; give every instance behind one
+   * URL the same key, or a state minted by one is refused by another.
+   */
+  secret?: string | Uint8Array
+  /**
+   * How long a call may wait for the person (or the client's model) to answer, in ms. It is the
+   * requestState's time-to-live, the expiry of a suspended call, and the SDK's per-question
+   * timeout for 2025-11-25 clients — the SDK's default of 60 s is far too short for a person.
+   * Default 30 minutes.
+   */
+  inputTimeoutMs?: number
+  /** Questions (elicitations + samples) per call before the SDK gives up on it. Default 100. */
+  maxRounds?: number
+  /** Calls that may wait for input at once; more are refused with a clear error. Default 1000. */
+  maxSuspendedCalls?: number
+  /** Out-of-band errors (a refused requestState, a transport failure). Default: ignored. */
+  onError?: (error: Error) => void
+}
+
+export class McpServerOptionsError extends McpBridgeError {
+  readonly code = 'MCP_SERVER_OPTIONS_INVALID'
+}
+
+export interface ResolvedServerOptions {
+  name: string
+  version: string
+  instructions: string | undefined
+  tools: ReadonlyMap<string, AnyMcpTool>
+  secret: string | Uint8Array
+  inputTimeoutMs: number
+  maxRounds: number
+  maxSuspendedCalls: number
+  onError: (error: Error) => void
+}
+
+const optionsSchema = z
+  .object({
+    name: z.string().min(1, 'give the server a name'),
+    version: z.string().min(1, 'give the server a version, e.g. "1.0.0"'),
+    tools: z.array(z.unknown()),
+    instructions: z.string().optional(),
+    secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
+    inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
+    maxRounds: z.number().int().min(1).max(10_000).optional(),
+    maxSuspendedCalls: z.number().int().min(1).optional(),
+    onError: z.function().optional(),
+  })
+  .strict()
+
+export function resolveServerOptions(input: McpServerOptions): ResolvedServerOptions {
+  const parsed = optionsSchema.safeParse(input)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(options)'}: ${i.message}`)
+    throw new McpServerOptionsError(`createMcpServer: invalid options:\n${lines.join('\n')}`)
+  }
+  const options = parsed.data
+  const secret = options.secret ?? randomBytes(32)
+  const secretBytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret.byteLength
+  if (secretBytes < 32) {
+    throw new McpServerOptionsError(`createMcpServer: secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).`)
+  }
+  return {
+    name: options.name,
+    version: options.version,
+    instructions: options.instructions,
+    tools: collectTools(input.tools),
+    secret,
+    inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
+    maxRounds: options.maxRounds ?? 100,
+    maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
+    onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
+  }
+}
+
+function collectTools(entries: ReadonlyArray<unknown>): ReadonlyMap<string, AnyMcpTool> {
+  const tools = new Map<string, AnyMcpTool>()
+  entries.forEach((entry, index) => {
+    const tool = isMcpPlugin(entry) ? entry.mcp : entry
+    if (!isMcpTool(tool)) {
+      throw new McpServerOptionsError(
+        `createMcpServer: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or makePlugin(...).build() returned.`,
+      )
+    }
+    const other = tools.get(tool.name)
+    if (other && other !== tool) {
+      throw new McpServerOptionsError(`createMcpServer: two different tools are named "${tool.name}" (tools[${index}] and an earlier one); tool names must be unique.`)
+    }
+    tools.set(tool.name, tool)
+  })
+  return tools
+}

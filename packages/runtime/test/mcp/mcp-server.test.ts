@@ -1,0 +1,204 @@
+/**
+ * createMcpServer against the official SDK clients of both protocol generations, in memory
+ * (through the stdio entry with an in-memory transport).
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { extractModelContext } from '../../src/index.ts'
+import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
+import { bookFlight } from '../fixtures/book-flight.ts'
+import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
+import { accept, connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
+
+const open: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close()
+})
+
+function serve(tools: Parameters<typeof createMcpServer>[0]['tools'], extra: Partial<Parameters<typeof createMcpServer>[0]> = {}): BridgeMcpServer {
+  const server = createMcpServer({ name: 'test-server', version: '1.0.0', tools, ...extra })
+  open.push(server)
+  return server
+}
+
+async function connect(...args: Parameters<typeof connectClient>): Promise<ScriptedClient> {
+  const client = await connectClient(...args)
+  open.unshift(client)
+  return client
+}
+
+const seatAndTip = (client: ScriptedClient) => {
+  client.elicitAnswers.push(accept({ flightId: 'CA-287' }), accept({ row: 12, seat: 'C' }))
+  client.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'Arrive early.' }, model: 'scripted' }))
+}
+
+describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
+  it('negotiates the generation it is meant to test', async () => {
+    const client = await connect(serve([add]), generation)
+    expect(client.client.getNegotiatedProtocolVersion()).toBe(generation)
+  })
+
+  it('lists tools with description and parameters JSON Schema', async () => {
+    const client = await connect(serve([add, bookFlight]), generation)
+    const { tools } = await client.client.listTools()
+    const listed = tools.find((t) => t.name === 'add')!
+    expect(listed.description).toBe('Add two numbers')
+    expect(listed.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] })
+    expect(tools.map((t) => t.name).sort()).toEqual(['add', 'book_flight'])
+  })
+
+  it('runs book_flight end to end; the client reads x-model-context from the schema and from the message', async () => {
+    const client = await connect(serve([bookFlight]), generation)
+    seatAndTip(client)
+    const result = await client.call('book_flight', { from: 'NYC', destination: 'LAX' })
+
+    expect(result.isError).toBeFalsy()
+    expect(result.structuredContent).toMatchObject({ booked: true, ticketNumber: 'TK-CA-287-12C', seat: '12C', price: 349, tip: 'Arrive early.' })
+    const elicits = client.received.flatMap((r) => (r.kind === 'elicit' ? [r.params] : []))
+    expect(elicits).toHaveLength(2)
+    const first = elicits[0]!
+    expect(first.mode ?? 'form').toBe('form')
+    expect(first.requestedSchema.properties).toEqual({ flightId: { type: 'string' } })
+    const fromSchema = (first.requestedSchema as Record<string, unknown>)['x-model-context'] as { flights: Array<{ id: string }> }
+    expect(fromSchema.flights.map((f) => f.id)).toEqual(['SH-142', 'CA-287'])
+    // Belt and suspenders: a client that strips unknown schema keywords still finds it in the message.
+    const { ['x-model-context']: _stripped, ...strippedSchema } = first.requestedSchema as Record<string, unknown>
+    const fromMessage = extractModelContext({ message: first.message, schema: strippedSchema })
+    expect(fromMessage).toEqual({ message: 'Select your flight', context: fromSchema, source: 'message' })
+    expect(extractModelContext({ message: elicits[1]!.message, schema: elicits[1]!.requestedSchema }).context).toEqual({ taken: ['1A', '2C'] })
+    const sample = client.received.find((r) => r.kind === 'sample')
+    expect(sample).toMatchObject({ params: { messages: [{ role: 'user', content: [{ type: 'text', text: 'One travel tip for LAX airport' }] }] } })
+  })
+
+  it('reports a decline and a cancel to the tool as such', async () => {
+    const client = await connect(serve([bookFlight]), generation)
+    client.elicitAnswers.push(() => ({ action: 'decline' }))
+    expect((await client.call('book_flight', { from: 'A', destination: 'B' })).structuredContent).toEqual({ booked: false, reason: 'decline' })
+    client.elicitAnswers.push(accept({ flightId: 'SH-142' }), () => ({ action: 'cancel' }))
+    expect((await client.call('book_flight', { from: 'A', destination: 'B' })).structuredContent).toEqual({ booked: false, reason: 'cancel' })
+  })
+
+  it('never gives the tool an invalid answer: it gets a clear error instead', async () => {
+    const client = await connect(serve([askAge, askAgeTwice]), generation)
+    client.elicitAnswers.push(accept({ years: -4 }))
+    const failed = await client.call('ask_age')
+    expect(failed.isError).toBe(true)
+    expect(textOf(failed)).toMatch(/The answer to "age" of tool "ask_age" does not match its schema, so it was not used:\n {2}- years: Too small/)
+
+    client.elicitAnswers.push(accept({ years: 'old' }), accept({ years: 42 }))
+    const retried = await client.call('ask_age_twice')
+    expect(textOf(retried)).toBe('second try: 42')
+    const messages = client.received.flatMap((r) => (r.kind === 'elicit' ? [r.params.message] : []))
+    expect(messages.at(-1)).toMatch(/^That did not work \(.*expected number.*\)\. How old are you\?$/)
+  })
+
+  it('samples raw and structured through the client, sending __schema__ with toolChoice required', async () => {
+    const client = await connect(serve([classify]), generation)
+    client.sampleAnswers.push(
+      () => ({ role: 'assistant', content: { type: 'text', text: 'Sunny words.' }, model: 'm' }),
+      (params) => ({
+        role: 'assistant',
+        model: 'm',
+        stopReason: 'toolUse',
+        content: [{ type: 'tool_use', id: 'tu1', name: params.tools![0]!.name, input: { label: 'positive' } }],
+      }),
+    )
+    const result = await client.call('classify', { text: 'what a day' })
+    expect(result.structuredContent).toEqual({ said: 'Sunny words.', label: 'positive', exchange: 3 })
+    const samples = client.received.flatMap((r) => (r.kind === 'sample' ? [r.params] : []))
+    expect(samples[0]!.tools).toBeUndefined()
+    expect(samples[1]!.tools).toEqual([expect.objectContaining({ name: '__schema__', inputSchema: expect.objectContaining({ type: 'object' }) })])
+    expect(samples[1]!.toolChoice).toEqual({ mode: 'required' })
+  })
+
+  it('refuses a structured sample to a client without sampling.tools, into the tool', async () => {
+    const client = await connect(serve([maybeStructured]), generation, { capabilities: { elicitation: { form: {} }, sampling: {} } })
+    const result = await client.call('maybe_structured')
+    expect(textOf(result)).toBe(
+      'fallback: Tool "maybe_structured" needs the client capability "sampling.tools" (ctx.sample with a schema sends the __schema__ tool; call ctx.sample without a schema for such clients), which this client did not declare.',
+    )
+    expect(client.received.filter((r) => r.kind === 'sample')).toEqual([])
+  })
+
+  it('does not offer tools a client cannot serve, and refuses to call them naming the capability', async () => {
+    const client = await connect(serve([add, askAge, classify]), generation, { capabilities: {} })
+    expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+    await expect(client.call('ask_age')).rejects.toThrow(/Tool "ask_age" needs the client capability "elicitation"/)
+    await expect(client.call('classify', { text: 'x' })).rejects.toThrow(/needs the client capability "sampling"/)
+    expect((await client.call('add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 })
+  })
+
+  it('delivers logs and progress in the order the tool emitted them', async () => {
+    const client = await connect(serve([countingTool().tool]), generation)
+    const result = await client.call('count', { to: 3 })
+    expect(textOf(result)).toBe('counted to 3')
+    const seen = client.received.map((r) => (r.kind === 'log' ? `log:${(r.data as string)}` : r.kind === 'progress' ? `progress:${r.progress}/${r.total}:${r.message}` : r.kind))
+    expect(seen.filter((s) => !s.startsWith('progress:') || !s.includes('Fulfilling'))).toEqual([
+      'log:step 1',
+      'progress:1/3:counted 1',
+      'log:step 2',
+      'progress:2/3:counted 2',
+      'log:step 3',
+      'progress:3/3:counted 3',
+    ])
+  })
+
+  it('turns a tool failure or bad parameters into an isError result, and keeps serving', async () => {
+    const client = await connect(serve([add, askAge]), generation)
+    const bad = await client.call('add', { a: 'one', b: 2 })
+    expect(bad.isError).toBe(true)
+    expect(textOf(bad)).toMatch(/Invalid parameters for tool "add"; the tool did not run:\n {2}- a: /)
+    await expect(client.call('nope')).rejects.toThrow(/Unknown tool "nope". This server has: "add", "ask_age"/)
+    expect((await client.call('add', { a: 2, b: 2 })).structuredContent).toEqual({ sum: 4 })
+  })
+
+  it('aborts the tool when the client cancels the call; its finally runs', async () => {
+    const counting = countingTool()
+    const server = serve([counting.tool])
+    const client = await connect(server, generation)
+    const controller = new AbortController()
+    const call = client.call('count', { to: 1000, delayMs: 5 }, { signal: controller.signal })
+    // Cancel once the tool is visibly running.
+    await until(() => client.received.some((r) => r.kind === 'progress' && r.progress >= 3))
+    controller.abort('user pressed stop')
+    await expect(call).rejects.toThrow()
+    expect(await counting.cleanedUp).toBe('halted')
+    await until(() => server.suspendedCalls === 0)
+  })
+
+  it('two clients at once each get their own call and answers', async () => {
+    const server = serve([bookFlight])
+    const [a, b] = await Promise.all([connect(server, generation), connect(server, generation)])
+    a.elicitAnswers.push(accept({ flightId: 'SH-142' }), accept({ row: 1, seat: 'B' }))
+    b.elicitAnswers.push(accept({ flightId: 'CA-287' }), accept({ row: 30, seat: 'D' }))
+    a.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'tip A' }, model: 'm' }))
+    b.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'tip B' }, model: 'm' }))
+    const [ra, rb] = await Promise.all([a.call('book_flight', { from: 'OSL', destination: 'BER' }), b.call('book_flight', { from: 'NYC', destination: 'LAX' })])
+    expect(ra.structuredContent).toMatchObject({ ticketNumber: 'TK-SH-142-1B', tip: 'tip A' })
+    expect(rb.structuredContent).toMatchObject({ ticketNumber: 'TK-CA-287-30D', tip: 'tip B' })
+    expect(server.suspendedCalls).toBe(0)
+  })
+
+  it('a call whose answer never comes expires after inputTimeoutMs; the tool is aborted and cleaned up', async () => {
+    const waiting = waitingTool()
+    const server = serve([waiting.tool], { inputTimeoutMs: 1000 })
+    const client = await connect(server, generation)
+    // The person never answers: the client's handler does not resolve until the test ends.
+    let release: () => void = () => {}
+    client.elicitAnswers.push(() => new Promise((resolve) => (release = () => resolve({ action: 'cancel' }))))
+    const call = client.call('wait_for_user').catch((e: Error) => e)
+    await waiting.cleanedUp
+    expect(server.suspendedCalls).toBe(0)
+    release()
+    const outcome = await call
+    // The late answer finds the call gone, and says why.
+    expect(outcome instanceof Error ? outcome.message : textOf(outcome)).toMatch(
+      /This requestState cannot be used: that tool call is over, it expired: no answer came within 1 s \(inputTimeoutMs\)/,
+    )
+  })
+})
+
+/** Polls a condition on the event loop (bounded: gives up after 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(condition()).toBe(true)
+}
