@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto'
 import {
   inputRequired,
   MissingRequiredClientCapabilityError,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type CallToolRequest,
@@ -74,7 +75,7 @@ export async function serveToolCall(
     call = resumed.call
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
-      watchCancellation(service, call, ctx)
+      if (!isModernRound(ctx)) watchCancellation(service, call, ctx)
       service.calls.park(call)
       return askAgain(service, call, ctx)
     }
@@ -88,8 +89,16 @@ export async function serveToolCall(
   }
   call.wait = stop.wait
   call.inputRequest = stop.request
+  // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
+  // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
+  if (isModernRound(ctx)) call.detachCancel?.()
   service.calls.park(call)
   return askAgain(service, call, ctx)
+}
+
+function isModernRound(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  return envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
 }
 
 async function resumeCall(

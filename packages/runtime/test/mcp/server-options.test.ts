@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createMcpTool, makePlugin } from '../../src/index.ts'
+import { createMcpServer, McpServerOptionsError } from '../../src/mcp.ts'
+import { add, askAge } from '../fixtures/mcp-tools.ts'
+
+describe('createMcpServer options', () => {
+  it('accepts tools and plugins (a plugin serves its mcp part)', () => {
+    const plugin = makePlugin(askAge)
+      .onElicit({ *age() { return { action: 'decline' as const } } })
+      .build()
+    const server = createMcpServer({ name: 's', version: '1', tools: [add, plugin] })
+    expect([...server.tools.keys()]).toEqual(['add', 'ask_age'])
+    expect(server.tools.get('ask_age')).toBe(askAge)
+  })
+
+  it.each([
+    [{ name: '', version: '1', tools: [] }, /name: give the server a name/],
+    [{ name: 's', version: '1', tools: [], secret: 'short' }, /secret is 5 bytes; use at least 32/],
+    [{ name: 's', version: '1', tools: [], inputTimeoutMs: 10 }, /inputTimeoutMs: at least 1000 ms; a person needs minutes/],
+    [{ name: 's', version: '1', tools: [], port: 3000 }, /Unrecognized key: "port"/],
+    [{ name: 's', version: '1', tools: [{ name: 'fake' }] }, /tools\[0\] is not a tool or plugin/],
+  ])('refuses bad options with a message that says what to fix (%#)', (options, message) => {
+    expect(() => createMcpServer(options as never)).toThrow(McpServerOptionsError)
+    expect(() => createMcpServer(options as never)).toThrow(message)
+  })
+
+  it('refuses two different tools with one name', () => {
+    const twin = createMcpTool('add').parameters(z.object({})).elicits({}).execute(function* () {
+      return 0
+    })
+    expect(() => createMcpServer({ name: 's', version: '1', tools: [add, twin] })).toThrow(/two different tools are named "add"/)
+  })
+})

@@ -1,0 +1,91 @@
+/** createMcpServer over Streamable HTTP on 127.0.0.1, with official clients of both generations. */
+import { request } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMcpServer } from '../../src/mcp.ts'
+import { bookFlight } from '../fixtures/book-flight.ts'
+import { waitingTool } from '../fixtures/mcp-tools.ts'
+import { accept, connectClient, GENERATIONS, serveHttp } from './support/mcp-clients.ts'
+
+const open: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close()
+})
+
+describe.each(GENERATIONS)('Streamable HTTP, %s client', (generation) => {
+  it('books a flight: elicitations, sampling, logs and progress over HTTP', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const client = await connectClient(server, generation, { http: http.url })
+    open.unshift(client)
+    expect(client.client.getNegotiatedProtocolVersion()).toBe(generation)
+    client.elicitAnswers.push(accept({ flightId: 'SH-142' }), accept({ row: 3, seat: 'B' }))
+    client.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'Pack light.' }, model: 'm' }))
+
+    const result = await client.call('book_flight', { from: 'OSL', destination: 'BER' })
+    expect(result.structuredContent).toMatchObject({ ticketNumber: 'TK-SH-142-3B', tip: 'Pack light.' })
+    const kinds = client.received.filter((r) => r.kind !== 'progress' || !r.message?.startsWith('Fulfilling')).map((r) => r.kind)
+    expect(kinds).toEqual(['log', 'elicit', 'elicit', 'progress', 'sample', 'progress'])
+    const pick = client.received.find((r) => r.kind === 'elicit')
+    expect(pick?.kind === 'elicit' && (pick.params.requestedSchema as Record<string, unknown>)['x-model-context']).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+  })
+})
+
+describe('HTTP boundary', () => {
+  it('refuses a request for another host (DNS rebinding protection), naming the host', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const { status, body } = await post(http.url, { host: 'evil.example' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }))
+    expect(status).toBe(403)
+    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Invalid Host: evil.example' } })
+  })
+
+  it('answers a 2025-11-25 request for an unknown session with 404, and keeps serving', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const { status, body } = await post(http.url, { 'mcp-session-id': 'gone' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    expect(status).toBe(404)
+    expect(JSON.parse(body).error.message).toMatch(/Session "gone" not found \(it ended, or the server restarted\); initialize a new one/)
+    const client = await connectClient(server, '2025-11-25', { http: http.url })
+    open.unshift(client)
+    expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['book_flight'])
+  })
+})
+
+/** A raw POST with headers fetch() would not send (Host). */
+function post(url: URL, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = ''
+      res.on('data', (d: Buffer) => (text += d.toString()))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }))
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+describe('cancelling while the person is still answering (2025-11-25)', () => {
+  it('aborts the suspended tool; its finally runs', async () => {
+    const waiting = waitingTool()
+    const server = createMcpServer({ name: 's', version: '1', tools: [waiting.tool] })
+    open.push(server)
+    const client = await connectClient(server, '2025-11-25')
+    open.unshift(client)
+    let shown: () => void = () => {}
+    const elicitationShown = new Promise<void>((resolve) => (shown = resolve))
+    client.elicitAnswers.push(() => {
+      shown()
+      return new Promise(() => {}) // the person never answers
+    })
+    const controller = new AbortController()
+    const call = client.call('wait_for_user', {}, { signal: controller.signal })
+    await elicitationShown
+    controller.abort('closed the dialog')
+    await expect(call).rejects.toThrow()
+    await waiting.cleanedUp
+    expect(server.suspendedCalls).toBe(0)
+  })
+})
