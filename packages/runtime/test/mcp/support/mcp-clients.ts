@@ -18,6 +18,7 @@ import {
   type ElicitRequestFormParams,
   type ElicitResult,
 } from '@modelcontextprotocol/client'
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio'
 import type { BridgeMcpServer } from '../../../src/mcp.ts'
 
 export type Generation = '2025-11-25' | '2026-07-28'
@@ -47,11 +48,13 @@ export interface ConnectOptions {
   capabilities?: ClientCapabilities
   /** Default: in memory. */
   http?: URL
+  /** Spawn a stdio server instead (`server` is then unused). */
+  stdio?: StdioServerParameters
 }
 
 export const FULL_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: { tools: {} } }
 
-export async function connectClient(server: BridgeMcpServer, generation: Generation, options: ConnectOptions = {}): Promise<ScriptedClient> {
+export async function connectClient(server: BridgeMcpServer | undefined, generation: Generation, options: ConnectOptions = {}): Promise<ScriptedClient> {
   const received: Received[] = []
   const elicitAnswers: ElicitAnswer[] = []
   const sampleAnswers: SampleAnswer[] = []
@@ -83,11 +86,15 @@ export async function connectClient(server: BridgeMcpServer, generation: Generat
   client.setNotificationHandler('notifications/message', (n) => void received.push({ kind: 'log', level: n.params.level, data: n.params.data }))
 
   let close: () => Promise<void>
-  if (options.http) {
+  if (options.stdio) {
+    await client.connect(new StdioClientTransport(options.stdio))
+    close = () => client.close()
+  } else if (options.http) {
     await client.connect(new StreamableHTTPClientTransport(options.http))
     close = () => client.close()
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    if (!server) throw new Error('connectClient: pass a server, or options.http / options.stdio')
     const handle = server.listen({ transport: serverSide })
     await client.connect(clientSide)
     close = async () => {

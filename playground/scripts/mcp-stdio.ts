@@ -1,0 +1,15 @@
+/**
+ * The playground's tools as an MCP server over stdio, for MCP Inspector or any desktop client
+ * (either protocol generation). The tool list comes from the generated registry, as in the app.
+ * stdout is the protocol channel: nothing else may print there.
+ */
+import { createMcpServer } from '@mcp-bridge/runtime/mcp'
+import { serverTools } from '../src/mcp-bridge/server.gen.ts'
+
+const server = createMcpServer({
+  name: 'mcp-bridge-playground',
+  version: '0.1.0',
+  tools: serverTools,
+  onError: (error) => console.error(`[mcp-bridge-playground] ${error.message}`),
+})
+server.listen()
