@@ -18,7 +18,7 @@ import {
   type McpServer,
   type McpServerFactory,
 } from '@modelcontextprotocol/server'
-import { toNodeListener } from '../chat/node-adapter.ts'
+import { toNodeListener } from '../http/node-adapter.ts'
 
 export interface McpHttpOptions {
   /** Refuse requests whose Host header names another host (DNS-rebinding protection), e.g. `['127.0.0.1', 'localhost']`. */
