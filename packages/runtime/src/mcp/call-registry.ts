@@ -71,7 +71,9 @@ export class CallRegistry {
     call.busy = true
   }
 
+  /** Idempotent: the first way a call ended (cancelled, expired, completed) is the one remembered. */
   finish(call: LiveCall, how = 'it ended'): void {
+    if (this.#calls.get(call.callId) !== call) return
     clearTimeout(call.expiry)
     call.detachCancel?.()
     this.#calls.delete(call.callId)

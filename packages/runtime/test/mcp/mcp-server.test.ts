@@ -158,7 +158,7 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     const controller = new AbortController()
     const call = client.call('count', { to: 1000, delayMs: 5 }, { signal: controller.signal })
     // Cancel once the tool is visibly running.
-    await until(() => client.received.some((r) => r.kind === 'progress' && r.progress >= 3))
+    await client.receivedWhere((r) => r.kind === 'progress' && r.progress >= 3)
     controller.abort('user pressed stop')
     await expect(call).rejects.toThrow()
     expect(await counting.cleanedUp).toBe('halted')

@@ -37,6 +37,8 @@ export interface ScriptedClient {
   readonly client: Client
   readonly generation: Generation
   readonly received: Received[]
+  /** Resolves once something matching `predicate` has been received (at once if it already was). */
+  receivedWhere(predicate: (r: Received) => boolean): Promise<Received>
   /** Answers, used in order; running out is a test failure the tool sees as a client error. */
   readonly elicitAnswers: ElicitAnswer[]
   readonly sampleAnswers: SampleAnswer[]
@@ -55,7 +57,16 @@ export interface ConnectOptions {
 export const FULL_CAPABILITIES: ClientCapabilities = { elicitation: { form: {} }, sampling: { tools: {} } }
 
 export async function connectClient(server: BridgeMcpServer | undefined, generation: Generation, options: ConnectOptions = {}): Promise<ScriptedClient> {
+  // Every receipt goes through `record`, which also wakes whoever waits for it.
   const received: Received[] = []
+  const waiters: Array<{ predicate: (r: Received) => boolean; resolve: (r: Received) => void }> = []
+  const record = (item: Received): void => {
+    received.push(item)
+    for (const w of waiters.filter((w) => w.predicate(item))) {
+      waiters.splice(waiters.indexOf(w), 1)
+      w.resolve(item)
+    }
+  }
   const elicitAnswers: ElicitAnswer[] = []
   const sampleAnswers: SampleAnswer[] = []
   const capabilities = options.capabilities ?? FULL_CAPABILITIES
@@ -69,7 +80,7 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request) => {
       const params = request.params as ElicitRequestFormParams
-      received.push({ kind: 'elicit', params })
+      record({ kind: 'elicit', params })
       const answer = elicitAnswers.shift()
       if (!answer) throw new Error(`the test script has no answer for elicitation "${params.message.split('\n')[0]}"`)
       return answer(params)
@@ -77,13 +88,13 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
   }
   if (capabilities.sampling) {
     client.setRequestHandler('sampling/createMessage', async (request) => {
-      received.push({ kind: 'sample', params: request.params })
+      record({ kind: 'sample', params: request.params })
       const answer = sampleAnswers.shift()
       if (!answer) throw new Error('the test script has no answer for a sampling request')
       return answer(request.params) as never
     })
   }
-  client.setNotificationHandler('notifications/message', (n) => void received.push({ kind: 'log', level: n.params.level, data: n.params.data }))
+  client.setNotificationHandler('notifications/message', (n) => record({ kind: 'log', level: n.params.level, data: n.params.data }))
 
   let close: () => Promise<void>
   if (options.stdio) {
@@ -107,6 +118,10 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
     client,
     generation,
     received,
+    receivedWhere: (predicate) => {
+      const seen = received.find(predicate)
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ predicate, resolve }))
+    },
     elicitAnswers,
     sampleAnswers,
     call: (name, args = {}, callOptions = {}) =>
@@ -116,7 +131,7 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
         {
           timeout: 30_000,
           onprogress: (p) =>
-            void received.push({ kind: 'progress', progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) }),
+            record({ kind: 'progress', progress: p.progress, ...(p.total !== undefined && { total: p.total }), ...(p.message !== undefined && { message: p.message }) }),
           ...(callOptions.signal && { signal: callOptions.signal }),
         },
       ) as Promise<CallToolResult>,
