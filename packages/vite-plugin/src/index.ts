@@ -3,11 +3,18 @@
  * `core/` (shared with the `mcp-bridge` CLI):
  *
  *   configResolved   resolve and validate options against Vite's root
- *   buildStart       discover tools, validate their real schemas, write the generated files
+ *   buildStart       start discovering tools and validating their real schemas (not awaited:
+ *                    the rest of the build goes on meanwhile)
+ *   load             a generated file the app imports waits for that generation and gets its
+ *                    fresh content
  *   transform        split each tool module for its environment (client / server)
+ *   buildEnd         report the generation's diagnostics; errors fail the build here
  *   generateBundle   emit the manifest into the client build; fail if a server-only module
  *                    the split removed still reached a client chunk through another import
  *   configureServer  regenerate in dev when tool files change; errors go to the overlay
+ *
+ * ts-morph (with the TypeScript compiler inside it) loads only when a generation actually runs
+ * (`core/ts-morph.ts`), so a build whose tools did not change never pays for it.
  */
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
@@ -21,9 +28,8 @@ import { splitModule } from './core/split.ts'
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
-export { McpBridgeGenerator } from './core/generator.ts'
 export { createViteModuleLoader } from './core/load-modules.ts'
-export type { ModuleLoader } from './core/load-modules.ts'
+export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
 export { splitModule } from './core/split.ts'
 
 export class McpBridgeBuildError extends Error {
@@ -47,7 +53,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let generator: McpBridgeGenerator | undefined
 
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
-    loader ??= await createViteModuleLoader(options.root)
+    // The same config file, loaded the same way, as the build or dev server this plugin is in.
+    loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
     generator ??= new McpBridgeGenerator(options, loader)
     const result = await generator.generate(changed)
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
@@ -55,6 +62,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     lastResult = result
     return result
   }
+
+  /** A source file whose change can change what is generated. */
+  const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
+
+  /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
+  let reported = false
 
   function report(diagnostics: readonly Diagnostic[], fail: boolean): void {
     const errors = diagnostics.filter((d) => d.severity === 'error')
@@ -95,10 +108,11 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       options = resolveOptions(userOptions, resolved.root)
     },
 
-    async buildStart() {
+    buildStart() {
       if (inert || config.command !== 'build') return
       // One generation per build, shared by the client and server environments; skipped when
-      // nothing it depends on changed since the last successful one.
+      // nothing it depends on changed since the last successful one. Not awaited here: `load`
+      // and `buildEnd` wait for it, so the bundler works on everything else meanwhile.
       generation ??= (async () => {
         const print = await fingerprint(options)
         const cached = readCached(config.cacheDir, print)
@@ -108,7 +122,38 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         if (!result.diagnostics.some((d) => d.severity === 'error')) writeCached(config.cacheDir, print, result)
         return result
       })()
+      // Its failure is reported by `load` / `buildEnd`; this only keeps it from being "unhandled".
+      generation.catch(() => undefined)
+    },
+
+    load: {
+      filter: { id: /\.(?:gen\.ts|json)(?:[?#].*)?$/ },
+      async handler(id) {
+        if (inert || !generation) return null
+        const path = id.replace(/[?#].*$/, '')
+        const result = await generation
+        const file = result.files.find((f) => f.path === path)
+        if (!file) return null
+        // With errors nothing was written; the build fails in buildEnd (or, with
+        // failOnError: false, goes on with the files on disk).
+        if (result.diagnostics.some((d) => d.severity === 'error')) return null
+        return file.content
+      },
+    },
+
+    // `vite build --watch`: the next build generates again (the cache skips it if nothing changed).
+    watchChange(id) {
+      if (!inert && relevant(id)) {
+        generation = undefined
+        reported = false
+      }
+    },
+
+    async buildEnd(error) {
+      if (inert || !generation || error) return
       const result = await generation
+      if (reported) return
+      reported = true
       report(result.diagnostics, options.failOnError ?? true)
     },
 
@@ -171,7 +216,6 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         }).catch((error: unknown) => server.config.logger.error(`[mcp-bridge] generation failed: ${(error as Error).message}`))
         idle = running
       }
-      const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
       server.watcher.on('add', (f) => relevant(f) && regenerate(f))
       server.watcher.on('change', (f) => relevant(f) && regenerate(f))
       server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))

@@ -46,4 +46,52 @@ describe('split', () => {
     expect(out.removed.imports).toEqual(['other'])
     expect(out.code).toContain("import { helper } from './helpers.ts'")
   })
+
+  it('removes exactly the dead bindings of mixed imports, whatever their shape', () => {
+    const code = [
+      "import * as mcp from '@mcp-bridge/runtime'",
+      "import Db, { query, keep, close as shut } from './db.ts'",
+      "import Log, * as logNs from './log.ts'",
+      "import { type Secret, token } from './secret.ts'",
+      "import './side-effect.ts'",
+      "export const t = mcp.createMcpTool('t').elicits({}).execute(function* (): Generator<never, string> {",
+      '  const s: Secret = token; shut(); logNs.write(s); return Db.run(query) })',
+      'export const kept = [keep, Log]',
+      'export type Shown = Secret',
+    ].join('\n')
+    const out = splitModule(code, 't.ts', 'client')!
+    expect(out.removed).toEqual({ steps: ['execute'], imports: ['Db', 'query', 'shut', 'logNs', 'token'], sources: [] })
+    expect(out.code).toContain("import { keep } from './db.ts'")
+    expect(out.code).toContain("import Log from './log.ts'")
+    expect(out.code).toContain("import { type Secret } from './secret.ts'")
+    expect(out.code).toContain("import './side-effect.ts'")
+  })
+
+  it('follows renamed imports, cuts handoff() too, and counts JSX tags as uses', () => {
+    const code = [
+      "import { createMcpTool as tool, makePlugin as plugin } from '@mcp-bridge/runtime'",
+      "import { Card, Badge } from './ui.tsx'",
+      "import { charge } from './billing.ts'",
+      "export const pay = tool('pay').elicits({}).handoff({ before: function* () { return charge() }, client: function* () {}, after: function* () {} })",
+      'export const payPlugin = plugin(pay).onElicit({ "confirm-it": () => <Card />, other() { return <Badge /> } })',
+      'export const Shown = () => <Badge />',
+    ].join('\n')
+    const client = splitModule(code, 'pay.tsx', 'client')!
+    expect(client.removed).toEqual({ steps: ['handoff'], imports: ['charge'], sources: ['./billing.ts'] })
+    expect(client.code).toContain('.handoff({ before: () => { throw')
+    const server = splitModule(code, 'pay.tsx', 'server')!
+    expect(server.removed).toEqual({ steps: ['onElicit'], imports: ['Card'], sources: [] })
+    expect(server.code).toContain("import { Badge } from './ui.tsx'")
+    expect(server.code).toMatch(/onElicit\(\{ "confirm-it": \(\) => \{ throw .*, other: \(\) => \{ throw/)
+  })
+
+  it('ignores a same-named function that is not the runtime\'s, and type-only runtime imports', () => {
+    const code = [
+      "import type { createMcpTool as T } from '@mcp-bridge/runtime'",
+      "import { createMcpTool } from './my-builder.ts'",
+      "export const t = createMcpTool('t').execute(() => 1)",
+    ].join('\n')
+    expect(splitModule(code, 't.ts', 'client')).toBeUndefined()
+  })
 })
+

@@ -3,7 +3,8 @@
  * local names mean `createMcpTool` / `makePlugin` (named, renamed or namespace imports of the
  * runtime), and the method steps of a chain (`createMcpTool('x').elicits(...).execute(...)`).
  */
-import { Node, type CallExpression, type SourceFile } from 'ts-morph'
+import type { CallExpression, SourceFile } from 'ts-morph'
+import { Node } from './ts-morph.ts'
 import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 
 export type Factory = typeof TOOL_FACTORY | typeof PLUGIN_FACTORY

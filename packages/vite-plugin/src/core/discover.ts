@@ -5,11 +5,13 @@
  * Schema *facts* do not come from here (the real zod objects are loaded later); this module
  * knows names, exports and exact source positions, so every later report can point at code.
  */
-import { Node, SyntaxKind, type CallExpression, type Project, type SourceFile, type VariableDeclaration } from 'ts-morph'
+import type { CallExpression, Project, SourceFile, VariableDeclaration } from 'ts-morph'
+import { Node, SyntaxKind } from './ts-morph.ts'
 import { toolNameProblem } from '@mcp-bridge/runtime'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
+import { resolveVariable } from './resolve-export.ts'
 
 export interface DiscoveredProperty {
   name: string
@@ -258,16 +260,12 @@ function readPlugin(
   return { exportName, location: at(call), tool: resolveTool(call.getArguments()[0]), handlerKeys }
 }
 
-/** Follow `makePlugin(bookFlight)` to the declaration of `bookFlight`, through imports. */
+/** Follow `makePlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */
 function resolveTool(arg: Node | undefined): DiscoveredPlugin['tool'] {
   if (!arg || !Node.isIdentifier(arg)) return undefined
-  for (const def of arg.getDefinitionNodes()) {
-    if (Node.isVariableDeclaration(def)) {
-      const exportName = exportNameOf(def)
-      if (exportName) return { file: def.getSourceFile().getFilePath(), exportName }
-    }
-  }
-  return undefined
+  const def = resolveVariable(arg)
+  const exportName = def && exportNameOf(def)
+  return def && exportName ? { file: def.getSourceFile().getFilePath(), exportName } : undefined
 }
 
 function locate(file: SourceFile, node: Node, relativePath: string): SourceLocation {

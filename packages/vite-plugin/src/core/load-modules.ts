@@ -7,7 +7,7 @@
  * as in the app, and the loaded modules live in their own module graph, apart from the build's.
  * Each import has a time limit so a module that never settles cannot hang the build.
  */
-import { createServer, isRunnableDevEnvironment, type ViteDevServer } from 'vite'
+import { createServer, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
 
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
@@ -27,7 +27,35 @@ export class ModuleLoadTimeoutError extends Error {
   }
 }
 
-export async function createViteModuleLoader(root: string, options: { timeoutMs?: number; configFile?: string | false } = {}): Promise<ModuleLoader> {
+/**
+ * The loader only runs modules, on demand: no file watcher, no browser dependency
+ * pre-bundling. Set from a plugin, last, because merging with the app's config would drop an
+ * inline `watch: null` (null means "unset" to mergeConfig) and append to its
+ * `optimizeDeps.include` — and a watcher crawling the project keeps the build's process alive
+ * for a second after it is done.
+ */
+const loaderOnly: Plugin = {
+  name: 'mcp-bridge:loader-only',
+  enforce: 'post',
+  config(config) {
+    config.server = { ...config.server, middlewareMode: true, hmr: false, ws: false, watch: null }
+    config.optimizeDeps = { noDiscovery: true, include: [] }
+  },
+  configEnvironment(_name, config) {
+    config.optimizeDeps = { noDiscovery: true, include: [] }
+  },
+}
+
+export interface ModuleLoaderOptions {
+  /** Per-module time limit (default 10 s). */
+  timeoutMs?: number
+  /** The app's Vite config file (default: found in `root`, as Vite does); false for none. */
+  configFile?: string | false
+  /** How to load that config; the plugin passes what the build itself used (default 'runner'). */
+  configLoader?: 'bundle' | 'runner' | 'native'
+}
+
+export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
   const timeoutMs = options.timeoutMs ?? 10_000
   const previous = process.env[LOADER_ENV_FLAG]
   process.env[LOADER_ENV_FLAG] = '1'
@@ -36,12 +64,13 @@ export async function createViteModuleLoader(root: string, options: { timeoutMs?
     server = await createServer({
       root,
       configFile: options.configFile,
-      // The runner loader transforms the app's config and what it imports (TypeScript included).
-      configLoader: 'runner',
+      // The runner loader transforms the app's config and what it imports (TypeScript included),
+      // so it works where the others may not (a config importing TypeScript workspace packages).
+      configLoader: options.configLoader ?? 'runner',
       logLevel: 'silent',
       appType: 'custom',
       server: { middlewareMode: true, hmr: false, watch: null, ws: false },
-      optimizeDeps: { noDiscovery: true, include: [] },
+      plugins: [loaderOnly],
     })
   } finally {
     if (previous === undefined) delete process.env[LOADER_ENV_FLAG]

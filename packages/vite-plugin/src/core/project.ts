@@ -1,10 +1,13 @@
 /**
  * A ts-morph project over the included files, set up like a Vite + TypeScript app (bundler
- * resolution, `.ts` extensions allowed in imports, JSX) so imports between tool files resolve.
+ * resolution, `.ts` extensions allowed in imports, JSX). Discovery reads syntax only, so no
+ * program is ever built: no lib files, no node_modules types.
  */
-import { Project, ts } from 'ts-morph'
+import type { Project } from 'ts-morph'
+import { tsMorph } from './ts-morph.ts'
 
 export function createDiscoveryProject(files: readonly string[]): Project {
+  const { Project, ts } = tsMorph()
   const project = new Project({
     skipAddingFilesFromTsConfig: true,
     skipFileDependencyResolution: true,

@@ -8,11 +8,12 @@
  *     same keys, so React components drop out of the server bundle.
  *
  * Imports are removed only when an edit made them unused. Code the splitter cannot see through
- * (a wrapper, a re-export) is reported by discovery as an error, never silently shipped.
+ * (a wrapper, a re-export) is reported by discovery as an error, never silently shipped; the
+ * split and discovery recognise chains from the same table (`patterns.ts`), and a test runs
+ * both over every fixture to check they agree.
  */
 import MagicString from 'magic-string'
-import { Node, Project, SyntaxKind, ts, type SourceFile } from 'ts-morph'
-import { chainOf, factoryOf, objectKeys, runtimeBindings } from './chains.ts'
+import { isNode, keyName, parseModule, walk, type EsNode } from './estree.ts'
 import { CLIENT_STEPS, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
 
 export type SplitTarget = 'client' | 'server'
@@ -24,97 +25,167 @@ export interface SplitResult {
   removed: { steps: string[]; imports: string[]; sources: string[] }
 }
 
-const project = new Project({
-  useInMemoryFileSystem: true,
-  compilerOptions: { jsx: ts.JsxEmit.Preserve, allowJs: true, target: ts.ScriptTarget.ES2022 },
-})
+interface Cut {
+  node: EsNode
+  replacement: string
+  step: string
+}
 
 export function splitModule(code: string, id: string, target: SplitTarget): SplitResult | undefined {
   if (!code.includes(RUNTIME_MODULE)) return undefined
-  const file = project.createSourceFile(`/split${/\.[cm]?[jt]sx?$/.test(id) ? id.slice(id.lastIndexOf('.')) : '.ts'}`, code, { overwrite: true })
-  try {
-    return split(file, code, id, target)
-  } finally {
-    project.removeSourceFile(file)
-  }
-}
+  const program = parseModule(code, id)
+  const factories = runtimeBindings(program)
+  if (factories.tool.size + factories.plugin.size + factories.namespaces.size === 0) return undefined
 
-function split(file: SourceFile, code: string, id: string, target: SplitTarget): SplitResult | undefined {
-  const factories = runtimeBindings(file)
   const wanted = target === 'client' ? TOOL_FACTORY : PLUGIN_FACTORY
   const steps = new Set<string>(target === 'client' ? SERVER_STEPS : CLIENT_STEPS)
-  const cuts: Array<{ node: Node; replacement: string; step: string }> = []
+  const parents = new Map<EsNode, EsNode>()
+  const calls: EsNode[] = []
+  walk(program, (node, parent) => {
+    if (parent) parents.set(node, parent)
+    if (node.type === 'CallExpression' && factoryOf(node, factories) === wanted) calls.push(node)
+  })
 
-  for (const call of file.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    if (factoryOf(call, factories) !== wanted) continue
-    for (const step of chainOf(call).steps) {
-      if (!steps.has(step.name)) continue
-      const arg = step.call.getArguments()[0]
-      if (!arg) continue
+  const cuts: Cut[] = []
+  for (const call of calls) {
+    for (const step of chainSteps(call, parents)) {
+      const arg = (step.call.arguments as unknown[])[0]
+      if (!steps.has(step.name) || !isNode(arg)) continue
       cuts.push({ node: arg, replacement: stubFor(step.name, arg, target), step: step.name })
     }
   }
   if (cuts.length === 0) return undefined
 
   const s = new MagicString(code)
-  for (const cut of cuts) s.overwrite(cut.node.getStart(), cut.node.getEnd(), cut.replacement)
-
-  const { names: removedImports, sources } = removeUnusedImports(file, cuts.map((c) => c.node), s)
+  for (const cut of cuts) s.overwrite(cut.node.start, cut.node.end, cut.replacement)
+  const { names, sources } = removeUnusedImports(program, code, cuts, s)
   return {
     code: s.toString(),
     map: s.generateMap({ source: id, includeContent: true, hires: 'boundary' }),
-    removed: { steps: cuts.map((c) => c.step), imports: removedImports, sources },
+    removed: { steps: cuts.map((c) => c.step), imports: names, sources },
   }
 }
 
-function stubFor(step: string, arg: Node, target: SplitTarget): string {
+interface Bindings {
+  tool: Set<string>
+  plugin: Set<string>
+  namespaces: Set<string>
+}
+
+/** Local names bound to `createMcpTool` / `makePlugin` by imports of the runtime (renamed or namespace). */
+function runtimeBindings(program: EsNode): Bindings {
+  const b: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
+  for (const decl of importDeclarations(program)) {
+    if ((decl.source as EsNode).value !== RUNTIME_MODULE || decl.importKind === 'type') continue
+    for (const spec of decl.specifiers as EsNode[]) {
+      const local = (spec.local as EsNode).name as string
+      if (spec.type === 'ImportNamespaceSpecifier') b.namespaces.add(local)
+      if (spec.type !== 'ImportSpecifier' || spec.importKind === 'type') continue
+      const imported = keyName(spec.imported)
+      if (imported === TOOL_FACTORY) b.tool.add(local)
+      if (imported === PLUGIN_FACTORY) b.plugin.add(local)
+    }
+  }
+  return b
+}
+
+function factoryOf(call: EsNode, b: Bindings): string | undefined {
+  const callee = call.callee as EsNode
+  if (callee.type === 'Identifier') {
+    if (b.tool.has(callee.name as string)) return TOOL_FACTORY
+    if (b.plugin.has(callee.name as string)) return PLUGIN_FACTORY
+  }
+  if (callee.type === 'MemberExpression' && !callee.computed) {
+    const object = callee.object as EsNode
+    const name = keyName(callee.property)
+    if (object.type === 'Identifier' && b.namespaces.has(object.name as string) && (name === TOOL_FACTORY || name === PLUGIN_FACTORY)) return name
+  }
+  return undefined
+}
+
+/** The method steps of the chain started by `call`: `createMcpTool('x').elicits(...).execute(...)`. */
+function chainSteps(call: EsNode, parents: Map<EsNode, EsNode>): Array<{ name: string; call: EsNode }> {
+  const steps: Array<{ name: string; call: EsNode }> = []
+  for (let top = call; ; ) {
+    const access = parents.get(top)
+    if (!access || access.type !== 'MemberExpression' || access.object !== top || access.computed) break
+    const next = parents.get(access)
+    if (!next || next.type !== 'CallExpression' || next.callee !== access) break
+    steps.push({ name: keyName(access.property) ?? '', call: next })
+    top = next
+  }
+  return steps
+}
+
+function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
   const where = target === 'client' ? 'in the browser' : 'on the server'
   const fail = `() => { throw new Error(${JSON.stringify(`mcp-bridge: .${step}() was removed from this bundle (it does not run ${where}). If you see this, code ${where} called it directly; run the tool through the chat handler or MCP server instead.`)}) }`
   if (step === 'execute') return fail
   if (step === 'handoff') return `{ before: ${fail}, client: ${fail}, after: ${fail} }`
   // onElicit: keep the keys, since makePlugin checks them against the tool.
-  const keys = objectKeys(arg)
-  return `{ ${keys.map((k) => `${k}: ${fail}`).join(', ')} }`
+  const keys = arg.type === 'ObjectExpression' ? (arg.properties as EsNode[]).flatMap((p) => (p.type === 'Property' && !p.computed ? [keyName(p.key)] : [])) : []
+  return `{ ${keys.filter((k) => k !== undefined).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k!) ? k : JSON.stringify(k)}: ${fail}`).join(', ')} }`
 }
 
-/** Remove import specifiers whose every use was inside a cut (and only those). */
-function removeUnusedImports(file: SourceFile, cut: Node[], s: MagicString): { names: string[]; sources: string[] } {
-  const inCut = (node: Node) => cut.some((c) => node.getStart() >= c.getStart() && node.getEnd() <= c.getEnd())
-  const removed: string[] = []
-  const sources: string[] = []
-  for (const decl of file.getImportDeclarations()) {
-    const clause = decl.getImportClause()
-    if (!clause) continue // side-effect import: never touched
-    const bindings: Array<{ name: string; node: Node }> = []
-    const def = clause.getDefaultImport()
-    if (def) bindings.push({ name: def.getText(), node: def })
-    const ns = clause.getNamespaceImport()
-    if (ns) bindings.push({ name: ns.getText(), node: ns })
-    for (const named of clause.getNamedImports()) bindings.push({ name: named.getAliasNode()?.getText() ?? named.getName(), node: named })
+function importDeclarations(program: EsNode): EsNode[] {
+  return (program.body as EsNode[]).filter((n) => n.type === 'ImportDeclaration')
+}
 
-    const dead = bindings.filter((b) => {
-      const uses = file
-        .getDescendantsOfKind(SyntaxKind.Identifier)
-        .filter((i) => i.getText() === b.name && !i.getFirstAncestorByKind(SyntaxKind.ImportDeclaration))
-      return uses.length > 0 && uses.every(inCut)
+/**
+ * Remove import bindings whose every use was inside a cut (and only those). A "use" is any
+ * identifier with the binding's name outside import declarations — property names and types
+ * included, so the rule errs on keeping an import, never on dropping a used one.
+ */
+function removeUnusedImports(program: EsNode, code: string, cuts: readonly Cut[], s: MagicString): { names: string[]; sources: string[] } {
+  const inCut = (node: EsNode) => cuts.some((c) => node.start >= c.node.start && node.end <= c.node.end)
+  const uses = new Map<string, EsNode[]>()
+  for (const statement of program.body as EsNode[]) {
+    if (statement.type === 'ImportDeclaration') continue
+    walk(statement, (node) => {
+      if (node.type !== 'Identifier' && node.type !== 'JSXIdentifier') return
+      const name = node.name as string
+      uses.set(name, [...(uses.get(name) ?? []), node])
+    })
+  }
+  const names: string[] = []
+  const sources: string[] = []
+  for (const decl of importDeclarations(program)) {
+    const specifiers = decl.specifiers as EsNode[]
+    if (specifiers.length === 0) continue // side-effect import: never touched
+    const dead = specifiers.filter((spec) => {
+      const found = uses.get((spec.local as EsNode).name as string) ?? []
+      return found.length > 0 && found.every(inCut)
     })
     if (dead.length === 0) continue
-    removed.push(...dead.map((b) => b.name))
-    if (dead.length === bindings.length) {
-      s.remove(decl.getStart(), decl.getEnd())
-      sources.push(decl.getModuleSpecifierValue())
+    names.push(...dead.map((spec) => (spec.local as EsNode).name as string))
+    if (dead.length === specifiers.length) {
+      s.remove(decl.start, decl.end)
+      sources.push((decl.source as EsNode).value as string)
       continue
     }
-    for (const b of dead) {
-      const node = b.node
-      // Remove the specifier with its comma.
-      const next = node.getNextSiblingIfKind(SyntaxKind.CommaToken)
-      const prev = node.getPreviousSiblingIfKind(SyntaxKind.CommaToken)
-      if (next) s.remove(node.getStart(), next.getEnd())
-      else if (prev) s.remove(prev.getStart(), node.getEnd())
-      else s.remove(node.getStart(), node.getEnd())
+    // Remove each specifier with one comma next to it: `A, ` (default), `, * as ns`, `b, ` or `, b`.
+    for (const spec of dead) {
+      const after = commaAfter(code, spec.end)
+      if (spec.type !== 'ImportNamespaceSpecifier' && after !== undefined) s.remove(spec.start, after)
+      else s.remove(commaBefore(code, spec.start) ?? spec.start, spec.end)
     }
   }
-  return { names: removed, sources }
+  return { names, sources }
 }
 
+/** The offset just past a comma that follows `from` (whitespace between), if one does. */
+function commaAfter(code: string, from: number): number | undefined {
+  let i = from
+  while (/\s/.test(code[i] ?? '')) i++
+  if (code[i] !== ',') return undefined
+  i++
+  while (/\s/.test(code[i] ?? '')) i++
+  return i
+}
+
+/** The offset of a comma that precedes `from` (whitespace between), if one does. */
+function commaBefore(code: string, from: number): number | undefined {
+  let i = from - 1
+  while (i >= 0 && /\s/.test(code[i]!)) i--
+  return code[i] === ',' ? i : undefined
+}

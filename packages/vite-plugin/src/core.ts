@@ -1,0 +1,13 @@
+/**
+ * `@mcp-bridge/vite-plugin/core`: the generator the plugin and the CLI share, for scripts and
+ * other bundlers. A separate entry because it loads ts-morph (and the TypeScript compiler in
+ * it); `import { mcpBridge } from '@mcp-bridge/vite-plugin'` stays light.
+ */
+export { McpBridgeGenerator, SERVER_REGISTRY, CLIENT_REGISTRY } from './core/generator.ts'
+export type { GenerateResult, GeneratedFile } from './core/generator.ts'
+export { createViteModuleLoader, ModuleLoadTimeoutError } from './core/load-modules.ts'
+export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
+export { resolveOptions, McpBridgeOptionsError } from './core/options.ts'
+export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
+export { formatDiagnostic, sortDiagnostics } from './core/diagnostics.ts'
+export type { Diagnostic } from './core/diagnostics.ts'

@@ -1,0 +1,49 @@
+/**
+ * The little the split needs from an ESTree AST (as Vite's `parseAst` — oxc — returns it): a
+ * loose node shape and a walk that knows each node's parent. Parsing with oxc instead of
+ * ts-morph keeps TypeScript's compiler out of every build's transform step; the split runs on
+ * every tool module of every build, discovery only when sources changed.
+ */
+import { parseAst } from 'vite'
+
+export interface EsNode {
+  type: string
+  start: number
+  end: number
+  [key: string]: unknown
+}
+
+export function isNode(value: unknown): value is EsNode {
+  return typeof value === 'object' && value !== null && typeof (value as EsNode).type === 'string' && typeof (value as EsNode).start === 'number'
+}
+
+/** Parse a module; the language follows the file's extension (TSX when unsure: it accepts the most). */
+export function parseModule(code: string, id: string): EsNode {
+  const ext = /\.([cm]?[jt]sx?)(?:\?.*)?$/.exec(id)?.[1] ?? 'tsx'
+  const lang = ext.endsWith('x') ? (ext.includes('t') ? 'tsx' : 'jsx') : ext.includes('t') ? 'ts' : 'js'
+  return parseAst(code, { lang, sourceType: 'module' }) as unknown as EsNode
+}
+
+/** Visit every node depth-first, with its parent. */
+export function walk(root: EsNode, visit: (node: EsNode, parent: EsNode | undefined) => void): void {
+  const stack: Array<[EsNode, EsNode | undefined]> = [[root, undefined]]
+  while (stack.length) {
+    const [node, parent] = stack.pop()!
+    visit(node, parent)
+    for (const key in node) {
+      if (key === 'type' || key === 'start' || key === 'end') continue
+      const value = node[key]
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) if (isNode(value[i])) stack.push([value[i] as EsNode, node])
+      } else if (isNode(value)) stack.push([value, node])
+    }
+  }
+}
+
+/** The name of a non-computed property key or member property (`a` in `x.a`, `{ a: 1 }`, `{ 'a': 1 }`). */
+export function keyName(node: unknown): string | undefined {
+  if (!isNode(node)) return undefined
+  if (node.type === 'Identifier') return node.name as string
+  if (node.type === 'Literal' && typeof node.value === 'string') return node.value
+  return undefined
+}
