@@ -94,4 +94,39 @@ describe('vite build with mcpBridge()', () => {
   it('fails the build itself when a server-only import survives into a client chunk', async () => {
     await expect(buildApp('split-leak', 'client')).rejects.toThrow(/\.\/server-only\.ts is used only by \.execute\(\)\/\.handoff\(\) in .*tool\.ts, but it still reached a client chunk/)
   }, 120_000)
+
+  it('bundles what this build generated, never a stale generated file on disk', async () => {
+    const root = mkdtempSync(join(fixtures, '.tmp-stale-'))
+    outputs.push(root)
+    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const registry = join(root, 'src/mcp-bridge/client.gen.ts')
+    writeFileSync(registry, "export const clientPlugins = ['STALE_REGISTRY_MARKER']\n")
+    const client = await buildApp('split-app', 'client', mcpBridge(), root)
+    expect(allText(client)).not.toContain('STALE_REGISTRY_MARKER')
+    expect(allText(client)).toContain('CLIENT_COMPONENT_MARKER_91bc2e')
+    expect(readFileSync(registry, 'utf8')).toBe(readFileSync(join(fixtures, 'split-app/src/mcp-bridge/client.gen.ts'), 'utf8'))
+  }, 120_000)
+
+  it('fails the build on schema errors, naming each at file:line:col; failOnError: false only warns', async () => {
+    const root = mkdtempSync(join(fixtures, '.tmp-errors-'))
+    outputs.push(root)
+    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const tool = join(root, 'src/tool.ts')
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace('response: z.object({', 'response: z.object({ nested: z.object({ a: z.string() }),'))
+    const failed = buildApp('split-app', 'client', mcpBridge(), root)
+    await expect(failed).rejects.toThrow(/mcp-bridge found 1 error:\nsrc\/tool\.ts:8:45  pick_flight › choose\.nested: nested objects are not allowed; flatten the fields/)
+
+    const warnings: string[] = []
+    const outDir = join(root, 'dist')
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'warn',
+      customLogger: { ...console, info() {}, warn: (m: string) => warnings.push(m), warnOnce: (m: string) => warnings.push(m), error() {}, clearScreen() {}, hasErrorLogged: () => false, hasWarned: false },
+      plugins: [mcpBridge({ failOnError: false })],
+      build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } },
+    })
+    expect(warnings.join('\n')).toMatch(/\[mcp-bridge\] src\/tool\.ts:8:45  pick_flight › choose\.nested: nested objects are not allowed/)
+  }, 120_000)
 })
+
