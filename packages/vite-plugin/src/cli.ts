@@ -7,9 +7,8 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
-import { resolveConfig } from 'vite'
-import { createViteModuleLoader, LOADER_ENV_FLAG } from './core/load-modules.ts'
-import { resolveOptions } from './core/options.ts'
+import { createViteModuleLoader } from './core/load-modules.ts'
+import { projectOptions } from './core/project-options.ts'
 
 const USAGE = `Usage: mcp-bridge <check|generate> [options]
 
@@ -26,24 +25,6 @@ Options:
   -h, --help          show this help
 
 Exit codes: 0 no errors, 1 errors found, 2 usage error.`
-
-/**
- * The options given to `mcpBridge({...})` in the app's Vite config, so the CLI and the plugin
- * generate the same files. Flags override them. No config, or no plugin in it: defaults.
- */
-async function optionsFromViteConfig(root: string): Promise<Record<string, unknown> | undefined> {
-  const previous = process.env[LOADER_ENV_FLAG]
-  process.env[LOADER_ENV_FLAG] = '1'
-  try {
-    const config = await resolveConfig({ root, logLevel: 'silent', configLoader: 'runner' }, 'build')
-    const plugin = config.plugins.find((p) => p.name === 'mcp-bridge')
-    const user = (plugin?.api as { userOptions?: unknown } | undefined)?.userOptions
-    return user && typeof user === 'object' ? (user as Record<string, unknown>) : undefined
-  } finally {
-    if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
-    else process.env[LOADER_ENV_FLAG] = previous
-  }
-}
 
 export interface CliIo {
   out(line: string): void
@@ -86,17 +67,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
   const root = resolve(values.root ?? process.cwd())
   let options
   try {
-    const fromConfig = await optionsFromViteConfig(root)
-    options = resolveOptions(
-      {
-        ...fromConfig,
-        ...(values.include && { include: values.include }),
-        ...(values.exclude && { exclude: values.exclude }),
-        ...(values['out-dir'] && { outDir: values['out-dir'] }),
-        ...(values.manifest && { manifest: values.manifest }),
-      },
-      root,
-    )
+    options = await projectOptions(root, { include: values.include, exclude: values.exclude, outDir: values['out-dir'], manifest: values.manifest })
   } catch (error) {
     io.err(`mcp-bridge: ${(error as Error).message}`)
     return 2
@@ -108,7 +79,8 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     const result = await generator.generate()
     const diagnostics: Diagnostic[] = [...result.diagnostics]
     let written: string[] = []
-    if (command === 'check') diagnostics.push(...generator.stale(result))
+    // Stale outputs matter once the sources are clean: until then `generate` would refuse anyway.
+    if (command === 'check' && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...generator.stale(result))
     else if (!diagnostics.some((d) => d.severity === 'error')) written = generator.write(result)
     const errors = diagnostics.filter((d) => d.severity === 'error').length
     const warnings = diagnostics.length - errors

@@ -2,22 +2,16 @@
  * Discovery on every fixture, snapshotted (TanStack Router's generator-test style): tools,
  * plugins and diagnostics with their exact positions.
  */
-import { readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
 import { createDiscoveryProject } from '../src/core/project.ts'
-
-const fixturesDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
+import { fixtureSources, fixturesDir } from './support/fixtures.ts'
 
 function discoverFixture(name: string) {
   const root = join(fixturesDir, name)
-  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[])
-    .filter((f) => /\.(ts|tsx)$/.test(f))
-    .map((f) => join(root, 'src', f))
-    .sort()
+  const files = fixtureSources(name)
   const results = crossCheck(discoverProject(createDiscoveryProject(files), root, files))
   return {
     tools: results.flatMap((r) => r.tools.map((t) => ({ file: r.file, ...t }))),

@@ -3,10 +3,13 @@
  * imports only it used; the server loses the `onElicit` handlers and the React component.
  */
 import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { discoverProject } from '../src/core/discover.ts'
+import { createDiscoveryProject } from '../src/core/project.ts'
 import { splitModule } from '../src/core/split.ts'
+import { fixtureNames, fixtureSources, fixturesDir } from './support/fixtures.ts'
 
 const app = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures/split-app/src')
 const read = (f: string) => readFileSync(resolve(app, f), 'utf8')
@@ -93,5 +96,20 @@ describe('split', () => {
     ].join('\n')
     expect(splitModule(code, 't.ts', 'client')).toBeUndefined()
   })
-})
 
+  // The split parses with oxc, discovery with ts-morph; both read patterns.ts. Where discovery
+  // accepts a file, the split must cut every tool and plugin in it — no silent miss.
+  it.each(fixtureNames())('agrees with discovery on fixture %s', (name) => {
+    const files = fixtureSources(name)
+    const discovered = discoverProject(createDiscoveryProject(files), join(fixturesDir, name), files)
+    for (const [i, file] of files.entries()) {
+      const d = discovered[i]!
+      if (d.diagnostics.some((x) => x.code === 'WRAPPED_CALL' || x.code === 'RE_EXPORT')) continue
+      const code = readFileSync(file, 'utf8')
+      // A tool with a non-literal name is reported, not recorded — and still cut.
+      const unnamed = d.diagnostics.filter((x) => x.code === 'NON_LITERAL_NAME').length
+      expect(splitModule(code, file, 'client')?.removed.steps.length ?? 0, `${d.file} (client)`).toBe(d.tools.length + unnamed)
+      expect(splitModule(code, file, 'server')?.removed.steps.length ?? 0, `${d.file} (server)`).toBe(d.plugins.length)
+    }
+  })
+})

@@ -28,8 +28,10 @@ export interface DiscoveredElicitKey {
 
 export interface DiscoveredTool {
   name: string
-  /** The export that holds the tool (`default` for a default export). */
+  /** The export that holds the tool (`default` for a default export; the local name when unexported). */
   exportName: string
+  /** False for a top-level tool that is not exported (reported; the registries cannot import it). */
+  exported: boolean
   location: SourceLocation
   /** Where `.elicits(...)` is called. */
   elicitsLocation: SourceLocation | undefined
@@ -203,6 +205,7 @@ function readTool(
   return {
     name,
     exportName,
+    exported: holder.kind === 'default' || holder.exported,
     location: at(call),
     elicitsLocation: elicitsStep ? at(elicitsStep.call) : undefined,
     elicits: elicitsStep ? readElicits(elicitsStep.call, at) : undefined,

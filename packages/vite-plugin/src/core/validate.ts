@@ -30,7 +30,9 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
 
   // Import in parallel (transforms overlap with I/O), then read the results in file order so the
   // diagnostics never depend on which import finished first.
-  const withTools = discoveries.filter((d) => d.tools.length > 0)
+  // An unexported tool cannot be reached (discovery reported it); its module is still loaded
+  // when it holds other tools.
+  const withTools = discoveries.filter((d) => d.tools.some((t) => t.exported))
   const loaded = await mapLimit(withTools, IMPORT_CONCURRENCY, (d) =>
     loader.import(join(root, d.file)).then(
       (exports) => ({ ok: true as const, exports }),
@@ -49,12 +51,14 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
       if (violations) {
         for (const v of violations) add(toDiagnostic(v, byName, discovery.tools[0]!.location))
       } else {
-        const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+        // Paths relative to the project, as everywhere in diagnostics (and stable across machines).
+        const message = (error instanceof Error ? error.message.split('\n')[0]! : String(error)).replaceAll(`${root}/`, '')
         add({ ...discovery.tools[0]!.location, line: 1, column: 1, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `Loading this module failed, so its tools could not be checked: ${message}` })
       }
       continue
     }
     for (const discovered of discovery.tools) {
+      if (!discovered.exported) continue
       const value = exports[discovered.exportName]
       if (!isToolLike(value)) {
         add({ ...discovered.location, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).` })
