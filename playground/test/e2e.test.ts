@@ -4,16 +4,15 @@
  * (playground/test-results/). The booking test also refreshes docs/playground-booking.png.
  */
 import type { ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { mkdirSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { launchChromium } from './support/browser.ts'
 import { cleanEnv, freePort, run, startServer } from './support/processes.ts'
 
 const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic']
 const results = join(playground, 'test-results')
 
 let server: ChildProcess | undefined
@@ -23,9 +22,6 @@ let page: Page
 const pages: Page[] = []
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set CHROMIUM_PATH.`)
-  }
   const port = await freePort()
   const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
   // No real-model variables reach it, so the scripted demo model answers.
@@ -38,7 +34,7 @@ beforeAll(async () => {
   })
   server = dev.child
   base = `http://127.0.0.1:${port}/`
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, timeout: 60_000 })
+  browser = await launchChromium()
   rmSync(results, { recursive: true, force: true })
   // Warm-up: the first load compiles the app (slow when the rest of the suite shares the CPU),
   // so it gets its own generous bound and the tests measure behaviour, not compilation.
