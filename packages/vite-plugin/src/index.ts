@@ -11,6 +11,7 @@
  *   buildEnd         report the generation's diagnostics; errors fail the build here
  *   generateBundle   emit the manifest into the client build; fail if a server-only module
  *                    the split removed still reached a client chunk through another import
+ *   watchChange      `vite build --watch`: a changed source means a new generation next build
  *   configureServer  regenerate in dev when tool files change; errors go to the overlay
  *
  * ts-morph (with the TypeScript compiler inside it) loads only when a generation actually runs
@@ -69,6 +70,13 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
   let reported = false
 
+  async function closeLoader(): Promise<void> {
+    const closing = loader
+    loader = undefined
+    generator = undefined
+    await closing?.close()
+  }
+
   function report(diagnostics: readonly Diagnostic[], fail: boolean): void {
     const errors = diagnostics.filter((d) => d.severity === 'error')
     for (const d of diagnostics) {
@@ -118,9 +126,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         const cached = readCached(config.cacheDir, print)
         fromCache = cached !== undefined
         if (cached) return cached
-        const result = await generate()
-        if (!result.diagnostics.some((d) => d.severity === 'error')) writeCached(config.cacheDir, print, result)
-        return result
+        try {
+          const result = await generate()
+          if (!result.diagnostics.some((d) => d.severity === 'error')) writeCached(config.cacheDir, print, result)
+          return result
+        } finally {
+          // A build needs the loader for this one generation; whatever the tools' top-level code
+          // started goes with it (a `--watch` rebuild starts a fresh one).
+          await closeLoader()
+        }
       })()
       // Its failure is reported by `load` / `buildEnd`; this only keeps it from being "unhandled".
       generation.catch(() => undefined)
@@ -219,15 +233,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       server.watcher.on('add', (f) => relevant(f) && regenerate(f))
       server.watcher.on('change', (f) => relevant(f) && regenerate(f))
       server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))
-      server.httpServer?.once('close', () => void loader?.close())
       regenerate()
     },
 
+    // The dev server closing (Vite calls closeBundle then); in a build the loader is gone already.
     async closeBundle() {
-      if (config.command === 'build' && this.environment.config.consumer === 'client') {
-        await loader?.close()
-        loader = undefined
-      }
+      await closeLoader()
     },
   }
 }
