@@ -89,4 +89,24 @@ describe('mcpBridge() in dev, in the browser', () => {
     await pageShows('book_flight,clock', 'book_flight')
     expect(pageErrors).toEqual([])
   }, 300_000)
+
+  it('shows a schema error in the error overlay, keeps serving, and recovers when it is fixed', async () => {
+    const overlayText = () => page.evaluate(() => document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? null)
+    const broken = join(root, 'src/tools/survey.ts')
+    writeFileSync(
+      broken,
+      "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n" +
+        "export const survey = createMcpTool('survey').elicits({ about: z.object({ address: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n",
+    )
+    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, { timeout: 60_000 })
+    expect(await overlayText()).toContain('src/tools/survey.ts:3:')
+
+    writeFileSync(broken, tool('survey', 'survey'))
+    await pageShows('book_flight,clock,survey', 'book_flight')
+    await page.waitForFunction(() => document.querySelector('vite-error-overlay') === null, null, { timeout: 60_000 })
+    unlinkSync(broken)
+    await pageShows('book_flight,clock', 'book_flight')
+    expect(pageErrors).toEqual([])
+  }, 300_000)
 })
+

@@ -69,6 +69,12 @@ describe('generate', () => {
     const result = await cli(['generate', '--root', root])
     expect(result.code).toBe(1)
     expect(result.out).toMatch(/5 errors, 0 warnings; not written \(fix the errors first\)$/)
+    // check names the source errors only: "run generate" cannot help until they are fixed.
+    const checked = await cli(['check', '--root', root])
+    expect(checked.code).toBe(1)
+    expect(checked.out).not.toContain('Missing')
+    expect(checked.out).toMatch(/^src\/profile\.ts:8:7  profile › details\.user: nested objects/m)
+    expect(checked.out).toMatch(/5 errors, 0 warnings; checked$/)
   }, 60_000)
 })
 
