@@ -2,13 +2,32 @@
  * Vitest 4 projects, one per package, so `npm test` runs every suite and each can pick its own
  * environment (the React tests will use happy-dom; the rest run in Node).
  */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Tests import the workspace packages from their TypeScript sources (each export's
+ * "@mcp-bridge/source" target), so they never test a stale build. Aliases, not a resolve
+ * condition: Vitest hands its conditions to Node as well, and what Node loads itself — the CLI,
+ * an app's vite.config, spawned processes — must get the built dist/ (`npm test` builds it).
+ */
+function sourceAliases(pkg: string) {
+  const dir = fileURLToPath(new URL(`./packages/${pkg}/`, import.meta.url))
+  const { name, exports } = JSON.parse(readFileSync(`${dir}package.json`, 'utf8')) as { name: string; exports: Record<string, Record<string, string>> }
+  return Object.entries(exports).map(([subpath, targets]) => ({
+    find: new RegExp(`^${`${name}${subpath.slice(1)}`.replace(/[/.]/g, '\\$&')}$`),
+    replacement: dir + targets['@mcp-bridge/source']!.slice(2),
+  }))
+}
+
 export default defineConfig({
+  resolve: { alias: [...sourceAliases('runtime'), ...sourceAliases('vite-plugin')] },
   test: {
     passWithNoTests: true,
     projects: [
       {
+        extends: true,
         test: {
           name: 'runtime',
           root: './packages/runtime',
@@ -16,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'playground',
           root: './playground',
@@ -23,6 +43,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'vite-plugin',
           root: './packages/vite-plugin',

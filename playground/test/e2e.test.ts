@@ -25,7 +25,7 @@ beforeAll(async () => {
   const port = await freePort()
   const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
   // No real-model variables reach it, so the scripted demo model answers.
-  const dev = await startServer([vite, '--configLoader', 'runner', '--strictPort', '--port', String(port)], {
+  const dev = await startServer([vite, '--strictPort', '--port', String(port)], {
     cwd: playground,
     env: cleanEnv(),
     ready: `127.0.0.1:${port}`,
@@ -183,7 +183,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
   it('serves the client and the chat from dist/ under plain Node, and books a flight', async () => {
     const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
     const env = cleanEnv()
-    const build = (args: string[]) => run([vite, '--configLoader', 'runner', 'build', '--logLevel', 'error', ...args], { cwd: playground, env, timeoutMs: 90_000, what: `vite build ${args.join(' ')}` })
+    const build = (args: string[]) => run([vite, 'build', '--logLevel', 'error', ...args], { cwd: playground, env, timeoutMs: 90_000, what: `vite build ${args.join(' ')}` })
     await build([])
     await build(['--ssr', 'src/server/chat.ts', '--outDir', 'dist/server'])
     const port = await freePort()

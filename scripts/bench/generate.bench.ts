@@ -67,12 +67,12 @@ const configSource = readFileSync(join(playground, 'vite.config.ts'), 'utf8')
 if (!configSource.includes(pluginCall)) throw new Error(`playground/vite.config.ts no longer contains ${pluginCall}; update the benchmark`)
 const withoutConfig = join(playground, '.tmp-bench-without-plugin.vite.config.ts')
 writeFileSync(withoutConfig, configSource.replace(pluginCall, '').replace(/^import \{ mcpBridge \}.*\n/m, ''))
-const cacheFile = join((await resolveConfig({ root: playground, configLoader: 'runner', logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
+const cacheFile = join((await resolveConfig({ root: playground, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
 const outDir = join(playground, '.tmp-bench-dist')
 
 function viteBuild(config: string): number {
   const t0 = performance.now()
-  const run = spawnSync(process.execPath, [viteBin, 'build', '--configLoader', 'runner', '-c', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+  const run = spawnSync(process.execPath, [viteBin, 'build', '-c', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
     cwd: playground,
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },

@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI under plain Node 20 through tsx's loader.
-import { register } from 'tsx/esm/api'
+// The `mcp-bridge` CLI: plain Node 20, running the package's built JavaScript.
+import { main } from '../dist/cli.js'
 
-register()
-const { main } = await import('../src/cli.ts')
 process.exitCode = await main(process.argv.slice(2))
