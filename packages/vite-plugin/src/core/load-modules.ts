@@ -8,6 +8,7 @@
  * Each import has a time limit so a module that never settles cannot hang the build.
  */
 import { createServer, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
+import { RUNTIME_MODULE } from './patterns.ts'
 
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
@@ -40,6 +41,10 @@ const loaderOnly: Plugin = {
   config(config) {
     config.server = { ...config.server, middlewareMode: true, hmr: false, ws: false, watch: null }
     config.optimizeDeps = { noDiscovery: true, include: [] }
+    // The runtime is a dependency, not app code: Node loads its built JavaScript directly, even
+    // when it is linked into a monorepo (which Vite would otherwise transform file by file).
+    const external = config.ssr?.external
+    if (external !== true) config.ssr = { ...config.ssr, external: [...(external ?? []), RUNTIME_MODULE] }
   },
   configEnvironment(_name, config) {
     config.optimizeDeps = { noDiscovery: true, include: [] }
