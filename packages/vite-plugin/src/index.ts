@@ -50,8 +50,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let fromCache = false
   let lastResult: GenerateResult | undefined
   let idle: Promise<void> = Promise.resolve()
-
   let generator: McpBridgeGenerator | undefined
+  /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
+  let reported = false
 
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
@@ -66,9 +67,6 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
   /** A source file whose change can change what is generated. */
   const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
-
-  /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
-  let reported = false
 
   async function closeLoader(): Promise<void> {
     const closing = loader
