@@ -21,6 +21,14 @@ function allText(dir: string): string {
     .join('\n')
 }
 
+/** A temporary copy of the split fixture app (inside fixtures/, so its packages resolve), removed afterwards. */
+function copyOfSplitApp(purpose: string): string {
+  const root = mkdtempSync(join(fixtures, `.tmp-${purpose}-`))
+  outputs.push(root)
+  cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+  return root
+}
+
 async function buildApp(name: string, target: 'client' | 'server', plugin = mcpBridge(), rootDir = join(fixtures, name)) {
   const root = rootDir
   const outDir = join(fixtures, `.tmp-build-${name}-${target}`)
@@ -62,9 +70,7 @@ describe('vite build with mcpBridge()', () => {
   }, 120_000)
 
   it('reuses the last generation when nothing changed, and regenerates after a source change', async () => {
-    const root = mkdtempSync(join(fixtures, '.tmp-cache-'))
-    outputs.push(root)
-    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const root = copyOfSplitApp('cache')
     const first = mcpBridge()
     await buildApp('split-app', 'client', first, root)
     expect((first.api as { fromCache: boolean }).fromCache).toBe(false)
@@ -96,9 +102,7 @@ describe('vite build with mcpBridge()', () => {
   }, 120_000)
 
   it('bundles what this build generated, never a stale generated file on disk', async () => {
-    const root = mkdtempSync(join(fixtures, '.tmp-stale-'))
-    outputs.push(root)
-    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const root = copyOfSplitApp('stale')
     const registry = join(root, 'src/mcp-bridge/client.gen.ts')
     writeFileSync(registry, "export const clientPlugins = ['STALE_REGISTRY_MARKER']\n")
     const client = await buildApp('split-app', 'client', mcpBridge(), root)
@@ -108,9 +112,7 @@ describe('vite build with mcpBridge()', () => {
   }, 120_000)
 
   it('fails the build on schema errors, naming each at file:line:col; failOnError: false only warns', async () => {
-    const root = mkdtempSync(join(fixtures, '.tmp-errors-'))
-    outputs.push(root)
-    cpSync(join(fixtures, 'split-app'), root, { recursive: true })
+    const root = copyOfSplitApp('errors')
     const tool = join(root, 'src/tool.ts')
     writeFileSync(tool, readFileSync(tool, 'utf8').replace('response: z.object({', 'response: z.object({ nested: z.object({ a: z.string() }),'))
     const failed = buildApp('split-app', 'client', mcpBridge(), root)
