@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { build } from 'vite'
+import { build, type Rolldown } from 'vite'
 import { mcpBridge } from '../src/index.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -129,6 +129,41 @@ describe('vite build with mcpBridge()', () => {
       build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } },
     })
     expect(warnings.join('\n')).toMatch(/\[mcp-bridge\] src\/tool\.ts:8:45  pick_flight › choose\.nested: nested objects are not allowed/)
+  }, 120_000)
+
+  it('regenerates on each rebuild of vite build --watch when a tool changes', async () => {
+    const root = copyOfSplitApp('watch')
+    const manifest = () => readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')
+    const watcher = (await build({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [mcpBridge()],
+      build: { outDir: join(root, 'dist'), watch: {}, rollupOptions: { input: join(root, 'src/client.ts') } },
+    })) as Rolldown.RolldownWatcher
+    // Resolves on the watcher's next finished build (or its error), so the test never sleeps.
+    const nextBuild = () =>
+      new Promise<void>((done, fail) => {
+        const onEvent = (event: Rolldown.RolldownWatcherEvent) => {
+          if (event.code !== 'BUNDLE_END' && event.code !== 'ERROR') return
+          watcher.off('event', onEvent)
+          void event.result.close()
+          if (event.code === 'ERROR') fail(event.error)
+          else done()
+        }
+        watcher.on('event', onEvent)
+      })
+    try {
+      await nextBuild()
+      expect(manifest()).toContain('"description": "Pick a flight"')
+      const tool = join(root, 'src/tool.ts')
+      const rebuilt = nextBuild()
+      writeFileSync(tool, readFileSync(tool, 'utf8').replace("description('Pick a flight')", "description('Pick a flight, watched')"))
+      await rebuilt
+      expect(manifest()).toContain('"description": "Pick a flight, watched"')
+    } finally {
+      await watcher.close()
+    }
   }, 120_000)
 })
 
