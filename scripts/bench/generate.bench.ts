@@ -99,7 +99,11 @@ try {
   rmSync(outDir, { recursive: true, force: true })
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const added = (xs: number[]) => `+${(median(xs) - median(without)).toFixed(0)} ms, +${(((median(xs) - median(without)) / median(without)) * 100).toFixed(0)} %`
+const added = (xs: number[]) => {
+  const ms = median(xs) - median(without)
+  const sign = ms < 0 ? '−' : '+'
+  return `${sign}${Math.abs(ms).toFixed(0)} ms, ${sign}${Math.abs((ms / median(without)) * 100).toFixed(0)} %`
+}
 console.log(
   `vite build of the playground (CLI, fresh process, median of ${rounds}): ${median(without).toFixed(0)} ms without the plugin; ` +
     `with it ${median(unchanged).toFixed(0)} ms when the sources are unchanged since the last build (${added(unchanged)}), ` +
