@@ -1,7 +1,8 @@
 /**
- * Recognising builder chains in an AST, shared by discovery and the split transform: which
- * local names mean `createMcpTool` / `makePlugin` (named, renamed or namespace imports of the
- * runtime), and the method steps of a chain (`createMcpTool('x').elicits(...).execute(...)`).
+ * Recognising builder chains in a ts-morph AST, for discovery: which local names mean
+ * `createMcpTool` / `makePlugin` (named, renamed or namespace imports of the runtime), and the
+ * method steps of a chain (`createMcpTool('x').elicits(...).execute(...)`). The split does the
+ * same on oxc's AST (`split.ts`) from the same table (`patterns.ts`); a test checks they agree.
  */
 import type { CallExpression, SourceFile } from 'ts-morph'
 import { Node } from './ts-morph.ts'
