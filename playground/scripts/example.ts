@@ -46,13 +46,13 @@ console.log(`book_flight ${run.status}: ${JSON.stringify(run.result)}\n\nTimelin
 for (const entry of run.timeline) {
   switch (entry.type) {
     case 'elicit':
-      console.log(`  elicit    ${entry.request.key} #${entry.request.seq}: ${entry.request.message}`)
+      console.log(`  elicit    ${entry.request.key} (${entry.request.id}): ${entry.request.message}`)
       break
     case 'elicit_refused':
-      console.log(`  refused   ${entry.id.key}: ${entry.message}`)
+      console.log(`  refused   ${entry.id}: ${entry.message}`)
       break
     case 'elicit_resolved':
-      console.log(`  answered  ${entry.id.key}: ${JSON.stringify(entry.result)}`)
+      console.log(`  answered  ${entry.id}: ${JSON.stringify(entry.result)}`)
       break
     case 'log':
       console.log(`  log       [${entry.level}] ${entry.message}`)

@@ -1,13 +1,15 @@
 /**
  * Chat figures (issue 5): over loopback HTTP, requests per second and p50/p99 latency of
- * resuming a suspended plugin session with an elicitation answer, at 1, 50 and 200 concurrent
- * sessions. Each request resumes a session that elicits again, so every request is one full
+ * resuming a suspended tool call with an elicitation answer, at 1, 50 and 200 concurrent
+ * calls. Each request resumes a call that elicits again, so every request is one full
  * resume → tool step → next elicitation → response. Bounded: a fixed number of requests per level.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createMcpTool, readNdjson, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime'
-import { createChatHandler, createScriptedModel, toNodeListener } from '@mcp-bridge/runtime/server'
+import { createMcpTool } from '@mcp-bridge/runtime'
+import { readChatEvents, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime/client'
+import { createChatHandler, toNodeListener } from '@mcp-bridge/runtime/server'
+import { createScriptedModel } from '@mcp-bridge/runtime/testing'
 import { z } from 'zod'
 
 const loop = createMcpTool('confirm_loop')
@@ -19,22 +21,27 @@ const loop = createMcpTool('confirm_loop')
     }
   })
 const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'confirm_loop', input: {} }] } }] })
-const handler = createChatHandler({ tools: [loop], model, limits: { maxActiveSessions: 10_000 } })
+const handler = createChatHandler({ tools: [loop], model, limits: { maxActiveCalls: 10_000 } })
 const server = createServer(toNodeListener(handler))
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
 
-type ElicitEvent = Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>
+type ElicitEvent = Extract<ChatStreamEvent, { type: 'elicit_request' }>
 async function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
   const events: ChatStreamEvent[] = []
-  for await (const e of readNdjson(res.body!)) events.push(e as ChatStreamEvent)
+  for await (const e of readChatEvents(res.body!)) events.push(e)
   return events
 }
 const elicitOf = (events: ChatStreamEvent[]) => {
-  const e = events.find((x): x is ElicitEvent => x.type === 'plugin_elicit_request')
+  const e = events.find((x): x is ElicitEvent => x.type === 'elicit_request')
   if (!e) throw new Error(`no elicitation in ${JSON.stringify(events).slice(0, 300)}`)
   return e
+}
+const tokenOf = (events: ChatStreamEvent[]) => {
+  const call = events.find((x) => x.type === 'tool_call')
+  if (call?.type !== 'tool_call' || !call.token) throw new Error(`no tool call token in ${JSON.stringify(events).slice(0, 300)}`)
+  return call.token
 }
 
 async function level(concurrency: number, requestsPerSession: number, print = true) {
@@ -42,7 +49,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
   const sessions = await Promise.all(
     Array.from({ length: concurrency }, async () => {
       const events = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] })
-      return { req: elicitOf(events), messages: events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages'] }
+      return { req: elicitOf(events), token: tokenOf(events), messages: events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages'] }
     }),
   )
   const latencies: number[] = []
@@ -53,7 +60,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
         const t0 = performance.now()
         const events = await post({
           messages: s.messages,
-          pluginElicitResponses: [{ sessionId: s.req.sessionId, callId: s.req.callId, elicitId: s.req.elicitId, token: s.req.token, result: { action: 'accept', content: { ok: true } } }],
+          elicitResponses: [{ callId: s.req.callId, elicitId: s.req.request.id, token: s.token, result: { action: 'accept', content: { ok: true } } }],
         })
         latencies.push(performance.now() - t0)
         s.req = elicitOf(events)
@@ -61,7 +68,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
     }),
   )
   const seconds = (performance.now() - start) / 1000
-  await Promise.all(sessions.map((s) => handler.sessions.abort(s.req.sessionId)))
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId)))
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!
   if (print) console.log(

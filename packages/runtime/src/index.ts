@@ -1,6 +1,8 @@
 /**
- * @mcp-bridge/runtime — the isomorphic core: safe to import from client and server bundles.
- * Server-only parts live in `./server` and `./mcp`, React parts in `./react`.
+ * @mcp-bridge/runtime — what a tool author needs, isomorphic (safe in client and server bundles):
+ * the tool builder and its types, plugins, the errors a tool may catch or throw, and the
+ * context helpers. Hosts live in `./server` and `./mcp`, the browser client in `./client` and
+ * `./react`, test helpers in `./testing`, build-time helpers in `./internal`.
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits } from './tool/create-mcp-tool.ts'
@@ -17,6 +19,7 @@ export type {
   ToolResult,
 } from './tool/mcp-tool.ts'
 export { isMcpTool } from './tool/mcp-tool.ts'
+export type { CompiledElicit, CompiledElicits } from './tool/compile-elicits.ts'
 export type {
   ElicitAction,
   ElicitContent,
@@ -24,7 +27,6 @@ export type {
   ElicitContextInputOf,
   ElicitContextOf,
   ElicitDefinition,
-  ElicitId,
   ElicitKey,
   ElicitOptions,
   ElicitResponseSchema,
@@ -35,6 +37,7 @@ export type {
   ResponseSchemaOf,
   UntypedContext,
 } from './tool/elicits.ts'
+export type { ElicitRequest } from './tool/elicit-request.ts'
 export { LOG_LEVELS } from './tool/context.ts'
 export type {
   BranchContext,
@@ -46,18 +49,30 @@ export type {
   ServerPhaseContext,
   ToolCallInfo,
 } from './tool/context.ts'
-export { ElicitationSchemaError, InvalidToolNameError, ToolDefinitionError } from './tool/errors.ts'
-export { MAX_TOOL_NAME_LENGTH, assertToolName, toolNameProblem } from './tool/tool-name.ts'
-export { McpBridgeError } from './errors/mcp-bridge-error.ts'
 
-export { checkElicitationSchema, analyzeElicitationJsonSchema } from './schema/check-elicitation-schema.ts'
-export type { ElicitationAnalysis } from './schema/check-elicitation-schema.ts'
-export { analyzeContextSchema, analyzeResponseSchema, RESERVED_CONTEXT_KEYS } from './schema/analyze-elicit-schema.ts'
-export type { ElicitSchemaAnalysis } from './schema/analyze-elicit-schema.ts'
-export { isZod4Schema, isZodObject, toJsonSchema } from './schema/zod-to-json-schema.ts'
-export type { JsonSchemaConversion, UnrepresentableNode } from './schema/zod-to-json-schema.ts'
-export { ALLOWED_FORMATS } from './schema/elicitation-rules.ts'
-export { formatViolation } from './schema/violation.ts'
+export { McpBridgeError } from './errors/mcp-bridge-error.ts'
+export type { IssueSummary } from './errors/issues.ts'
+export { InvalidToolNameError, ToolDefinitionError } from './errors/definition-errors.ts'
+export { ElicitationSchemaError } from './schema/elicitation-schema-error.ts'
+export {
+  ConcurrentElicitationError,
+  ElicitContextError,
+  ElicitationCancelledError,
+  ElicitationDeclinedError,
+  ElicitationInvalidResponseError,
+  ElicitInBranchError,
+  JournalMismatchError,
+  McpCapabilityError,
+  SamplingResponseError,
+  SamplingSchemaError,
+  SamplingUnavailableError,
+  ToolAbortedError,
+  ToolContextUsageError,
+  ToolParamsError,
+  UnknownElicitKeyError,
+  UnsupportedElicitationModeError,
+} from './errors/call-errors.ts'
+export type { ClientCapabilityName } from './errors/call-errors.ts'
 export type { ElicitViolation, Violation, ViolationRule, ViolationSeverity } from './schema/violation.ts'
 export type { ElicitationWireSchema, JsonObject, JsonSchema, JsonValue } from './schema/json-schema.ts'
 
@@ -80,26 +95,6 @@ export type {
   SampleResult,
   StructuredSampleOptions,
 } from './sampling/types.ts'
-
-export type { ElicitRequest } from './tool/elicit-request.ts'
-export { formatElicitId, sameElicitId } from './tool/elicit-request.ts'
-export {
-  ConcurrentElicitationError,
-  ElicitContextError,
-  ElicitationCancelledError,
-  ElicitationDeclinedError,
-  ElicitationInvalidResponseError,
-  ElicitInBranchError,
-  JournalMismatchError,
-  McpCapabilityError,
-  SamplingResponseError,
-  SamplingSchemaError,
-  ToolAbortedError,
-  ToolParamsError,
-  UnknownElicitKeyError,
-  UnsupportedElicitationModeError,
-} from './bridge/errors.ts'
-export type { ClientCapabilityName, IssueSummary } from './bridge/errors.ts'
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
 
@@ -117,19 +112,3 @@ export type {
   ResponseOf,
   UiComponent,
 } from './plugin/types.ts'
-
-export {
-  chatRequestBodySchema,
-  chatStreamEventSchema,
-  elicitResultSchema,
-  NDJSON_CONTENT_TYPE,
-  pluginElicitResponseSchema,
-} from './chat/protocol.ts'
-export type {
-  ChatRequestBody,
-  ChatStreamEvent,
-  ChatStreamEventType,
-  ElicitResultWire,
-  PluginElicitResponse,
-} from './chat/protocol.ts'
-export { encodeNdjson, readNdjson } from './chat/ndjson.ts'

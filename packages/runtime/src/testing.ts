@@ -1,7 +1,8 @@
 /**
- * @mcp-bridge/runtime/testing — unit-test tools against a scripted client.
+ * @mcp-bridge/runtime/testing — unit-test tools against a scripted client, and a scripted chat
+ * model for offline apps and tests.
  */
-export { createMockMcpClient } from './testing/mock-client.ts'
+export { createMockMcpClient, MockScriptExhaustedError } from './testing/mock-client.ts'
 export type {
   MockElicitResponse,
   MockMcpClient,
@@ -11,3 +12,5 @@ export type {
 } from './testing/mock-client.ts'
 export { runMcpTool } from './testing/run-mcp-tool.ts'
 export type { RunMcpToolOptions, RunMcpToolResult, TimelineEntry } from './testing/run-mcp-tool.ts'
+export { createScriptedModel } from './testing/scripted-model.ts'
+export type { ScriptedModelRules, ScriptedReply } from './testing/scripted-model.ts'

@@ -1,5 +1,5 @@
 /** The offline demo model's rules: what it does for each kind of request in the playground. */
-import { createScriptedModel } from '@mcp-bridge/runtime/server'
+import { createScriptedModel } from '@mcp-bridge/runtime/testing'
 
 const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 

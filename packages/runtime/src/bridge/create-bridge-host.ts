@@ -12,25 +12,24 @@
 import { createScope, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../context/json-safe.ts'
-import { withModelContext } from '../context/model-context.ts'
-import { buildSamplingRequest, completeSample } from '../sampling/sample.ts'
-import type { SamplingProvider } from '../sampling/provider.ts'
-import type { SampleOptions, SampleResult } from '../sampling/types.ts'
-import { splitElicitDefinition } from '../tool/compile-elicits.ts'
-import { sameElicitId, formatElicitId, type ElicitRequest } from '../tool/elicit-request.ts'
-import type { ElicitId, ElicitResult, ElicitsMap } from '../tool/elicits.ts'
-import type { McpToolContext } from '../tool/context.ts'
-import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import {
   ConcurrentElicitationError,
   ElicitContextError,
   ElicitationInvalidResponseError,
+  SamplingUnavailableError,
+  ToolContextUsageError,
   ToolParamsError,
   UnknownElicitKeyError,
   UnsupportedElicitationModeError,
-  summarizeIssues,
-  type IssueSummary,
-} from './errors.ts'
+} from '../errors/call-errors.ts'
+import { formatIssues, summarizeIssues, type IssueSummary } from '../errors/issues.ts'
+import { buildSamplingRequest, completeSample } from '../sampling/sample.ts'
+import type { SamplingProvider } from '../sampling/provider.ts'
+import type { SampleOptions, SampleResult } from '../sampling/types.ts'
+import { elicitId, type ElicitRequest } from '../tool/elicit-request.ts'
+import type { ElicitResult, ElicitsMap } from '../tool/elicits.ts'
+import type { McpToolContext } from '../tool/context.ts'
+import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import { EventLog, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus } from './events.ts'
 import { Journal, type JournalEntry } from './journal.ts'
 import { createToolContext, serverPhaseContext } from './tool-context.ts'
@@ -45,14 +44,18 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   sampling?: SamplingProvider
   /** Aborting it aborts the call. */
   signal?: AbortSignal
-  /** Run inside this scope (e.g. a server's long-lived scope) instead of a fresh one. */
+  /**
+   * Run inside this scope (a call registry's, a server's): the call ends when it does. Without
+   * one the call gets a scope of its own, released when the call ends.
+   */
   scope?: Scope
   /** A journal to replay (resume a call recorded elsewhere); see `Journal`. */
   replay?: readonly JournalEntry[]
 }
 
 export interface ElicitResponse {
-  id: ElicitId
+  /** The `id` of the request this answers. */
+  id: string
   result: ElicitResult<unknown>
 }
 
@@ -105,7 +108,6 @@ export interface BridgeHost<R = unknown> {
 
 interface Pending {
   request: ElicitRequest
-  response: z.ZodObject
   resolvers: WithResolvers<Resumption>
 }
 
@@ -127,7 +129,7 @@ class BridgeCall<R> implements BridgeHost<R> {
   waiting: Pending | undefined
   seq = 0
   abortReason: string | undefined
-  handoffValue: unknown
+  handoffValue: unknown = undefined
   params: Record<string, unknown> = {}
   ctx!: McpToolContext<ElicitsMap>
   settle!: (outcome: BridgeOutcome<R>) => void
@@ -171,7 +173,8 @@ class BridgeCall<R> implements BridgeHost<R> {
     if (TERMINAL_STATUSES.has(this.state) || this.abortReason !== undefined) return this.outcome
     this.abortReason = reason
     if (this.waiting) this.log.push({ type: 'elicit_cancelled', id: this.waiting.request.id, reason })
-    await this.task?.halt()
+    // Halting runs the tool's `finally` blocks, then `runCall`'s, which records the abort.
+    await this.task?.halt().catch(noop)
     this.finish({ status: 'aborted', reason })
     return this.outcome
   }
@@ -201,12 +204,12 @@ class BridgeCall<R> implements BridgeHost<R> {
         message: `No elicitation of tool call "${this.callId}" is waiting for an answer (it was answered, or the call ended).`,
       }
     }
-    const id = response?.id
-    if (!id || typeof id !== 'object' || !sameElicitId(id, current.request.id)) {
+    const id: unknown = response?.id
+    if (id !== current.request.id) {
       return {
         ok: false,
         code: 'ID_MISMATCH',
-        message: `This answer is for ${id && typeof id === 'object' ? formatElicitId(id) : 'no id'}, but the call waits for ${formatElicitId(current.request.id)}.`,
+        message: `This answer is for ${typeof id === 'string' ? `"${id}"` : 'no question'}, but the call waits for "${current.request.id}" (${current.request.key}).`,
       }
     }
     const result = response.result as { action?: unknown; content?: unknown } | undefined
@@ -215,13 +218,13 @@ class BridgeCall<R> implements BridgeHost<R> {
     }
     let settled: ElicitResult<unknown>
     if (result.action === 'accept') {
-      const parsed = current.response.safeParse(result.content)
+      const parsed = current.request.schema.zod.safeParse(result.content)
       if (!parsed.success) {
         const issues = summarizeIssues(parsed.error.issues)
         const refusal = {
           ok: false as const,
           code: 'INVALID_CONTENT' as const,
-          message: `The answer to "${current.request.key}" does not match its schema: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`,
+          message: `The answer to "${current.request.key}" does not match its schema: ${formatIssues(issues)}`,
           issues,
         }
         if (options?.invalid !== 'throw') return refusal
@@ -239,6 +242,21 @@ class BridgeCall<R> implements BridgeHost<R> {
   }
 }
 
+/**
+ * The whole call as one operation. Its end is recorded here, whichever way it ends: the value,
+ * a failure, or — in `finally`, which is all a halted operation runs — an abort (by `abort()`,
+ * or by the scope running it shutting down).
+ */
+function* runCall(call: BridgeCall<unknown>): Operation<void> {
+  try {
+    call.finish({ status: 'completed', result: yield* runToolBody(call) })
+  } catch (error) {
+    call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
+  } finally {
+    call.finish({ status: 'aborted', reason: call.abortReason ?? 'the scope running the tool was shut down' })
+  }
+}
+
 function* runToolBody(call: BridgeCall<unknown>): Operation<unknown> {
   const b = call.tool.body
   if (b.kind === 'execute') return yield* b.execute(call.params, call.ctx)
@@ -249,57 +267,50 @@ function* runToolBody(call: BridgeCall<unknown>): Operation<unknown> {
   return yield* b.after(call.handoffValue, clientResult, serverPhaseContext(call.ctx))
 }
 
-function* elicitStep(
-  call: BridgeCall<unknown>,
-  key: string,
-  raw: Record<string, unknown>,
-): Operation<{ id: ElicitId; result: ElicitResult<unknown> }> {
+function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string, unknown>): Operation<ElicitResult<unknown>> {
   const { tool, callId } = call
   const { message, mode, ...context } = raw
   if (mode !== undefined && mode !== 'form') throw new UnsupportedElicitationModeError(tool.name, key, mode)
   if (call.waiting) throw new ConcurrentElicitationError(tool.name, key, call.waiting.request.key)
-  const definition = Object.hasOwn(tool.elicits, key) ? tool.elicits[key] : undefined
-  if (!definition) throw new UnknownElicitKeyError(tool.name, key, Object.keys(tool.elicits))
-  if (typeof message !== 'string') throw new TypeError(`Tool "${tool.name}": ctx.elicit("${key}") needs a message string`)
-  const split = splitElicitDefinition(definition)
+  const compiled = Object.hasOwn(tool.compiled, key) ? tool.compiled[key] : undefined
+  if (!compiled) throw new UnknownElicitKeyError(tool.name, key, Object.keys(tool.compiled))
+  if (typeof message !== 'string') throw new ToolContextUsageError(tool.name, `ctx.elicit("${key}") needs a message string`)
 
   call.seq += 1
-  const id: ElicitId = { toolName: tool.name, key, callId, seq: call.seq }
   const recorded = call.recorder.take('elicit', key)
   if (recorded) {
-    if ('invalid' in recorded) throw new ElicitationInvalidResponseError(id, recorded.invalid)
-    return { id, result: recorded.result }
+    if ('invalid' in recorded) throw new ElicitationInvalidResponseError(tool.name, key, recorded.invalid)
+    return recorded.result
   }
 
   let data: Record<string, unknown> = context
-  if (split.context) {
-    const checked = (split.context as z.ZodObject).safeParse(context)
+  if (compiled.context) {
+    const checked = compiled.context.safeParse(context)
     if (!checked.success) throw new ElicitContextError(tool.name, key, summarizeIssues(checked.error.issues))
     data = checked.data as Record<string, unknown>
   }
   assertJsonSafe(data)
-  const response = split.response as z.ZodObject
   const request: ElicitRequest = {
-    id,
-    ...id,
+    id: elicitId(callId, call.seq),
+    key,
     message,
-    schema: { zod: response, json: withModelContext(tool.jsonSchema.elicits[key]!, data) },
+    schema: { zod: compiled.response, json: compiled.wire },
     context: data,
     params: call.params,
-    ...(tool.body.kind === 'handoff' && { handoff: call.handoffValue }),
+    handoff: call.handoffValue,
   }
   const resolvers = withResolvers<Resumption>()
-  call.waiting = { request, response, resolvers }
+  call.waiting = { request, resolvers }
   call.state = 'awaiting_elicit'
   call.log.push({ type: 'elicit', request })
   try {
     const resumed = yield* resolvers.operation
     if ('invalid' in resumed) {
-      call.recorder.record({ kind: 'elicit', key, seq: id.seq, invalid: resumed.invalid })
-      throw new ElicitationInvalidResponseError(id, resumed.invalid)
+      call.recorder.record({ kind: 'elicit', key, seq: call.seq, invalid: resumed.invalid })
+      throw new ElicitationInvalidResponseError(tool.name, key, resumed.invalid)
     }
-    call.recorder.record({ kind: 'elicit', key, seq: id.seq, result: resumed.result })
-    return { id, result: resumed.result }
+    call.recorder.record({ kind: 'elicit', key, seq: call.seq, result: resumed.result })
+    return resumed.result
   } finally {
     // Synchronous on purpose: a halted call must not run further steps here.
     if (call.waiting?.resolvers === resolvers) call.waiting = undefined
@@ -311,9 +322,7 @@ function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schem
   const recorded = call.recorder.take('sample')
   if (recorded) return recorded.result
   const provider = call.sampling
-  if (!provider) {
-    throw new TypeError(`Tool "${call.tool.name}" called ctx.sample, but its host has no sampling provider; pass createBridgeHost({ sampling })`)
-  }
+  if (!provider) throw new SamplingUnavailableError(call.tool.name)
   const request = buildSamplingRequest(call.tool.name, options)
   call.state = 'awaiting_sample'
   call.log.push({ type: 'sample', request })
@@ -356,8 +365,14 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
       }),
   })
 
-  const task = (options.scope ?? defaultScope()).run(() => runToolBody(internal))
-  call.task = task
+  let scope = options.scope
+  if (!scope) {
+    // A call of its own: its scope goes when the call ends.
+    const [own, destroy] = createScope()
+    scope = own
+    void call.outcome.then(() => destroy())
+  }
+  call.task = scope.run(() => runCall(internal))
 
   const { signal } = options
   if (signal) {
@@ -366,15 +381,6 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     call.release = () => signal.removeEventListener('abort', onSignal)
     if (signal.aborted) onSignal()
   }
-
-  task.then(
-    (value) => call.finish({ status: 'completed', result: value as R }),
-    (error: unknown) => {
-      if (call.abortReason !== undefined) return call.finish({ status: 'aborted', reason: call.abortReason })
-      if (isHalt(error)) return call.finish({ status: 'aborted', reason: 'the scope running the tool was shut down' })
-      call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
-    },
-  )
   return call
 }
 
@@ -387,18 +393,4 @@ function signalReason(signal: AbortSignal | undefined): string {
   return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted by signal'
 }
 
-function isHalt(error: unknown): boolean {
-  return error instanceof Error && error.message === 'halted'
-}
-
-/**
- * Calls without a scope of their own run in one long-lived root scope. Tasks started with
- * `scope.run` are isolated from each other (one failing never halts another), and a shared
- * scope costs ~5 KB less per suspended call than a fresh `createScope()` each.
- */
-let sharedScope: Scope | undefined
 function noop(): void {}
-function defaultScope(): Scope {
-  if (!sharedScope) [sharedScope] = createScope()
-  return sharedScope
-}

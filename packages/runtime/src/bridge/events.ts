@@ -5,7 +5,7 @@
 import type { SamplingRequest } from '../sampling/provider.ts'
 import type { LogLevel } from '../tool/context.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
-import type { ElicitId, ElicitResult } from '../tool/elicits.ts'
+import type { ElicitResult } from '../tool/elicits.ts'
 
 export type BridgeStatus = 'running' | 'awaiting_elicit' | 'awaiting_sample' | 'completed' | 'failed' | 'aborted'
 
@@ -14,9 +14,9 @@ export const TERMINAL_STATUSES: ReadonlySet<BridgeStatus> = new Set(['completed'
 export type BridgeEvent =
   | { type: 'elicit'; request: ElicitRequest }
   /** An answer was accepted and the tool resumed with it. */
-  | { type: 'elicit_resolved'; id: ElicitId; result: ElicitResult<unknown> }
+  | { type: 'elicit_resolved'; id: string; result: ElicitResult<unknown> }
   /** The call was aborted while this elicitation was pending: the UI should close it. */
-  | { type: 'elicit_cancelled'; id: ElicitId; reason: string }
+  | { type: 'elicit_cancelled'; id: string; reason: string }
   | { type: 'sample'; request: SamplingRequest }
   | { type: 'sample_result'; text: string; parsed?: unknown }
   /** `replayed`: emitted again while a journal was replayed (a resumed call); already reported once. */

@@ -7,7 +7,8 @@
  */
 import type { SampleResult } from '../sampling/types.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
-import { JournalMismatchError, type IssueSummary } from './errors.ts'
+import { JournalMismatchError } from '../errors/call-errors.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 
 export type JournalEntry =
   | { kind: 'before'; value: unknown }

@@ -8,8 +8,7 @@ import type { z } from 'zod'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
 import { LOG_LEVELS, type LogLevel, type McpToolContext, type SamplingContext, type ServerPhaseContext } from '../tool/context.ts'
 import type { ElicitResult, ElicitRetryOptions, ElicitsMap } from '../tool/elicits.ts'
-import { ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError } from './errors.ts'
-import type { ElicitId } from '../tool/elicits.ts'
+import { ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, ToolContextUsageError } from '../errors/call-errors.ts'
 
 /** How deep in `ctx.branch` the current operation runs; scope-bound, so concurrent work is unaffected. */
 const BranchDepth = createContext<number>('@mcp-bridge/branch-depth', 0)
@@ -17,8 +16,8 @@ const BranchDepth = createContext<number>('@mcp-bridge/branch-depth', 0)
 export interface ToolPrimitives {
   toolName: string
   callId: string
-  /** Ask once; resolves with the validated result (and the id it was asked under). */
-  elicit(key: string, options: Record<string, unknown>): Operation<{ id: ElicitId; result: ElicitResult<unknown> }>
+  /** Ask once; resolves with the validated result. */
+  elicit(key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>>
   sample(options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>>
   log(level: LogLevel, message: string, data?: unknown): void
   notify(message: string, progress?: number, total?: number): void
@@ -50,13 +49,13 @@ function* ask(p: ToolPrimitives, key: string, options: Record<string, unknown>) 
 }
 
 function* elicitOnce(p: ToolPrimitives, key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>> {
-  return (yield* ask(p, key, options)).result
+  return yield* ask(p, key, options)
 }
 
 function* elicitStrict(p: ToolPrimitives, key: string, options: Record<string, unknown>): Operation<unknown> {
-  const { id, result } = yield* ask(p, key, options)
+  const result = yield* ask(p, key, options)
   if (result.action === 'accept') return result.content
-  throw result.action === 'decline' ? new ElicitationDeclinedError(id) : new ElicitationCancelledError(id)
+  throw result.action === 'decline' ? new ElicitationDeclinedError(p.toolName, key) : new ElicitationCancelledError(p.toolName, key)
 }
 
 function* elicitWithRetry(
@@ -66,22 +65,22 @@ function* elicitWithRetry(
 ): Operation<ElicitResult<unknown>> {
   const { maxAttempts, onDecline, retryMessage, ...rest } = options
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    throw new TypeError(`ctx.elicit.withRetry("${key}"): maxAttempts must be a whole number >= 1 (got ${maxAttempts})`)
+    throw new ToolContextUsageError(p.toolName, `ctx.elicit.withRetry("${key}"): maxAttempts must be a whole number >= 1 (got ${maxAttempts})`)
   }
   if (!['retry', 'error', 'return'].includes(onDecline)) {
-    throw new TypeError(`ctx.elicit.withRetry("${key}"): onDecline must be 'retry', 'error' or 'return'`)
+    throw new ToolContextUsageError(p.toolName, `ctx.elicit.withRetry("${key}"): onDecline must be 'retry', 'error' or 'return'`)
   }
   for (let attempt = 1; ; attempt++) {
     const message = attempt > 1 && retryMessage !== undefined ? retryMessage : rest.message
-    const { id, result } = yield* ask(p, key, { ...rest, message })
+    const result = yield* ask(p, key, { ...rest, message })
     if (result.action !== 'decline' || onDecline === 'return') return result
-    if (onDecline === 'error' || attempt >= maxAttempts) throw new ElicitationDeclinedError(id, attempt)
+    if (onDecline === 'error' || attempt >= maxAttempts) throw new ElicitationDeclinedError(p.toolName, key, attempt)
   }
 }
 
 function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknown): Operation<void> {
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new TypeError(`ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
+    throw new ToolContextUsageError(p.toolName, `ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
   }
   p.log(level, String(message), data)
 }
@@ -89,7 +88,7 @@ function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknow
 function* notify(p: ToolPrimitives, message: string, progress?: number, total?: number): Operation<void> {
   for (const [name, n] of [['progress', progress], ['total', total]] as const) {
     if (n !== undefined && (typeof n !== 'number' || !Number.isFinite(n))) {
-      throw new TypeError(`ctx.notify: ${name} must be a finite number (got ${String(n)})`)
+      throw new ToolContextUsageError(p.toolName, `ctx.notify: ${name} must be a finite number (got ${String(n)})`)
     }
   }
   p.notify(String(message), progress, total)

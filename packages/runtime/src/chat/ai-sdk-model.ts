@@ -10,11 +10,11 @@ import type {
   LanguageModelV4StreamPart,
 } from '@ai-sdk/provider'
 import type { McpMessage } from '../sampling/content.ts'
-import type { ChatModel, ModelRequest, ModelStreamPart } from './model.ts'
+import { ModelError, type ChatModel, type ModelRequest, type ModelStreamPart } from './model.ts'
 
 export function fromAiSdk(model: LanguageModelV4): ChatModel {
   if (model?.specificationVersion !== 'v4') {
-    throw new TypeError(
+    throw new ModelError(
       `fromAiSdk expects an AI SDK language model of specification v4 (got ${String(model?.specificationVersion)}); update the provider package`,
     )
   }
@@ -103,7 +103,7 @@ function toPart(part: LanguageModelV4StreamPart): ModelStreamPart | undefined {
       try {
         input = part.input ? JSON.parse(part.input) : {}
       } catch {
-        throw new Error(`The model sent tool call ${part.toolName} with input that is not JSON: ${part.input.slice(0, 200)}`)
+        throw new ModelError(`The model sent tool call ${part.toolName} with input that is not JSON: ${part.input.slice(0, 200)}`)
       }
       return { type: 'tool-call', id: part.toolCallId, name: part.toolName, input: (input ?? {}) as Record<string, unknown> }
     }
@@ -112,7 +112,7 @@ function toPart(part: LanguageModelV4StreamPart): ModelStreamPart | undefined {
       return { type: 'finish', reason: reason === 'tool-calls' || reason === 'length' || reason === 'stop' ? reason : 'other' }
     }
     case 'error':
-      throw part.error instanceof Error ? part.error : new Error(`The model failed: ${JSON.stringify(part.error)}`)
+      throw new ModelError(`The model failed: ${part.error instanceof Error ? part.error.message : JSON.stringify(part.error)}`, { cause: part.error })
     default:
       return undefined
   }

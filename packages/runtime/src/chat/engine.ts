@@ -1,29 +1,29 @@
 /**
  * One chat turn: what happens between receiving a request body and the end of its response.
  *
- *   1. `pluginAbort` first: abort that session; its tool answers with an error.
- *   2. `pluginElicitResponses`: check each token, resume the session, and wait until it asks
- *      again (the response ends there) or finishes (its result joins the conversation). A
- *      session that no longer exists becomes `plugin_session_error` plus a synthetic tool error,
- *      so the model can recover (seed 001).
- *   3. The model loop: stream text; run each tool call as a session; when every tool_use of the
- *      last assistant message has its tool_result, call the model again; stop when it answers
- *      without tools, or when a tool waits for the user.
+ *   1. `abort` first: with the call's token, abort that call; its tool answers with an error.
+ *   2. `elicitResponses`: check each token, resume the call, and read its events until it asks
+ *      again (the response ends there) or finishes (its result joins the conversation). A call
+ *      the registry no longer holds becomes `call_not_found` plus a synthetic tool error, so the
+ *      model can recover (seed 001).
+ *   3. The model loop: stream text; start each tool call in the registry; when every tool_use of
+ *      the last assistant message has its tool_result, call the model again; stop when it
+ *      answers without tools, or when a tool waits for the user.
  *
  * This orchestration sits at the HTTP edge and is written with async/await; the tools
- * themselves run as Effection operations inside their bridge hosts.
+ * themselves run as Effection operations in the call registry's scope.
  */
-import { ToolParamsError } from '../bridge/errors.ts'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import { formatElicitId } from '../tool/elicit-request.ts'
-import type { ElicitRequest } from '../tool/elicit-request.ts'
+import { errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
+import { nextEvent, type LiveCall } from '../calls/live-call.ts'
+import { encodeElicitRequest } from '../protocol/codec.ts'
+import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
-import { isPlainObject } from '../schema/json-schema.ts'
+import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
-import { SessionLimitError, type PluginSession, type PluginSessionManager } from '../session/plugin-session-manager.ts'
 import type { ChatModel } from './model.ts'
 import { modelSampling } from './model-sampling.ts'
-import type { ChatRequestBody, ChatStreamEvent } from './protocol.ts'
 
 export interface ChatLimits {
   /** Largest request body accepted (default 1 MiB). */
@@ -32,60 +32,74 @@ export interface ChatLimits {
   maxContextBytes: number
   /** Model calls per request, so a tool loop cannot run forever (default 8). */
   maxSteps: number
+  /** Tool calls held at once, waiting for users (default 1,000). */
+  maxActiveCalls: number
+  /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
+  idleTimeoutMs: number
 }
 
-export const DEFAULT_LIMITS: ChatLimits = { maxBodyBytes: 1 << 20, maxContextBytes: 256 << 10, maxSteps: 8 }
+export const DEFAULT_LIMITS: ChatLimits = {
+  maxBodyBytes: 1 << 20,
+  maxContextBytes: 256 << 10,
+  maxSteps: 8,
+  maxActiveCalls: 1_000,
+  idleTimeoutMs: 30 * 60_000,
+}
+
+export type ChatCall = LiveCall<undefined>
 
 export interface EngineContext {
   model: ChatModel
   tools: ReadonlyMap<string, AnyMcpTool>
-  sessions: PluginSessionManager
+  calls: CallRegistry<undefined>
   limits: ChatLimits
   system?: string
   emit(event: ChatStreamEvent): void
   signal: AbortSignal
 }
 
-type SessionStep = { kind: 'waiting'; request: ElicitRequest } | { kind: 'done'; outcome: BridgeOutcome<unknown> }
+type CallStop = { kind: 'waiting'; request: ElicitRequest } | { kind: 'done'; outcome: BridgeOutcome<unknown> }
+
+const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
 
 export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promise<void> {
   const conversation: McpMessage[] = body.messages.map((m) => ({ ...m, content: [...m.content] }))
   const finish = () => ctx.emit({ type: 'conversation_state', messages: conversation })
 
-  if (body.pluginAbort) {
-    const { sessionId, reason } = body.pluginAbort
-    const session = ctx.sessions.get(sessionId)
-    if (session) await ctx.sessions.abort(sessionId, reason ?? 'cancelled by the user')
-    addToolResult(conversation, sessionId, errorResult(sessionId, `The user cancelled this tool call${reason ? ` (${reason})` : ''}.`))
-    ctx.emit({ type: 'tool_result', callId: sessionId, toolName: session?.toolName ?? 'unknown', result: 'cancelled by the user', isError: true })
+  if (body.abort) {
+    const { callId, token, reason } = body.abort
+    const call = ctx.calls.get(callId)
+    if (!call) {
+      ctx.emit({ type: 'call_not_found', callId, message: LOST })
+    } else if (!ctx.calls.verifyToken(call, token)) {
+      ctx.emit({ type: 'error', code: 'WRONG_TOKEN', message: `This abort does not carry the token of tool call ${callId}; nothing was aborted.` })
+    } else {
+      await call.host.abort(reason ?? 'cancelled by the user')
+      addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}.`)))
+      ctx.emit({ type: 'tool_result', callId, toolName: call.toolName, result: 'cancelled by the user', isError: true })
+    }
   }
 
-  for (const response of body.pluginElicitResponses ?? []) {
-    const session = ctx.sessions.get(response.sessionId)
-    if (!session) {
-      const message = 'Plugin session was lost. Please retry the operation.'
-      ctx.emit({ type: 'plugin_session_error', sessionId: response.sessionId, callId: response.callId, error: 'SESSION_NOT_FOUND', message })
-      addToolResult(conversation, response.callId, errorResult(response.callId, `Error: ${message}`))
+  for (const response of body.elicitResponses ?? []) {
+    const call = ctx.calls.get(response.callId)
+    if (!call) {
+      ctx.emit({ type: 'call_not_found', callId: response.callId, message: LOST })
+      addToolResult(conversation, response.callId, chatResult(response.callId, errorResult(`Error: ${LOST}`)))
       continue
     }
-    const pending = session.host.pending()
     const refuse = (code: string, message: string, issues?: Array<{ path: string; message: string }>) =>
-      ctx.emit({ type: 'plugin_elicit_refused', sessionId: session.id, elicitId: response.elicitId, code, message, ...(issues && { issues }) })
-    if (!ctx.sessions.verifyToken(session, response.token)) {
-      refuse('WRONG_TOKEN', 'This answer does not carry the token issued with the request; nothing was resumed.')
+      ctx.emit({ type: 'elicit_refused', callId: call.callId, elicitId: response.elicitId, code, message, ...(issues && { issues }) })
+    if (!ctx.calls.verifyToken(call, response.token)) {
+      refuse('WRONG_TOKEN', 'This answer does not carry the token issued with the call; nothing was resumed.')
       continue
     }
-    if (!pending || formatElicitId(pending.id) !== response.elicitId) {
-      refuse('STALE_ELICITATION', `Tool call ${session.callId} is not waiting for ${response.elicitId}${pending ? ` (it waits for ${formatElicitId(pending.id)})` : ''}.`)
-      continue
-    }
-    const outcome = session.host.respond({ id: pending.id, result: response.result })
+    const outcome = call.host.respond({ id: response.elicitId, result: response.result })
     if (!outcome.ok) {
       refuse(outcome.code, outcome.message, outcome.issues)
       continue
     }
-    ctx.sessions.touch(session)
-    await settle(ctx, conversation, session)
+    ctx.calls.claim(call)
+    await settle(ctx, conversation, call)
   }
 
   if (waitingToolUses(conversation).length > 0) return finish()
@@ -93,7 +107,7 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
   for (let step = 0; step < ctx.limits.maxSteps; step++) {
     if (ctx.signal.aborted) return
     const last = conversation[conversation.length - 1]
-    // Nothing new to answer (e.g. a request that only aborted a session with no user message).
+    // Nothing new to answer (e.g. a request that only aborted a call, with no user message).
     if (step === 0 && last?.role === 'assistant') return finish()
     const toolUses = await callModel(ctx, conversation)
     if (toolUses.length === 0) return finish()
@@ -125,101 +139,69 @@ async function callModel(ctx: EngineContext, conversation: McpMessage[]): Promis
 }
 
 async function startTool(ctx: EngineContext, conversation: McpMessage[], use: ToolUseContent): Promise<void> {
-  ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input })
   const tool = ctx.tools.get(use.name)
-  if (!tool) {
-    const message = `Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`
-    addToolResult(conversation, use.id, errorResult(use.id, message))
+  const refuse = (message: string) => {
+    ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input })
+    addToolResult(conversation, use.id, chatResult(use.id, errorResult(message)))
     ctx.emit({ type: 'tool_result', callId: use.id, toolName: use.name, result: message, isError: true })
-    return
   }
-  let session: PluginSession
+  if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
+  let call: ChatCall
   try {
-    session = ctx.sessions.create({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model) })
+    call = ctx.calls.start({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model), extra: undefined })
   } catch (error) {
-    const message = error instanceof SessionLimitError ? error.message : `Could not start ${use.name}: ${(error as Error).message}`
-    addToolResult(conversation, use.id, errorResult(use.id, message))
-    ctx.emit({ type: 'tool_result', callId: use.id, toolName: use.name, result: message, isError: true })
-    return
+    return refuse((error as Error).message)
   }
-  await settle(ctx, conversation, session)
+  ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input, token: call.token })
+  await settle(ctx, conversation, call)
 }
 
-/** Run a session to its next stop: an elicitation (announce it) or the end (record its result). */
-async function settle(ctx: EngineContext, conversation: McpMessage[], session: PluginSession): Promise<void> {
-  const step = await nextStep(ctx, session)
-  if (step.kind === 'waiting') {
-    const request = step.request
+/** Run a call to its next stop: a question (announce it, park the call) or the end (record its result). */
+async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
+  const stop = await nextStop(ctx, call)
+  if (stop.kind === 'waiting') {
+    const { request } = stop
     const size = Buffer.byteLength(JSON.stringify(request.context))
     if (size > ctx.limits.maxContextBytes) {
-      await session.host.abort(`context of "${request.key}" is ${size} bytes (limit ${ctx.limits.maxContextBytes})`)
-      return settle(ctx, conversation, session)
+      await call.host.abort(`context of "${request.key}" is ${size} bytes (limit ${ctx.limits.maxContextBytes})`)
+      return settle(ctx, conversation, call)
     }
-    ctx.emit({
-      type: 'plugin_elicit_request',
-      sessionId: session.id,
-      callId: session.callId,
-      toolName: session.toolName,
-      elicitId: formatElicitId(request.id),
-      key: request.key,
-      seq: request.seq,
-      message: request.message,
-      schema: request.schema.json,
-      context: request.context,
-      token: session.token,
-    })
+    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: encodeElicitRequest(request) })
+    ctx.calls.park(call)
     return
   }
-  const result = toolResultOf(session.callId, step.outcome)
-  addToolResult(conversation, session.callId, result)
+  const result = toolResultOf(stop.outcome)
+  addToolResult(conversation, call.callId, chatResult(call.callId, result))
   ctx.emit({
     type: 'tool_result',
-    callId: session.callId,
-    toolName: session.toolName,
-    result: step.outcome.status === 'completed' ? step.outcome.result : result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+    callId: call.callId,
+    toolName: call.toolName,
+    result: stop.outcome.status === 'completed' ? stop.outcome.result : resultText(result),
     ...(result.isError && { isError: true }),
   })
 }
 
-/** Forward the session's new logs and progress until it waits or ends. */
-async function nextStep(ctx: EngineContext, session: PluginSession): Promise<SessionStep> {
-  for await (const event of session.host.subscribe(session.cursor)) {
-    session.cursor += 1
-    if (event.type === 'log') ctx.emit({ type: 'tool_log', callId: session.callId, level: event.level, message: event.message })
+/** Forward the call's new logs and progress until it asks the user or ends. */
+async function nextStop(ctx: EngineContext, call: ChatCall): Promise<CallStop> {
+  for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
+    if (event.type === 'log') ctx.emit({ type: 'tool_log', callId: call.callId, level: event.level, message: event.message })
     else if (event.type === 'notify') {
       ctx.emit({
         type: 'tool_progress',
-        callId: session.callId,
+        callId: call.callId,
         message: event.message,
         ...(event.progress !== undefined && { progress: event.progress }),
         ...(event.total !== undefined && { total: event.total }),
       })
-    } else if (event.type === 'elicit' && session.host.pending() === event.request) {
-      ctx.sessions.touch(session)
+    } else if (event.type === 'elicit' && call.host.pending() === event.request) {
       return { kind: 'waiting', request: event.request }
     }
   }
-  return { kind: 'done', outcome: await session.host.outcome }
+  return { kind: 'done', outcome: await call.host.outcome }
 }
 
-function toolResultOf(callId: string, outcome: BridgeOutcome<unknown>): ToolResultContent {
-  if (outcome.status === 'completed') {
-    const value = outcome.result
-    return {
-      type: 'tool_result',
-      toolUseId: callId,
-      content: [{ type: 'text', text: typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null') }],
-      ...(isPlainObject(value) && { structuredContent: value }),
-    }
-  }
-  if (outcome.status === 'aborted') return errorResult(callId, `The tool call was aborted: ${outcome.reason}`)
-  const error = outcome.error
-  const message = error instanceof ToolParamsError ? error.message : `The tool failed: ${error.message}`
-  return errorResult(callId, message)
-}
-
-function errorResult(callId: string, message: string): ToolResultContent {
-  return { type: 'tool_result', toolUseId: callId, content: [{ type: 'text', text: message }], isError: true }
+function chatResult(callId: string, result: ReturnType<typeof toolResultOf>): ToolResultContent {
+  return { type: 'tool_result', toolUseId: callId, ...result }
 }
 
 /**

@@ -1,47 +1,70 @@
 /**
- * `createChatHandler({ tools, model, sessions?, limits? })`: a fetch-style handler
- * `(Request) => Promise<Response>` that validates the body and streams the turn as
- * newline-delimited JSON events. Bad input is a 4xx with a message that names the problem;
- * nothing is half-applied and existing sessions are unaffected.
+ * `createChatHandler({ tools, model, limits? })`: a fetch-style handler `(Request) => Promise<Response>`
+ * that validates the body and streams the turn as newline-delimited JSON events. Bad input is a
+ * 4xx with a message that names the problem; nothing is half-applied and existing calls are
+ * unaffected.
  */
-import { isMcpPlugin } from '../plugin/make-plugin.ts'
+import { z } from 'zod'
+import { CallRegistry } from '../calls/call-registry.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
-import { PluginSessionManager, type PluginSessionManagerOptions } from '../session/plugin-session-manager.ts'
-import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
+import { chatRequestBodySchema, NDJSON_CONTENT_TYPE, type ChatStreamEvent } from '../protocol/chat-wire.ts'
+import { encodeChatEvent } from '../protocol/codec.ts'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
-import { encodeNdjson } from './ndjson.ts'
-import { chatRequestBodySchema, NDJSON_CONTENT_TYPE, type ChatStreamEvent } from './protocol.ts'
 
 export interface ChatHandlerOptions {
-  /** Tools and plugins (a plugin contributes its `server.tools`). */
+  /** Tools and plugins (a plugin contributes its tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   model: ChatModel
-  /** A session manager to share, or its options. */
-  sessions?: PluginSessionManager | PluginSessionManagerOptions
-  limits?: Partial<ChatLimits & { maxActiveSessions: number; idleTimeoutMs: number }>
+  limits?: Partial<ChatLimits>
   /** A system prompt for the model. */
   system?: string
 }
 
 export interface ChatHandler {
   (request: Request): Promise<Response>
-  readonly sessions: PluginSessionManager
-  /** Abort every session (server shutdown). */
+  /** The tool calls this handler holds (waiting for users, or running). */
+  readonly calls: CallRegistry<undefined>
+  /** Abort every call (server shutdown). */
   close(): Promise<void>
 }
 
+export class ChatHandlerOptionsError extends McpBridgeError {
+  readonly code = 'CHAT_HANDLER_OPTIONS_INVALID'
+}
+
+const positive = z.number().int().positive()
+const limitsSchema = z
+  .object({
+    maxBodyBytes: positive,
+    maxContextBytes: positive,
+    maxSteps: positive,
+    maxActiveCalls: positive,
+    idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer'),
+  })
+  .partial()
+  .strict()
+
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
-  const tools = toolMap(options.tools)
-  const limits: ChatLimits = { ...DEFAULT_LIMITS, ...pickLimits(options.limits) }
-  const sessions =
-    options.sessions instanceof PluginSessionManager
-      ? options.sessions
-      : new PluginSessionManager({
-          ...options.sessions,
-          ...(options.limits?.maxActiveSessions !== undefined && { maxActiveSessions: options.limits.maxActiveSessions }),
-          ...(options.limits?.idleTimeoutMs !== undefined && { idleTimeoutMs: options.limits.idleTimeoutMs }),
-        })
+  const tools = collectTools(options?.tools, 'createChatHandler({ tools })')
+  if (typeof options.model?.stream !== 'function') {
+    throw new ChatHandlerOptionsError('createChatHandler({ model }) takes a ChatModel: fromAiSdk(provider(...)), or createScriptedModel(...) from @mcp-bridge/runtime/testing.')
+  }
+  const checked = limitsSchema.safeParse(options.limits ?? {})
+  if (!checked.success) {
+    throw new ChatHandlerOptionsError(`createChatHandler({ limits }): ${formatIssues(summarizeIssues(checked.error.issues))}`)
+  }
+  const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data as Partial<ChatLimits>) }
+  const calls = new CallRegistry<undefined>({
+    idleTimeoutMs: limits.idleTimeoutMs,
+    maxCalls: limits.maxActiveCalls,
+    maxCallsOption: 'limits.maxActiveCalls',
+    idleTimeoutOption: 'limits.idleTimeoutMs',
+  })
 
   async function handle(request: Request): Promise<Response> {
     if (request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for the chat endpoint (got ${request.method}).`)
@@ -61,8 +84,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     }
     const parsed = chatRequestBodySchema.safeParse(json)
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
-      return problem(400, 'INVALID_BODY', `The request body is not a chat request: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`, issues)
+      const issues = summarizeIssues(parsed.error.issues)
+      return problem(400, 'INVALID_BODY', `The request body is not a chat request: ${formatIssues(issues)}`, issues)
     }
     const body = parsed.data
     const encoder = new TextEncoder()
@@ -71,10 +94,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       async start(controller) {
         let open = true
         const emit = (event: ChatStreamEvent) => {
-          if (open) controller.enqueue(encoder.encode(encodeNdjson(event)))
+          if (open) controller.enqueue(encoder.encode(encodeChatEvent(event)))
         }
         try {
-          await runTurn({ model: options.model, tools, sessions, limits, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)
+          await runTurn({ model: options.model, tools, calls, limits, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)
         } catch (error) {
           emit({ type: 'error', code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) })
         } finally {
@@ -83,39 +106,14 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         }
       },
       cancel() {
-        // The client went away: stop talking to the model; sessions stay, to be answered later.
+        // The client went away: stop talking to the model; waiting calls stay, to be answered later.
         stop.abort()
       },
     })
     return new Response(stream, { headers: { 'content-type': NDJSON_CONTENT_TYPE, 'cache-control': 'no-store' } })
   }
 
-  return Object.assign(handle, { sessions, close: () => sessions.close() })
-}
-
-function toolMap(entries: ReadonlyArray<AnyMcpTool | McpPlugin>): Map<string, AnyMcpTool> {
-  const map = new Map<string, AnyMcpTool>()
-  for (const entry of entries) {
-    const list = isMcpPlugin(entry) ? entry.server.tools : isMcpTool(entry) ? [entry] : undefined
-    if (!list) throw new TypeError('createChatHandler({ tools }) takes tools (createMcpTool) and plugins (makePlugin().build())')
-    for (const tool of list) {
-      const existing = map.get(tool.name)
-      if (existing && existing !== tool) throw new TypeError(`Two different tools are named "${tool.name}"; tool names must be unique`)
-      map.set(tool.name, tool)
-    }
-  }
-  return map
-}
-
-function pickLimits(limits: ChatHandlerOptions['limits']): Partial<ChatLimits> {
-  const out: Partial<ChatLimits> = {}
-  for (const key of ['maxBodyBytes', 'maxContextBytes', 'maxSteps'] as const) {
-    const value = limits?.[key]
-    if (value === undefined) continue
-    if (!Number.isInteger(value) || value <= 0) throw new TypeError(`limits.${key} must be a positive whole number (got ${value})`)
-    out[key] = value
-  }
-  return out
+  return Object.assign(handle, { calls, close: () => calls.close('the chat server closed') })
 }
 
 async function readLimited(request: Request, max: number): Promise<string | undefined> {

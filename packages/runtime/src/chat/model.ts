@@ -3,8 +3,14 @@
  * are MCP content blocks; a model streams text deltas and tool calls. Adapters turn any AI SDK
  * provider model into this (`fromAiSdk`), and the scripted demo model implements it directly.
  */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { McpMessage } from '../sampling/content.ts'
+
+/** A model adapter was misconfigured, or the model sent something unusable. */
+export class ModelError extends McpBridgeError {
+  readonly code = 'MODEL_ERROR'
+}
 
 export interface ModelTool {
   name: string

@@ -32,7 +32,7 @@ export interface EncodedModelContext<S extends object> {
 
 export function encodeModelContext<S extends object>(input: EncodeModelContextInput<S>): EncodedModelContext<S> {
   const { message, context, schema } = input
-  if (typeof message !== 'string') throw new TypeError('encodeModelContext: message must be a string')
+  if (typeof message !== 'string') throw new ModelContextError('(message)', 'must be a string: the human-readable question')
   if (!isPlainObject(context)) throw new ModelContextError('', 'must be a plain object of named values')
   assertJsonSafe(context)
   const json = JSON.stringify(context)

@@ -12,9 +12,7 @@ import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextpr
 import type { JournalEntry } from '../bridge/journal.ts'
 
 /** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
-export type InputWait =
-  | { kind: 'elicit'; inputKey: string; key: string; seq: number }
-  | { kind: 'sample'; inputKey: string }
+export type InputWait = { kind: 'elicit'; inputKey: string; elicitId: string } | { kind: 'sample'; inputKey: string }
 
 export interface CallState {
   v: 1

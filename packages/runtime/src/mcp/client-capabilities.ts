@@ -3,7 +3,7 @@
  * `initialize`; a 2026-07-28 client sends them with every request in the `_meta` envelope.
  */
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server'
-import type { ClientCapabilityName } from '../bridge/errors.ts'
+import type { ClientCapabilityName } from '../errors/call-errors.ts'
 import type { SamplingRequest } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 

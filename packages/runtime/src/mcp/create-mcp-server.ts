@@ -9,8 +9,8 @@
  */
 import { McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
+import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
-import { CallRegistry } from './call-registry.ts'
 import { clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
@@ -38,7 +38,12 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000)
   const service: ToolCallService = {
     tools: options.tools,
-    calls: new CallRegistry(options.inputTimeoutMs, options.maxSuspendedCalls),
+    calls: new CallRegistry({
+      idleTimeoutMs: options.inputTimeoutMs,
+      idleTimeoutOption: 'inputTimeoutMs',
+      maxCalls: options.maxSuspendedCalls,
+      maxCallsOption: 'maxSuspendedCalls',
+    }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
   }
 
@@ -81,6 +86,6 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     get suspendedCalls() {
       return service.calls.size
     },
-    close: () => service.calls.closeAll('the MCP server closed'),
+    close: () => service.calls.close('the MCP server closed'),
   }
 }

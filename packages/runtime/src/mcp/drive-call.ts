@@ -9,35 +9,35 @@
  */
 import { inputRequired, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import { McpCapabilityError } from '../bridge/errors.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
+import { nextEvent } from '../calls/live-call.ts'
 import { encodeModelContext } from '../context/model-context.ts'
+import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { InputWait } from './call-state.ts'
 import { missingForSampling } from './client-capabilities.ts'
-import type { LiveCall } from './live-call.ts'
+import type { McpCall } from './mcp-call.ts'
 
 export type Stop =
   | { kind: 'input'; wait: InputWait; request: InputRequest }
   | { kind: 'done'; outcome: BridgeOutcome<unknown> }
 
-export async function driveCall(call: LiveCall, ctx: ServerContext): Promise<Stop> {
+export async function driveCall(call: McpCall, ctx: ServerContext): Promise<Stop> {
   const reporter = new Reporter(call, ctx)
-  for await (const event of call.host.subscribe(call.cursor)) {
-    call.cursor += 1
+  for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
     switch (event.type) {
       case 'log':
       case 'notify':
         await reporter.report(event)
         break
       case 'elicit':
-        return { kind: 'input', wait: elicitWait(event.request), request: elicitInput(call, event.request) }
+        return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request) }
       case 'sample': {
-        const parked = await Promise.race([call.parkedSample(), call.host.outcome.then(() => undefined)])
+        const parked = await Promise.race([call.extra.sampler.parked(), call.host.outcome.then(() => undefined)])
         if (!parked) break // the call ended; its terminal event follows
-        const missing = missingForSampling(parked.request, call.caps)
+        const missing = missingForSampling(parked.request, call.extra.caps)
         if (missing) {
-          parked.resolvers.reject(new McpCapabilityError(call.tool.name, missing.capability, missing.why))
+          parked.resolvers.reject(new McpCapabilityError(call.toolName, missing.capability, missing.why))
           break
         }
         return {
@@ -55,16 +55,14 @@ export async function driveCall(call: LiveCall, ctx: ServerContext): Promise<Sto
   return { kind: 'done', outcome: await call.host.outcome }
 }
 
-function elicitWait(request: ElicitRequest): InputWait {
-  return { kind: 'elicit', inputKey: `elicit-${request.key}-${request.seq}`, key: request.key, seq: request.seq }
+/** The key of the question in `inputRequests`: the key and the question's place in the call's journal. */
+function elicitWait(call: McpCall, request: ElicitRequest): InputWait {
+  return { kind: 'elicit', inputKey: `elicit-${request.key}-${call.host.journal.length + 1}`, elicitId: request.id }
 }
 
-function elicitInput(call: LiveCall, request: ElicitRequest): InputRequest {
-  const encoded = encodeModelContext({
-    message: request.message,
-    context: request.context,
-    schema: call.tool.jsonSchema.elicits[request.key]!,
-  })
+/** MCP clients get the context in both places (seed 001): the schema extension and the message section. */
+function elicitInput(request: ElicitRequest): InputRequest {
+  const encoded = encodeModelContext({ message: request.message, context: request.context, schema: request.schema.json })
   return inputRequired.elicit({
     mode: 'form',
     message: encoded.message,
@@ -76,7 +74,7 @@ function elicitInput(call: LiveCall, request: ElicitRequest): InputRequest {
 class Reporter {
   #steps = 0
   constructor(
-    private readonly call: LiveCall,
+    private readonly call: McpCall,
     private readonly ctx: ServerContext,
   ) {}
 
@@ -86,7 +84,7 @@ class Reporter {
     try {
       if (event.type === 'log') {
         const data = event.data === undefined ? event.message : { message: event.message, data: event.data }
-        await this.ctx.mcpReq.log(event.level as LoggingLevel, data, this.call.tool.name)
+        await this.ctx.mcpReq.log(event.level as LoggingLevel, data, this.call.toolName)
         return
       }
       const token = this.ctx.mcpReq._meta?.progressToken

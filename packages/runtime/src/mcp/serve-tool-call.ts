@@ -25,18 +25,41 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
+import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
+import type { JournalEntry } from '../bridge/journal.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
-import type { CallRegistry } from './call-registry.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
-import type { LiveCall } from './live-call.ts'
-import { errorResult, toCallToolResult } from './tool-result.ts'
+import type { McpCall, McpRound } from './mcp-call.ts'
+import { ParkingSampler } from './parked-sampling.ts'
 
 export interface ToolCallService {
   tools: ReadonlyMap<string, AnyMcpTool>
-  calls: CallRegistry
+  calls: CallRegistry<McpRound>
   codec: RequestStateCodec<CallState>
+}
+
+/** Start a call in the registry, or replay one from its journal. */
+function startCall(
+  service: ToolCallService,
+  tool: AnyMcpTool,
+  callId: string,
+  argsDigest: string,
+  args: unknown,
+  caps: McpRound['caps'],
+  replay?: readonly JournalEntry[],
+): McpCall {
+  const sampler = new ParkingSampler()
+  return service.calls.start({
+    tool,
+    params: args,
+    callId,
+    sampling: sampler,
+    ...(replay && { replay }),
+    extra: { argsDigest, sampler, caps, wait: undefined, inputRequest: undefined, detachCancel: undefined },
+  })
 }
 
 export async function serveToolCall(
@@ -62,10 +85,10 @@ export async function serveToolCall(
   }
 
   const state = ctx.mcpReq.requestState<CallState>()
-  let call: LiveCall
+  let call: McpCall
   if (state === undefined) {
     try {
-      call = service.calls.start(tool, randomUUID(), digestArguments(args), args, caps)
+      call = startCall(service, tool, randomUUID(), digestArguments(args), args, caps)
     } catch (error) {
       return errorResult((error as Error).message)
     }
@@ -75,23 +98,23 @@ export async function serveToolCall(
     call = resumed.call
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
-      if (!isModernRound(ctx)) watchCancellation(service, call, ctx)
+      if (!isModernRound(ctx)) watchCancellation(call, ctx)
       service.calls.park(call)
       return askAgain(service, call, ctx)
     }
   }
-  watchCancellation(service, call, ctx)
+  watchCancellation(call, ctx)
 
   const stop = await driveCall(call, ctx)
   if (stop.kind === 'done') {
-    service.calls.finish(call, `it ${stop.outcome.status}`)
-    return toCallToolResult(stop.outcome)
+    call.extra.detachCancel?.()
+    return toolResultOf(stop.outcome)
   }
-  call.wait = stop.wait
-  call.inputRequest = stop.request
+  call.extra.wait = stop.wait
+  call.extra.inputRequest = stop.request
   // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
   // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
-  if (isModernRound(ctx)) call.detachCancel?.()
+  if (isModernRound(ctx)) call.extra.detachCancel?.()
   service.calls.park(call)
   return askAgain(service, call, ctx)
 }
@@ -106,9 +129,9 @@ async function resumeCall(
   tool: AnyMcpTool,
   args: unknown,
   state: CallState,
-  caps: LiveCall['caps'],
+  caps: McpRound['caps'],
   ctx: ServerContext,
-): Promise<{ call: LiveCall; answered: boolean } | { failed: CallToolResult }> {
+): Promise<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
   if (state?.v !== 1 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
@@ -116,21 +139,20 @@ async function resumeCall(
   if (ended) throw invalidState(`that tool call is over, ${ended}`)
   let call = service.calls.get(state.callId)
   if (call) {
-    if (call.busy) throw invalidState('that tool call is being resumed by another request')
-    if (call.wait?.inputKey !== state.wait.inputKey) throw invalidState('it is stale: the call has moved on since')
+    if (!service.calls.isParked(call)) throw invalidState('that tool call is being resumed by another request')
+    if (call.extra.wait?.inputKey !== state.wait.inputKey) throw invalidState('it is stale: the call has moved on since')
     service.calls.claim(call)
-    call.detachCancel?.()
+    call.extra.detachCancel?.()
   } else {
     // Not held here (a restart, another instance): replay the journal up to the same question.
     try {
-      call = service.calls.start(tool, state.callId, state.args, args, caps, state.journal)
+      call = startCall(service, tool, state.callId, state.args, args, caps, state.journal)
     } catch (error) {
       return { failed: errorResult((error as Error).message) }
     }
     const stop = await driveCall(call, ctx)
     if (stop.kind === 'done' || stop.wait.inputKey !== state.wait.inputKey) {
       await call.host.abort('it could not be resumed')
-      service.calls.finish(call, 'it could not be resumed')
       return {
         failed: errorResult(
           `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. ` +
@@ -138,10 +160,10 @@ async function resumeCall(
         ),
       }
     }
-    call.wait = stop.wait
-    call.inputRequest = stop.request
+    call.extra.wait = stop.wait
+    call.extra.inputRequest = stop.request
   }
-  call.caps = caps
+  call.extra.caps = caps
 
   const answer = ctx.mcpReq.inputResponses?.[state.wait.inputKey]
   if (answer === undefined) return { call, answered: false }
@@ -155,16 +177,14 @@ async function resumeCall(
 }
 
 /** Hand the client's answer to the waiting call. The tool never sees data its schema refuses. */
-function deliver(call: LiveCall, answer: unknown): void {
-  const wait = call.wait!
+function deliver(call: McpCall, answer: unknown): void {
+  const wait = call.extra.wait!
   if (wait.kind === 'sample') {
     // The sample step validates the message and throws a SamplingResponseError into the tool if it is malformed.
-    call.sample?.resolvers.resolve(answer as never)
+    call.extra.sampler.current?.resolvers.resolve(answer as never)
     return
   }
-  const pending = call.host.pending()
-  if (!pending) return
-  const outcome = call.host.respond({ id: pending.id, result: answer as never }, { invalid: 'throw' })
+  const outcome = call.host.respond({ id: wait.elicitId, result: answer as never }, { invalid: 'throw' })
   if (!outcome.ok && !outcome.delivered) {
     // Not an elicitation result at all: a protocol error; the question stays open for a proper answer.
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${wait.inputKey}"]: ${outcome.message}`)
@@ -172,17 +192,18 @@ function deliver(call: LiveCall, answer: unknown): void {
 }
 
 /** Return the pending question with a fresh state (the journal has grown since the last one). */
-async function askAgain(service: ToolCallService, call: LiveCall, ctx: ServerContext): Promise<InputRequiredResult> {
+async function askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext): Promise<InputRequiredResult> {
+  const { wait, inputRequest } = call.extra
   const state: CallState = {
     v: 1,
     callId: call.callId,
-    tool: call.tool.name,
-    args: call.argsDigest,
-    wait: call.wait!,
+    tool: call.toolName,
+    args: call.extra.argsDigest,
+    wait: wait!,
     journal: [...call.host.journal],
   }
   return inputRequired({
-    inputRequests: { [call.wait!.inputKey]: call.inputRequest! },
+    inputRequests: { [wait!.inputKey]: inputRequest! },
     requestState: await service.codec.mint(state, ctx),
   })
 }
@@ -192,14 +213,12 @@ async function askAgain(service: ToolCallService, call: LiveCall, ctx: ServerCon
  * (the SDK's shim re-enters this handler under it), so the listener stays while the call waits
  * and is replaced when the next round claims it.
  */
-function watchCancellation(service: ToolCallService, call: LiveCall, ctx: ServerContext): void {
+function watchCancellation(call: McpCall, ctx: ServerContext): void {
   const signal = ctx.mcpReq.signal
-  const onAbort = () => {
-    void call.host.abort('the client cancelled the request').then(() => service.calls.finish(call, 'it was cancelled by the client'))
-  }
+  const onAbort = () => void call.host.abort('the client cancelled the request')
   if (signal.aborted) return onAbort()
   signal.addEventListener('abort', onAbort, { once: true })
-  call.detachCancel = () => signal.removeEventListener('abort', onAbort)
+  call.extra.detachCancel = () => signal.removeEventListener('abort', onAbort)
 }
 
 function invalidState(why: string): ProtocolError {

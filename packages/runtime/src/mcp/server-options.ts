@@ -5,9 +5,10 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { isMcpPlugin } from '../plugin/make-plugin.ts'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
-import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 
 export interface McpServerOptions {
   name: string
@@ -70,8 +71,7 @@ const optionsSchema = z
 export function resolveServerOptions(input: McpServerOptions): ResolvedServerOptions {
   const parsed = optionsSchema.safeParse(input)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(options)'}: ${i.message}`)
-    throw new McpServerOptionsError(`createMcpServer: invalid options:\n${lines.join('\n')}`)
+    throw new McpServerOptionsError(`createMcpServer: invalid options:\n${formatIssues(summarizeIssues(parsed.error.issues), 'list', '(options)')}`)
   }
   const options = parsed.data
   const secret = options.secret ?? randomBytes(32)
@@ -83,29 +83,11 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     name: options.name,
     version: options.version,
     instructions: options.instructions,
-    tools: collectTools(input.tools),
+    tools: collectTools(input.tools, 'createMcpServer({ tools })'),
     secret,
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
     maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
   }
-}
-
-function collectTools(entries: ReadonlyArray<unknown>): ReadonlyMap<string, AnyMcpTool> {
-  const tools = new Map<string, AnyMcpTool>()
-  entries.forEach((entry, index) => {
-    const tool = isMcpPlugin(entry) ? entry.mcp : entry
-    if (!isMcpTool(tool)) {
-      throw new McpServerOptionsError(
-        `createMcpServer: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or makePlugin(...).build() returned.`,
-      )
-    }
-    const other = tools.get(tool.name)
-    if (other && other !== tool) {
-      throw new McpServerOptionsError(`createMcpServer: two different tools are named "${tool.name}" (tools[${index}] and an earlier one); tool names must be unique.`)
-    }
-    tools.set(tool.name, tool)
-  })
-  return tools
 }

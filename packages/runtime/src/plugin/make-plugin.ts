@@ -27,7 +27,7 @@ export interface BuildablePlugin<T extends AnyMcpTool> {
 
 export function makePlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
   if (!isMcpTool(tool)) {
-    throw new TypeError('makePlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
+    throw new PluginDefinitionError(String((tool as { name?: unknown } | undefined)?.name ?? '?'), 'makePlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
   }
   return {
     onElicit(handlers) {
@@ -38,7 +38,7 @@ export function makePlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
           const client: PluginClientRegistration<T> = Object.freeze({
             kind: 'mcp-plugin-client',
             toolName: tool.name,
-            elicits: tool.elicits as ToolElicits<T>,
+            compiled: tool.compiled,
             handlers: frozen,
           })
           return Object.freeze({

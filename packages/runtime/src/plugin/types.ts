@@ -4,7 +4,8 @@
  * answer shape is a compile error, not a runtime surprise.
  */
 import type { Operation } from 'effection'
-import type { IssueSummary } from '../bridge/errors.ts'
+import type { IssueSummary } from '../errors/issues.ts'
+import type { CompiledElicits } from '../tool/compile-elicits.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type {
   ElicitContentInput,
@@ -73,8 +74,8 @@ export type ElicitHandlers<E extends ElicitsMap> = { [K in ElicitKey<E>]: Elicit
 export interface PluginClientRegistration<T extends AnyMcpTool = AnyMcpTool> {
   readonly kind: 'mcp-plugin-client'
   readonly toolName: T['name']
-  /** The response (and context) schemas, for validating answers before they are sent. */
-  readonly elicits: ToolElicits<T>
+  /** The tool's compiled keys: to decode questions and validate answers before they are sent. */
+  readonly compiled: CompiledElicits
   readonly handlers: ElicitHandlers<ToolElicits<T>>
 }
 

@@ -3,7 +3,7 @@
  * The component receives its props plus `onRespond`, `onCancel` and `errors`.
  */
 import { createElement, useSyncExternalStore, type ComponentType } from 'react'
-import type { Emission, EmissionSnapshot, EmissionStore } from './emission-store.ts'
+import type { Emission, EmissionSnapshot, EmissionStore } from '../client/emission-store.ts'
 
 export function useEmissions(store: EmissionStore): EmissionSnapshot {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)

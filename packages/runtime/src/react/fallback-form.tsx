@@ -4,11 +4,10 @@
  * accept / decline / cancel. Nothing invalid is sent; server-side errors (`errors`) show inline too.
  */
 import { useId, useMemo, useState, type FormEvent } from 'react'
-import type { IssueSummary } from '../bridge/errors.ts'
-import { extractModelContext } from '../context/model-context.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
-import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from './form-model.ts'
+import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from '../client/form-model.ts'
 
 export interface FallbackFormProps {
   message: string
@@ -24,7 +23,6 @@ const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'da
 export function FallbackForm({ message, schema, errors, onSubmit, disabled }: FallbackFormProps) {
   const formId = useId()
   const fields = useMemo(() => fieldsFromSchema(schema), [schema])
-  const human = useMemo(() => extractModelContext({ message, schema }).message, [message, schema])
   const [values, setValues] = useState<FormValues>(() => initialValues(fields))
   const [localErrors, setLocalErrors] = useState<IssueSummary[]>([])
   const shown = localErrors.length > 0 ? localErrors : (errors ?? [])
@@ -43,7 +41,7 @@ export function FallbackForm({ message, schema, errors, onSubmit, disabled }: Fa
   return (
     <form className="mcp-fallback-form" onSubmit={submit} noValidate aria-describedby={`${formId}-message`}>
       <p id={`${formId}-message`} className="mcp-fallback-message">
-        {human}
+        {message}
       </p>
       {fields.map((field) => (
         <Field

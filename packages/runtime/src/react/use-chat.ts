@@ -5,7 +5,7 @@
  * `item.elicitation.handledByPlugin` is false.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react'
-import { createChatController, type ChatController, type ChatControllerOptions, type ChatState } from './chat-controller.ts'
+import { createChatController, type ChatController, type ChatControllerOptions, type ChatState } from '../client/chat-controller.ts'
 
 export interface UseChatResult extends ChatState {
   send: ChatController['send']

@@ -6,7 +6,8 @@
  */
 import { useAbortSignal, type Operation } from 'effection'
 import { z } from 'zod'
-import { SamplingResponseError, SamplingSchemaError, summarizeIssues } from '../bridge/errors.ts'
+import { SamplingResponseError, SamplingSchemaError, ToolContextUsageError } from '../errors/call-errors.ts'
+import { summarizeIssues } from '../errors/issues.ts'
 import { toJsonSchema } from '../schema/zod-to-json-schema.ts'
 import { contentBlockSchema, messageText, type McpMessage, type ToolUseContent } from './content.ts'
 import { DEFAULT_MAX_TOKENS, type SamplingProvider, type SamplingRequest } from './provider.ts'
@@ -19,7 +20,7 @@ const responseSchema = z.object({
 
 export function buildSamplingRequest(toolName: string, options: SampleOptions & { schema?: z.ZodType }): SamplingRequest {
   if (typeof options.prompt !== 'string' && (!Array.isArray(options.messages) || options.messages.length === 0)) {
-    throw new TypeError(`Tool "${toolName}": ctx.sample needs a prompt or a non-empty messages array`)
+    throw new ToolContextUsageError(toolName, 'ctx.sample needs a prompt or a non-empty messages array')
   }
   const messages: McpMessage[] =
     options.messages !== undefined

@@ -9,6 +9,12 @@
 import { z } from 'zod'
 import { encodePointerToken } from './inline-refs.ts'
 import type { JsonSchema } from './json-schema.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+
+/** A schema that is not a zod 4 schema (zod 3, a plain object...) was given where one is needed. */
+export class NotZod4Error extends McpBridgeError {
+  readonly code = 'NOT_ZOD_4'
+}
 
 export type ZodSchema = z.ZodType
 export type ZodObjectSchema = z.ZodObject
@@ -50,7 +56,7 @@ export function isZodObject(value: unknown): value is ZodObjectSchema {
  */
 export function toJsonSchema(schema: ZodSchema, io: 'input' | 'output'): JsonSchemaConversion {
   if (!isZod4Schema(schema)) {
-    throw new TypeError('expected a zod 4 schema (import { z } from "zod"); zod 3 schemas are not supported')
+    throw new NotZod4Error('expected a zod 4 schema (import { z } from "zod"); zod 3 schemas are not supported')
   }
   const unrepresentable: UnrepresentableNode[] = []
   const json = z.toJSONSchema(schema, {

@@ -3,6 +3,7 @@
  * elicitations and sampling requests from queues, in order, and records what it was asked.
  */
 import type { Operation } from 'effection'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider, SamplingRequest, SamplingResponse } from '../sampling/provider.ts'
 import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
@@ -31,6 +32,11 @@ export interface MockMcpClient extends SamplingProvider {
   remaining(): { elicit: number; sample: number }
 }
 
+/** The mock client was asked more than its script answers. */
+export class MockScriptExhaustedError extends McpBridgeError {
+  readonly code = 'MOCK_SCRIPT_EXHAUSTED'
+}
+
 export function createMockMcpClient(options: MockMcpClientOptions = {}): MockMcpClient {
   const elicitQueue = [...(options.elicitResponses ?? [])]
   const sampleQueue = [...(options.sampleResponses ?? [])]
@@ -51,7 +57,7 @@ export function createMockMcpClient(options: MockMcpClientOptions = {}): MockMcp
       sampleRequests.push(request)
       const next = sampleQueue.shift()
       if (next === undefined) {
-        throw new Error(`mock MCP client: no sample response left for request #${sampleRequests.length}; add one to sampleResponses`)
+        throw new MockScriptExhaustedError(`mock MCP client: no sample response left for request #${sampleRequests.length}; add one to sampleResponses`)
       }
       const reply = typeof next === 'function' ? next(request) : next
       if (typeof reply === 'string') return { role: 'assistant', content: [{ type: 'text', text: reply }], model: 'mock' }

@@ -6,12 +6,11 @@
 import { createBridgeHost } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
-import type { ElicitId } from '../tool/elicits.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import type { MockMcpClient } from './mock-client.ts'
 
 /** A host event, or an answer the bridge refused (invalid content, wrong id). */
-export type TimelineEntry = BridgeEvent | { type: 'elicit_refused'; id: ElicitId; code: string; message: string }
+export type TimelineEntry = BridgeEvent | { type: 'elicit_refused'; id: string; code: string; message: string }
 
 export interface RunMcpToolResult<R> {
   status: 'completed' | 'failed' | 'aborted'
@@ -52,7 +51,7 @@ export async function runMcpTool<T extends AnyMcpTool>(
     while (host.pending() === event.request) {
       const answer = client.answerElicit(event.request)
       if (!answer) {
-        void host.abort(`mock MCP client has no answer left for "${event.request.key}" (#${event.request.seq}); add one to elicitResponses`)
+        void host.abort(`mock MCP client has no answer left for "${event.request.key}" (${event.request.id}); add one to elicitResponses`)
         break
       }
       const outcome = host.respond({ id: event.request.id, result: answer })

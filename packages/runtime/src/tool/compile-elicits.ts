@@ -1,6 +1,9 @@
 /**
- * Turns the object given to `.elicits({...})` into checked, converted entries. Runs once per
- * tool definition; collects every violation of every key so one error lists them all.
+ * Compiles the object given to `.elicits({...})`, once per tool definition, into the one model
+ * of each key every other part reads: the bridge (validating context and answers), the MCP
+ * server (the requested schema), the browser's plugin executor and chat codec, and the Vite
+ * plugin's generator. Nobody splits a definition again. Collects every violation of every key so
+ * one error lists them all.
  */
 import { analyzeContextSchema, analyzeResponseSchema } from '../schema/analyze-elicit-schema.ts'
 import { isPlainObject, type ElicitationWireSchema } from '../schema/json-schema.ts'
@@ -8,20 +11,26 @@ import type { ElicitViolation, Violation } from '../schema/violation.ts'
 import { isZod4Schema } from '../schema/zod-to-json-schema.ts'
 import type { z } from 'zod'
 
+/** One elicitation key, compiled. */
 export interface CompiledElicit {
-  key: string
-  response: z.ZodObject
-  context: z.ZodObject | undefined
-  wire: ElicitationWireSchema
+  readonly key: string
+  /** What an answer must match (validated on the server, and in the browser before sending). */
+  readonly response: z.ZodObject
+  /** What the tool's context data must match, when the key declares it. */
+  readonly context: z.ZodObject | undefined
+  /** The response schema as an MCP form-mode requested schema (no per-call context). */
+  readonly wire: ElicitationWireSchema
 }
 
-export interface CompiledElicits {
+export type CompiledElicits = Readonly<Record<string, CompiledElicit>>
+
+export interface CompileResult {
   entries: Record<string, CompiledElicit>
   errors: ElicitViolation[]
   warnings: ElicitViolation[]
 }
 
-export function compileElicits(toolName: string, elicits: Record<string, unknown>): CompiledElicits {
+export function compileElicits(toolName: string, elicits: Record<string, unknown>): CompileResult {
   const entries: Record<string, CompiledElicit> = {}
   const all: ElicitViolation[] = []
   const tag = (key: string, part: ElicitViolation['part']) => (v: Violation): ElicitViolation => ({
@@ -32,17 +41,17 @@ export function compileElicits(toolName: string, elicits: Record<string, unknown
   })
 
   for (const [key, definition] of Object.entries(elicits)) {
-    const split = splitElicitDefinition(definition)
+    const split = splitDefinition(definition)
     const response = analyzeResponseSchema(split.response)
     all.push(...response.violations.map(tag(key, 'response')))
     if (split.context !== undefined) all.push(...analyzeContextSchema(split.context).map(tag(key, 'context')))
     if (response.wire) {
-      entries[key] = {
+      entries[key] = Object.freeze({
         key,
         response: split.response as z.ZodObject,
         context: split.context as z.ZodObject | undefined,
         wire: response.wire,
-      }
+      })
     }
   }
   return {
@@ -52,8 +61,8 @@ export function compileElicits(toolName: string, elicits: Record<string, unknown
   }
 }
 
-/** `{ response, context }` or a bare response schema. */
-export function splitElicitDefinition(definition: unknown): { response: unknown; context: unknown } {
+/** `{ response, context }` or a bare response schema; the only place that tells them apart. */
+function splitDefinition(definition: unknown): { response: unknown; context: unknown } {
   if (isPlainObject(definition) && !isZod4Schema(definition) && 'response' in definition) {
     return { response: definition.response, context: definition.context }
   }

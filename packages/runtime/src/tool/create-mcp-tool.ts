@@ -12,10 +12,11 @@ import type { JsonSchema } from '../schema/json-schema.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import { UNREPRESENTABLE_FIXES } from '../schema/elicitation-rules.ts'
 import { isZodObject, toJsonSchema } from '../schema/zod-to-json-schema.ts'
-import { compileElicits, type CompiledElicits } from './compile-elicits.ts'
+import { compileElicits, type CompileResult } from './compile-elicits.ts'
 import type { McpToolContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
-import { ElicitationSchemaError, ToolDefinitionError } from './errors.ts'
+import { ToolDefinitionError } from '../errors/definition-errors.ts'
+import { ElicitationSchemaError } from '../schema/elicitation-schema-error.ts'
 import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mcp-tool.ts'
 import { assertToolName } from './tool-name.ts'
 
@@ -45,7 +46,7 @@ interface BuilderState {
   parameters: z.ZodObject
   parametersJson: JsonSchema
   requirements: Partial<ToolRequirements>
-  elicits: { map: ElicitsMap; compiled: CompiledElicits } | undefined
+  elicits: { map: ElicitsMap; compiled: CompileResult } | undefined
 }
 
 export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N, EmptyParameters> {
@@ -133,18 +134,18 @@ class Builder {
       this.fail('.elicits({...}) must come before .execute() / .handoff(); use .elicits({}) for a tool that never asks the user')
     }
     const keys = Object.keys(elicits.map)
-    const wire = Object.fromEntries(keys.map((k) => [k, elicits.compiled.entries[k]!.wire]))
     const tool: McpTool = {
       kind: 'mcp-tool',
       name: this.state.name,
       description: this.state.description,
       parameters: this.state.parameters,
       elicits: elicits.map,
+      compiled: Object.freeze(elicits.compiled.entries),
       requirements: Object.freeze({
         elicitation: this.state.requirements.elicitation ?? keys.length > 0,
         sampling: this.state.requirements.sampling ?? false,
       }),
-      jsonSchema: Object.freeze({ parameters: this.state.parametersJson, elicits: Object.freeze(wire) }),
+      jsonSchema: Object.freeze({ parameters: this.state.parametersJson }),
       warnings: Object.freeze([...elicits.compiled.warnings]),
       body: Object.freeze(body),
     }

@@ -1,34 +1,34 @@
 /**
- * What a UI (or an MCP client) receives when a tool asks the user something: the structured id,
- * the same fields flat for convenience, the human message, both schemas and the context data.
+ * One question a tool call asks: the same shape on the server (the bridge builds it from the
+ * key's compiled model), in the browser (the chat codec rebuilds it from the wire with the same
+ * model) and in `runMcpTool`. A plugin handler reads `context` typed, and `params` / `handoff`
+ * to show the call's arguments and a handoff tool's `before()` data.
  */
 import type { z } from 'zod'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
-import type { ElicitId, UntypedContext } from './elicits.ts'
+import type { UntypedContext } from './elicits.ts'
 
-export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext>
-  extends ElicitId<K> {
-  id: ElicitId<K>
-  /** The human-readable question (without the encoded context section). */
+export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext> {
+  /** Names this question within its tool call: `<callId>#<n>` for the call's n-th question. */
+  id: string
+  key: K
+  /** The human-readable question. */
   message: string
   schema: {
+    /** The key's response schema. */
     zod: R
-    /** MCP requested schema, with the context under `x-model-context` when there is any. */
+    /** The same as an MCP requested schema (form mode). */
     json: ElicitationWireSchema
   }
+  /** The data the tool passed along (validated with the key's context schema when it declares one). */
   context: C
-  /** The tool call's validated parameters. */
-  params?: unknown
-  /** The handoff value from `before`, for handoff tools. */
-  handoff?: unknown
+  /** The tool call's validated arguments. */
+  params: unknown
+  /** A handoff tool's `before()` value; `undefined` for `.execute()` tools. */
+  handoff: unknown
 }
 
-/** Two ids name the same elicitation. */
-export function sameElicitId(a: ElicitId, b: ElicitId): boolean {
-  return a.toolName === b.toolName && a.key === b.key && a.callId === b.callId && a.seq === b.seq
-}
-
-/** `book_flight:call_1:pickFlight#2` — for logs and error messages. */
-export function formatElicitId(id: ElicitId): string {
-  return `${id.toolName}:${id.callId}:${id.key}#${id.seq}`
+/** The id of the `seq`-th question of a call. */
+export function elicitId(callId: string, seq: number): string {
+  return `${callId}#${seq}`
 }

@@ -71,12 +71,3 @@ export interface ElicitRetryOptions {
   /** The message for attempts after the first (defaults to `message`). */
   retryMessage?: string
 }
-
-/** The structured id of one elicitation within a tool call. */
-export interface ElicitId<K extends string = string> {
-  toolName: string
-  key: K
-  callId: string
-  /** 1 for the first elicitation of the call, 2 for the next, ... */
-  seq: number
-}

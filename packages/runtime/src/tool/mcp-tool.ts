@@ -1,13 +1,14 @@
 /**
  * The finished tool: data a host can run (`createBridgeHost`, `createMcpServer`) and a build
- * can inspect (the Vite plugin reads `name`, `elicits`, `jsonSchema`, `warnings`). Body
+ * can inspect (the Vite plugin reads `name`, `compiled`, `jsonSchema`, `warnings`). Body
  * functions are declared with method syntax on purpose: it keeps a specific tool assignable to
  * `AnyMcpTool`, which registries and hosts take.
  */
 import type { Operation } from 'effection'
 import type { z } from 'zod'
-import type { ElicitationWireSchema, JsonSchema } from '../schema/json-schema.ts'
+import type { JsonSchema } from '../schema/json-schema.ts'
 import type { ElicitViolation } from '../schema/violation.ts'
+import type { CompiledElicits } from './compile-elicits.ts'
 import type { McpToolContext, ServerPhaseContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
 
@@ -37,11 +38,9 @@ export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>
   readonly kind: 'handoff'
 }
 
-export interface McpToolJsonSchemas<E extends ElicitsMap> {
+export interface McpToolJsonSchemas {
   /** The parameters as JSON Schema (zod 4, io: input): the MCP `inputSchema`. */
   readonly parameters: JsonSchema
-  /** Each key's response schema in MCP form-mode shape (without per-call `x-model-context`). */
-  readonly elicits: { readonly [K in keyof E]: ElicitationWireSchema }
 }
 
 export interface McpTool<
@@ -54,16 +53,19 @@ export interface McpTool<
   readonly name: N
   readonly description: string | undefined
   readonly parameters: P
+  /** The keys as declared (their types drive `ctx.elicit` and the plugin handlers). */
   readonly elicits: E
+  /** Each declared key compiled once: response and context schemas, MCP requested schema. */
+  readonly compiled: CompiledElicits
   readonly requirements: Readonly<ToolRequirements>
-  readonly jsonSchema: McpToolJsonSchemas<E>
+  readonly jsonSchema: McpToolJsonSchemas
   /** Schema warnings (keywords clients may not enforce); errors throw at definition time. */
   readonly warnings: readonly ElicitViolation[]
   readonly body: ExecuteBody<P, E, R> | HandoffBody<P, E, R>
 }
 
-// `any` is confined to this alias: it is the "some tool" type registries and hosts accept.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// `any` is confined to this alias: it is the "some tool" type registries and hosts accept
+// (a specific tool's handler map is not assignable to a map of unknown handlers otherwise).
 export type AnyMcpTool = McpTool<string, z.ZodObject, any, unknown>
 
 export type ToolParams<T> = T extends McpTool<string, infer P, ElicitsMap, unknown> ? z.output<P> : never

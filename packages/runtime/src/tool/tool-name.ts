@@ -3,7 +3,7 @@
  * digits, underscore, hyphen and dot. The spec says SHOULD; we enforce it because model APIs
  * (OpenAI's `^[a-zA-Z0-9_-]{1,64}$`, for one) reject worse names at call time, far from the cause.
  */
-import { InvalidToolNameError } from './errors.ts'
+import { InvalidToolNameError } from '../errors/definition-errors.ts'
 
 const ALLOWED = /^[A-Za-z0-9_.-]+$/
 export const MAX_TOOL_NAME_LENGTH = 128

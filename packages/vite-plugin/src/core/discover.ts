@@ -7,7 +7,7 @@
  */
 import type { CallExpression, Project, SourceFile, VariableDeclaration } from 'ts-morph'
 import { Node, SyntaxKind } from './ts-morph.ts'
-import { toolNameProblem } from '@mcp-bridge/runtime'
+import { toolNameProblem } from '@mcp-bridge/runtime/internal'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'

@@ -80,9 +80,9 @@ export class McpBridgeGenerator {
         description: tool.description ?? null,
         parameters: tool.jsonSchema.parameters,
         elicits: Object.fromEntries(
-          Object.keys(tool.elicits)
-            .sort()
-            .map((key) => [key, { schema: tool.jsonSchema.elicits[key]!, hasContext: hasContextSchema(tool.elicits[key]) }]),
+          Object.values(tool.compiled)
+            .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+            .map((key) => [key.key, { schema: key.wire, hasContext: key.context !== undefined }]),
         ),
         requirements: { ...tool.requirements },
         source: { ...discovered.location, file, export: discovered.exportName },
@@ -165,8 +165,3 @@ function registryPlugins(root: string, discoveries: readonly FileDiscovery[]): R
   }
   return plugins
 }
-
-function hasContextSchema(definition: unknown): boolean {
-  return typeof definition === 'object' && definition !== null && !('_zod' in definition) && 'context' in definition
-}
-

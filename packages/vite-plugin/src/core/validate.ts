@@ -5,7 +5,8 @@
  * or the key, or the `.elicits` call when the schema is composed elsewhere.
  */
 import { join } from 'node:path'
-import { formatViolation, type AnyMcpTool, type ElicitViolation } from '@mcp-bridge/runtime'
+import type { AnyMcpTool, ElicitViolation } from '@mcp-bridge/runtime'
+import { formatViolation } from '@mcp-bridge/runtime/internal'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import type { DiscoveredTool, FileDiscovery } from './discover.ts'
 import type { ModuleLoader } from './load-modules.ts'

@@ -1,24 +1,31 @@
 /**
  * The client side of a chat, without React: sends turns to the chat endpoint, applies the
  * stream of events to a state (messages, tool calls with their logs, progress and results),
- * runs plugin handlers for elicitations, and sends answers back with the session's token.
+ * runs plugin handlers for questions, and sends answers back with the call's token.
  * `useChat` is a thin hook over this; tests drive it directly.
  */
-import { readNdjson } from '../chat/ndjson.ts'
-import { chatStreamEventSchema, type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire } from '../chat/protocol.ts'
-import type { IssueSummary } from '../bridge/errors.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 import type { PluginClientRegistration } from '../plugin/types.ts'
+import type { ChatRequestBody, ChatStreamEvent, ElicitRequestWire, ElicitResultWire } from '../protocol/chat-wire.ts'
+import { readChatEvents } from '../protocol/codec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { LogLevel } from '../tool/context.ts'
-import type { ElicitId, ElicitResult } from '../tool/elicits.ts'
+import type { ElicitResult } from '../tool/elicits.ts'
 import { createEmissionStore, type EmissionStore } from './emission-store.ts'
-import { createPluginExecutor, type PluginExecutor, type SendOutcome, type WireElicitRequest } from './plugin-executor.ts'
+import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type SendOutcome } from './plugin-executor.ts'
 import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 
 export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
 
+/** The chat endpoint answered with an error status, or reported an error in the stream. */
+export class ChatEndpointError extends McpBridgeError {
+  readonly code = 'CHAT_ENDPOINT_ERROR'
+}
+
 export interface PendingElicitation {
-  request: WireElicitRequest
+  /** The question as it came over the wire (the fallback form reads `message` and `schema`). */
+  request: ElicitRequestWire
   /** True when a plugin handles it (its UI is in the emission store); false: show the fallback form. */
   handledByPlugin: boolean
   /** Why the last answer was refused by the server. */
@@ -59,10 +66,10 @@ export interface ChatControllerOptions {
   headers?: Record<string, string>
 }
 
-interface Session {
-  sessionId: string
-  elicitId: string
-  token: string
+/** What the client knows of a live call: its token, and the question it waits on. */
+interface CallTicket {
+  token: string | undefined
+  elicitId: string | undefined
 }
 
 export interface ChatController {
@@ -74,7 +81,7 @@ export interface ChatController {
   send(text: string): Promise<void>
   /** Answer a fallback-form elicitation. */
   respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
-  /** Abort one running tool (its session on the server), or the whole in-flight response. */
+  /** Abort one tool call (on the server too), or the whole in-flight response. */
   abort(callId?: string): Promise<void>
   /**
    * Stop in-flight work: the response being read and the running handlers. The controller stays
@@ -89,7 +96,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   const registry = createPluginRegistry(options.plugins ?? [])
   const store = createEmissionStore()
   const listeners = new Set<() => void>()
-  const sessions = new Map<string, Session>()
+  const calls = new Map<string, CallTicket>()
   /** Answers waiting to learn whether the server took them, by elicit id. */
   const answerOutcomes = new Map<string, (outcome: SendOutcome) => void>()
   let conversation: McpMessage[] = []
@@ -131,11 +138,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         signal: controller.signal,
       })
       if (!response.ok || !response.body) throw await responseError(response)
-      for await (const raw of readNdjson(response.body, controller.signal)) {
-        const parsed = chatStreamEventSchema.safeParse(raw)
-        if (!parsed.success) throw new Error(`The chat endpoint sent an event this client does not understand: ${JSON.stringify(raw).slice(0, 200)}`)
-        const event = parsed.data
-        if (event.type !== 'plugin_elicit_refused') settleAnswers({ ok: true })
+      for await (const event of readChatEvents(response.body, controller.signal)) {
+        if (event.type !== 'elicit_refused') settleAnswers({ ok: true })
         if (event.type === 'text_delta') {
           if (!assistantId) {
             assistantId = `assistant-${++ids}`
@@ -167,6 +171,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   function apply(event: Exclude<ChatStreamEvent, { type: 'text_delta' }>) {
     switch (event.type) {
       case 'tool_call':
+        calls.set(event.callId, { token: event.token, elicitId: undefined })
         set({
           items: [
             ...state.items,
@@ -175,7 +180,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         })
         return
       case 'tool_result':
-        sessions.delete(event.callId)
+        calls.delete(event.callId)
         updateTool(event.callId, (item) =>
           // A call the user cancelled stays cancelled: the server's result just confirms it.
           item.status === 'cancelled'
@@ -188,34 +193,30 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
               },
         )
         return
-      case 'plugin_elicit_request': {
-        sessions.set(event.callId, { sessionId: event.sessionId, elicitId: event.elicitId, token: event.token })
-        const request: WireElicitRequest = {
-          id: { toolName: event.toolName, key: event.key, callId: event.callId, seq: event.seq },
-          message: event.message,
-          schema: event.schema,
-        }
-        const handled = executor.handle(request)
+      case 'elicit_request': {
+        const ticket = calls.get(event.callId)
+        calls.set(event.callId, { token: ticket?.token, elicitId: event.request.id })
+        const question: IncomingQuestion = { callId: event.callId, toolName: event.toolName, request: event.request }
+        const handled = executor.handle(question)
         updateTool(event.callId, () => ({
           status: 'awaiting_input',
-          elicitation: { request, handledByPlugin: handled.status === 'handled', submitting: false },
+          elicitation: { request: event.request, handledByPlugin: handled.status === 'handled', submitting: false },
         }))
         return
       }
-      case 'plugin_elicit_refused': {
+      case 'elicit_refused': {
         const resolve = answerOutcomes.get(event.elicitId)
         answerOutcomes.delete(event.elicitId)
         if (resolve) resolve({ ok: false, message: event.message, ...(event.issues && { issues: event.issues }) })
-        const callId = [...sessions].find(([, s]) => s.elicitId === event.elicitId)?.[0]
-        if (callId) {
-          updateTool(callId, (item) => ({
-            ...(item.elicitation && { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } }),
-          }))
-        }
+        updateTool(event.callId, (item) => ({
+          ...(item.elicitation && {
+            elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] },
+          }),
+        }))
         return
       }
-      case 'plugin_session_error':
-        sessions.delete(event.callId)
+      case 'call_not_found':
+        calls.delete(event.callId)
         void executor.cancel(event.callId, event.message)
         updateTool(event.callId, () => ({ status: 'failed', error: event.message, elicitation: undefined }))
         return
@@ -235,7 +236,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         conversation = event.messages
         return
       case 'error':
-        set({ error: new Error(event.message) })
+        set({ error: new ChatEndpointError(event.message) })
         return
     }
   }
@@ -247,19 +248,17 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
 
   /** Deliver an answer; resolves once the server took it (or refused it). */
   function deliver(callId: string, result: ElicitResultWire): Promise<SendOutcome> {
-    const session = sessions.get(callId)
-    if (!session) return Promise.resolve({ ok: false, message: `Tool call ${callId} is not waiting for an answer any more.` })
-    const outcome = new Promise<SendOutcome>((resolve) => answerOutcomes.set(session.elicitId, resolve))
+    const ticket = calls.get(callId)
+    const { token, elicitId } = ticket ?? {}
+    if (!token || !elicitId) return Promise.resolve({ ok: false, message: `Tool call ${callId} is not waiting for an answer any more.` })
+    const outcome = new Promise<SendOutcome>((resolve) => answerOutcomes.set(elicitId, resolve))
     updateTool(callId, (item) => ({ ...(item.elicitation && { elicitation: { ...item.elicitation, submitting: true } }) }))
-    void post(() => ({
-      messages: conversation,
-      pluginElicitResponses: [{ sessionId: session.sessionId, callId, elicitId: session.elicitId, token: session.token, result }],
-    }))
+    void post(() => ({ messages: conversation, elicitResponses: [{ callId, elicitId, token, result }] }))
     return outcome
   }
 
-  function sendAnswer(id: ElicitId, result: ElicitResult<unknown>): Promise<SendOutcome> {
-    return deliver(id.callId, result as ElicitResultWire)
+  function sendAnswer(question: IncomingQuestion, result: ElicitResult<unknown>): Promise<SendOutcome> {
+    return deliver(question.callId, result as ElicitResultWire)
   }
 
   return {
@@ -288,11 +287,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         inflight?.abort()
         return
       }
-      const session = sessions.get(callId)
+      const token = calls.get(callId)?.token
       await executor.cancel(callId, 'cancelled by the user')
       updateTool(callId, () => ({ status: 'cancelled', elicitation: undefined }))
-      sessions.delete(callId)
-      if (session) await post(() => ({ messages: conversation, pluginAbort: { sessionId: session.sessionId, reason: 'cancelled by the user' } }))
+      calls.delete(callId)
+      if (token) await post(() => ({ messages: conversation, abort: { callId, token, reason: 'cancelled by the user' } }))
     },
     dispose() {
       inflight?.abort()
@@ -309,5 +308,5 @@ async function responseError(response: Response): Promise<Error> {
   } catch {
     // not JSON: the status says enough
   }
-  return new Error(`The chat endpoint answered ${response.status} ${response.statusText}${detail}`)
+  return new ChatEndpointError(`The chat endpoint answered ${response.status} ${response.statusText}${detail}`)
 }

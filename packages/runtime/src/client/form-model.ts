@@ -3,7 +3,7 @@
  * which field to show for each property, its initial value, how to turn inputs into content,
  * and the checks to run before sending. Pure functions; the React component only renders.
  */
-import type { IssueSummary } from '../bridge/errors.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 import { isPlainObject, setOwn, type JsonSchema } from '../schema/json-schema.ts'
 
 export interface Choice {

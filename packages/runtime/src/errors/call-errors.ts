@@ -3,23 +3,10 @@
  * client code and tool authors can `instanceof` them; each message names the tool, the key
  * and what to do instead.
  */
-import type { z } from 'zod'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import type { ElicitId } from '../tool/elicits.ts'
+import { formatIssues, type IssueSummary } from './issues.ts'
+import { McpBridgeError } from './mcp-bridge-error.ts'
 
-export interface IssueSummary {
-  /** Dotted path, e.g. `seat` or `flights.0.price`; empty for the root. */
-  path: string
-  message: string
-}
-
-export function summarizeIssues(issues: readonly z.core.$ZodIssue[]): IssueSummary[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }))
-}
-
-function listIssues(issues: readonly IssueSummary[]): string {
-  return issues.map((i) => `  - ${i.path || '(root)'}: ${i.message}`).join('\n')
-}
+const listIssues = (issues: readonly IssueSummary[]) => formatIssues(issues, 'list')
 
 export class ToolParamsError extends McpBridgeError {
   readonly code = 'TOOL_PARAMS_INVALID'
@@ -86,11 +73,12 @@ export class ElicitContextError extends McpBridgeError {
 export class ElicitationDeclinedError extends McpBridgeError {
   readonly code = 'ELICITATION_DECLINED'
   constructor(
-    readonly id: ElicitId,
+    readonly toolName: string,
+    readonly key: string,
     attempts = 1,
   ) {
     super(
-      `The user declined "${id.key}" of tool "${id.toolName}"${attempts > 1 ? ` ${attempts} times` : ''}. ` +
+      `The user declined "${key}" of tool "${toolName}"${attempts > 1 ? ` ${attempts} times` : ''}. ` +
         'Use ctx.elicit(...) instead of .strict to handle a decline yourself.',
     )
   }
@@ -98,9 +86,12 @@ export class ElicitationDeclinedError extends McpBridgeError {
 
 export class ElicitationCancelledError extends McpBridgeError {
   readonly code = 'ELICITATION_CANCELLED'
-  constructor(readonly id: ElicitId) {
+  constructor(
+    readonly toolName: string,
+    readonly key: string,
+  ) {
     super(
-      `The user dismissed "${id.key}" of tool "${id.toolName}" without answering. ` +
+      `The user dismissed "${key}" of tool "${toolName}" without answering. ` +
         'Use ctx.elicit(...) instead of .strict to handle a cancel yourself.',
     )
   }
@@ -152,10 +143,36 @@ export class ToolAbortedError extends McpBridgeError {
 export class ElicitationInvalidResponseError extends McpBridgeError {
   readonly code = 'ELICITATION_RESPONSE_INVALID'
   constructor(
-    readonly id: ElicitId,
+    readonly toolName: string,
+    readonly key: string,
     readonly issues: readonly IssueSummary[],
   ) {
-    super(`The answer to "${id.key}" of tool "${id.toolName}" does not match its schema, so it was not used:\n${listIssues(issues)}`)
+    super(`The answer to "${key}" of tool "${toolName}" does not match its schema, so it was not used:\n${listIssues(issues)}`)
+  }
+}
+
+/**
+ * A `ctx` helper was called with arguments it cannot use (a log level that is not an MCP level,
+ * a non-numeric progress, an elicit without a message...). TypeScript catches most of these.
+ */
+export class ToolContextUsageError extends McpBridgeError {
+  readonly code = 'TOOL_CONTEXT_MISUSE'
+  constructor(
+    readonly toolName: string,
+    problem: string,
+  ) {
+    super(`Tool "${toolName}": ${problem}`)
+  }
+}
+
+/** `ctx.sample` was called on a host that was given no sampling provider. */
+export class SamplingUnavailableError extends McpBridgeError {
+  readonly code = 'SAMPLING_UNAVAILABLE'
+  constructor(readonly toolName: string) {
+    super(
+      `Tool "${toolName}" called ctx.sample, but the host running it has no sampling provider. ` +
+        'Pass one where the call is started (createBridgeHost({ sampling }); the chat handler and the MCP server provide their own).',
+    )
   }
 }
 

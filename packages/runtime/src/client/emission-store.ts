@@ -3,15 +3,15 @@
  * emission at its tool call's place. A tiny external store (subscribe / getSnapshot) so React
  * reads it with `useSyncExternalStore` and tests read it directly.
  */
-import type { IssueSummary } from '../bridge/errors.ts'
-import type { ElicitId } from '../tool/elicits.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 import type { UiComponent } from '../plugin/types.ts'
 
 export interface Emission {
   /** Stable per render call; React uses it as the key. */
   id: string
   callId: string
-  elicitId: ElicitId
+  /** The question it answers. */
+  elicitId: string
   component: UiComponent<never>
   props: Record<string, unknown>
   errors: readonly IssueSummary[] | undefined

@@ -15,6 +15,10 @@ export class DuplicatePluginError extends McpBridgeError {
   }
 }
 
+export class PluginRegistrationError extends McpBridgeError {
+  readonly code = 'PLUGIN_REGISTRATION_INVALID'
+}
+
 export interface PluginRegistry {
   register(plugin: PluginClientRegistration): void
   get(toolName: string): PluginClientRegistration | undefined
@@ -32,7 +36,7 @@ export function createPluginRegistry(plugins: readonly PluginClientRegistration[
   const registry: PluginRegistry = {
     register(plugin) {
       if (!plugin || plugin.kind !== 'mcp-plugin-client') {
-        throw new TypeError('register() takes a plugin\'s client part: makePlugin(tool).onElicit({...}).build().client')
+        throw new PluginRegistrationError("register() takes a plugin's client part: makePlugin(tool).onElicit({...}).build().client")
       }
       count += 1
       const existing = byName.get(plugin.toolName)

@@ -2,6 +2,21 @@
  * Newline-delimited JSON over a fetch body: one event per line. Lines are split on "\n" only
  * after decoding, so a multi-byte character split across chunks is never corrupted.
  */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+
+/** The other end broke the wire format (a line that is not JSON, an event of no known type). */
+export class ChatProtocolError extends McpBridgeError {
+  readonly code = 'CHAT_PROTOCOL'
+}
+
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line)
+  } catch {
+    throw new ChatProtocolError(`The response has a line that is not JSON: ${line.slice(0, 200)}`)
+  }
+}
+
 export async function* readNdjson(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<unknown> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
@@ -15,12 +30,12 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, signal?: Abo
       while (newline !== -1) {
         const line = buffered.slice(0, newline).trim()
         buffered = buffered.slice(newline + 1)
-        if (line) yield JSON.parse(line)
+        if (line) yield parseLine(line)
         newline = buffered.indexOf('\n')
       }
       if (done) break
     }
-    if (buffered.trim()) yield JSON.parse(buffered)
+    if (buffered.trim()) yield parseLine(buffered)
   } finally {
     reader.releaseLock()
   }

@@ -5,7 +5,7 @@
  */
 import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
 import { messageText, type McpMessage, type ToolResultContent } from '../sampling/content.ts'
-import type { ChatModel, ModelRequest, ModelStreamPart } from './model.ts'
+import type { ChatModel, ModelRequest, ModelStreamPart } from '../chat/model.ts'
 
 export type ScriptedReply = string | { text?: string; toolCalls?: Array<{ name: string; input: Record<string, unknown> }> }
 

@@ -1,0 +1,34 @@
+/**
+ * @mcp-bridge/runtime/client — the browser side without a framework: the chat controller, the
+ * plugin executor and registry, the emission store, the fallback form's model, and the chat wire
+ * (schemas and codec) for clients of your own. `./react` is a thin layer over this.
+ */
+export { ChatEndpointError, createChatController } from './client/chat-controller.ts'
+export type { ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
+export { createPluginExecutor, PluginHandlerError } from './client/plugin-executor.ts'
+export type { HandleResult, HandlerOutcome, IncomingQuestion, PluginExecutor, PluginExecutorOptions, SendOutcome } from './client/plugin-executor.ts'
+export { createPluginRegistry, DuplicatePluginError, PluginRegistrationError } from './client/plugin-registry.ts'
+export type { PluginRegistry } from './client/plugin-registry.ts'
+export { createEmissionStore } from './client/emission-store.ts'
+export type { Emission, EmissionSnapshot, EmissionStore, ProgressLine } from './client/emission-store.ts'
+export { fieldsFromSchema, initialValues, toContent, validateForm } from './client/form-model.ts'
+export type { Choice, FormField, FormValues } from './client/form-model.ts'
+
+export {
+  chatRequestBodySchema,
+  chatStreamEventSchema,
+  elicitRequestWireSchema,
+  elicitResponseSchema,
+  elicitResultSchema,
+  NDJSON_CONTENT_TYPE,
+} from './protocol/chat-wire.ts'
+export type {
+  ChatRequestBody,
+  ChatStreamEvent,
+  ChatStreamEventType,
+  ElicitRequestWire,
+  ElicitResponseWire,
+  ElicitResultWire,
+} from './protocol/chat-wire.ts'
+export { decodeElicitRequest, encodeChatEvent, encodeElicitRequest, readChatEvents } from './protocol/codec.ts'
+export { ChatProtocolError, encodeNdjson, readNdjson } from './protocol/ndjson.ts'

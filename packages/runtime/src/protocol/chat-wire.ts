@@ -1,0 +1,92 @@
+/**
+ * The chat wire between the chat controller (browser) and the chat handler (server): one JSON
+ * request body, and a response of newline-delimited JSON events. Defined once, as zod schemas,
+ * so the server validates bodies and the client validates events with the same definitions
+ * (messages are MCP content blocks, seed 003).
+ *
+ * A turn that ends on a question ends its response with `conversation_state`; the client
+ * answers with a new request carrying `elicitResponses`, and the conversation goes on. Every
+ * state-changing part of a request (an answer, an abort) carries the token the server issued
+ * with the call's `tool_call` event.
+ */
+import { z } from 'zod'
+import { mcpMessageSchema } from '../sampling/content.ts'
+import { LOG_LEVELS } from '../tool/context.ts'
+
+export const NDJSON_CONTENT_TYPE = 'application/x-ndjson'
+
+export const elicitResultSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('accept'), content: z.record(z.string(), z.unknown()) }),
+  z.object({ action: z.literal('decline') }),
+  z.object({ action: z.literal('cancel') }),
+])
+
+/** An `ElicitRequest` as JSON: the key's requested schema instead of its zod schema. */
+export const elicitRequestWireSchema = z.object({
+  id: z.string().min(1),
+  key: z.string().min(1),
+  message: z.string(),
+  /** The key's MCP requested schema (form mode). */
+  schema: z.record(z.string(), z.unknown()),
+  /** The tool's context data: the only place the client reads it from. */
+  context: z.record(z.string(), z.unknown()),
+  params: z.unknown(),
+  handoff: z.unknown(),
+})
+
+export const elicitResponseSchema = z.object({
+  callId: z.string().min(1),
+  /** The `id` of the request this answers. */
+  elicitId: z.string().min(1),
+  /** The call's token (from its `tool_call` event); without it nothing resumes. */
+  token: z.string().min(1),
+  result: elicitResultSchema,
+})
+
+export const chatRequestBodySchema = z.object({
+  messages: z.array(mcpMessageSchema),
+  elicitResponses: z.array(elicitResponseSchema).optional(),
+  abort: z.object({ callId: z.string().min(1), token: z.string().min(1), reason: z.string().optional() }).optional(),
+})
+
+const issueSchema = z.object({ path: z.string(), message: z.string() })
+
+export const chatStreamEventSchema = z.discriminatedUnion('type', [
+  /** Streaming model text. */
+  z.object({ type: z.literal('text_delta'), text: z.string() }),
+  /** The model called a tool; `token` authorises answers to its questions and its abort. */
+  z.object({ type: z.literal('tool_call'), callId: z.string(), toolName: z.string(), params: z.unknown(), token: z.string().optional() }),
+  /** A tool finished; its result went back to the model. */
+  z.object({ type: z.literal('tool_result'), callId: z.string(), toolName: z.string(), result: z.unknown(), isError: z.boolean().optional() }),
+  /** A tool call waits for the user. */
+  z.object({ type: z.literal('elicit_request'), callId: z.string(), toolName: z.string(), request: elicitRequestWireSchema }),
+  /** An answer was not taken (invalid content, wrong token, stale id); the question stays open. */
+  z.object({
+    type: z.literal('elicit_refused'),
+    callId: z.string(),
+    elicitId: z.string(),
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(issueSchema).optional(),
+  }),
+  /** An answer or abort named a call this server does not hold (it ended, expired, or the server restarted). */
+  z.object({ type: z.literal('call_not_found'), callId: z.string(), message: z.string() }),
+  z.object({ type: z.literal('tool_log'), callId: z.string(), level: z.enum(LOG_LEVELS), message: z.string() }),
+  z.object({
+    type: z.literal('tool_progress'),
+    callId: z.string(),
+    message: z.string(),
+    progress: z.number().optional(),
+    total: z.number().optional(),
+  }),
+  /** Ends a response: the conversation so far, to send back with the next request. */
+  z.object({ type: z.literal('conversation_state'), messages: z.array(mcpMessageSchema) }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+])
+
+export type ElicitResultWire = z.infer<typeof elicitResultSchema>
+export type ElicitRequestWire = z.infer<typeof elicitRequestWireSchema>
+export type ElicitResponseWire = z.infer<typeof elicitResponseSchema>
+export type ChatRequestBody = z.infer<typeof chatRequestBodySchema>
+export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>
+export type ChatStreamEventType = ChatStreamEvent['type']
