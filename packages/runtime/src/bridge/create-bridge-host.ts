@@ -9,7 +9,7 @@
  *     cancelled for the UI, and is idempotent;
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
-import { createScope, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import { createScope, scoped, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../context/json-safe.ts'
 import {
@@ -51,6 +51,8 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   scope?: Scope
   /** A journal to replay (resume a call recorded elsewhere); see `Journal`. */
   replay?: readonly JournalEntry[]
+  /** Called once, synchronously, when the call ends (before `outcome` settles). */
+  onEnd?: (outcome: BridgeOutcome<ToolResult<T>>) => void
 }
 
 export interface ElicitResponse {
@@ -135,6 +137,7 @@ class BridgeCall<R> implements BridgeHost<R> {
   settle!: (outcome: BridgeOutcome<R>) => void
   readonly outcome = new Promise<BridgeOutcome<R>>((resolve) => (this.settle = resolve))
   release: () => void = noop
+  onEnd: ((outcome: BridgeOutcome<R>) => void) | undefined
 
   constructor(
     readonly tool: AnyMcpTool,
@@ -192,6 +195,7 @@ class BridgeCall<R> implements BridgeHost<R> {
     )
     this.log.close()
     this.release()
+    this.onEnd?.(result)
     this.settle(result)
   }
 
@@ -244,12 +248,13 @@ class BridgeCall<R> implements BridgeHost<R> {
 
 /**
  * The whole call as one operation. Its end is recorded here, whichever way it ends: the value,
- * a failure, or — in `finally`, which is all a halted operation runs — an abort (by `abort()`,
- * or by the scope running it shutting down).
+ * a failure (`scoped` makes a failing child of the tool — a spawned task — an error caught here),
+ * or — in `finally`, which is all a halted operation runs — an abort (by `abort()`, or by the
+ * scope running it shutting down).
  */
 function* runCall(call: BridgeCall<unknown>): Operation<void> {
   try {
-    call.finish({ status: 'completed', result: yield* runToolBody(call) })
+    call.finish({ status: 'completed', result: yield* scoped(() => runToolBody(call)) })
   } catch (error) {
     call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
   } finally {
@@ -340,6 +345,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
   type R = ToolResult<T>
   // The call is the host: one object per call, its methods on the prototype.
   const call = new BridgeCall<R>(options.tool, options.callId, options.sampling, options.replay)
+  call.onEnd = options.onEnd
   const params = call.tool.parameters.safeParse(options.params)
   if (!params.success) {
     call.finish({ status: 'failed', error: new ToolParamsError(call.tool.name, summarizeIssues(params.error.issues)) })

@@ -14,6 +14,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createScope, race, sleep, until, withResolvers, type Operation, type Scope } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import { TERMINAL_STATUSES } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
@@ -85,15 +86,18 @@ export class CallRegistry<X = undefined> {
   start(spec: StartCall<X>): LiveCall<X> {
     if (this.#calls.size >= this.options.maxCalls) throw new TooManyCallsError(this.options.maxCalls, this.options.maxCallsOption)
     if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
+    let call: LiveCall<X> | undefined
     const host = createBridgeHost({
       tool: spec.tool,
       params: spec.params,
       callId: spec.callId,
       scope: this.#scope,
+      // Synchronous: a call that ended is out of the registry before anyone hears of its end.
+      onEnd: (outcome) => (call ? this.#end(call, outcome) : undefined),
       ...(spec.sampling && { sampling: spec.sampling }),
       ...(spec.replay && { replay: spec.replay }),
     })
-    const call: LiveCall<X> = {
+    call = {
       callId: spec.callId,
       toolName: spec.tool.name,
       host,
@@ -103,8 +107,9 @@ export class CallRegistry<X = undefined> {
       extra: spec.extra,
       lease: undefined,
     }
-    this.#calls.set(call.callId, call)
-    void host.outcome.then((outcome) => this.#end(call, outcome))
+    // A call that ended before it was registered (invalid params) is only remembered as ended.
+    if (!TERMINAL_STATUSES.has(host.status())) this.#calls.set(call.callId, call)
+    else void host.outcome.then((outcome) => this.#end(call!, outcome))
     return call
   }
 
@@ -172,8 +177,8 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.claim(call)
-    if (this.#calls.get(call.callId) !== call) return
-    this.#calls.delete(call.callId)
+    if (this.#calls.get(call.callId) === call) this.#calls.delete(call.callId)
+    else if (this.#finished.has(call.callId)) return
     const how = outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : `it ${outcome.status}`
     this.#finished.set(call.callId, { until: Date.now() + this.options.idleTimeoutMs, how })
     // Keep the memory of finished ids bounded: drop the expired ones as we go.

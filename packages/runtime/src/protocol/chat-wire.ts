@@ -30,8 +30,10 @@ export const elicitRequestWireSchema = z.object({
   schema: z.record(z.string(), z.unknown()),
   /** The tool's context data: the only place the client reads it from. */
   context: z.record(z.string(), z.unknown()),
-  params: z.unknown(),
-  handoff: z.unknown(),
+  /** The call's arguments. */
+  params: z.unknown().optional(),
+  /** A handoff tool's `before()` value (absent for `.execute()` tools: JSON drops undefined). */
+  handoff: z.unknown().optional(),
 })
 
 export const elicitResponseSchema = z.object({

@@ -2,23 +2,8 @@ import { getEventListeners } from 'node:events'
 import { spawn, suspend, withResolvers, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  ConcurrentElicitationError,
-  createMcpTool,
-  ElicitationCancelledError,
-  ElicitationDeclinedError,
-  ElicitInBranchError,
-  JournalMismatchError,
-  SamplingSchemaError,
-  SCHEMA_TOOL_NAME,
-  ToolParamsError,
-  UnsupportedElicitationModeError,
-  type ElicitRequest,
-  type SamplingProvider,
-  type SamplingRequest,
-  type SamplingResponse,
-} from '../../src/index.ts'
-import { createBridgeHost, type BridgeHost, type BridgeOutcome } from '../../src/server.ts'
+import { ConcurrentElicitationError, createMcpTool, ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, type ElicitRequest, JournalMismatchError, type SamplingProvider, type SamplingRequest, type SamplingResponse, SamplingSchemaError, SCHEMA_TOOL_NAME, ToolParamsError, UnsupportedElicitationModeError } from '../../src/index.ts'
+import { type BridgeHost, type BridgeOutcome, createBridgeHost } from '../../src/server.ts'
 import { createMockMcpClient } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
@@ -76,21 +61,21 @@ describe('createBridgeHost: elicit', () => {
     const host = createBridgeHost({ tool: bookFlight, params: { from: 'NYC', destination: 'LAX' }, callId: 'call_7' })
     const request = await nextElicit(host)
     expect(host.status()).toBe('awaiting_elicit')
-    expect(request.id).toEqual({ toolName: 'book_flight', key: 'pickFlight', callId: 'call_7', seq: 1 })
-    expect(request).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', callId: 'call_7', seq: 1 })
+    expect(Object.keys(request).sort()).toEqual(['context', 'handoff', 'id', 'key', 'message', 'params', 'schema'])
+    expect(request).toMatchObject({ id: 'call_7#1', key: 'pickFlight', handoff: undefined })
     expect(request.message).toBe('Select your flight')
     expect(request.params).toEqual({ from: 'NYC', destination: 'LAX' })
     expect(request.context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
-    expect(request.schema.json).toMatchObject({
-      type: 'object',
-      properties: { flightId: { type: 'string' } },
-      'x-model-context': { flights: [{ id: 'SH-142' }, { id: 'CA-287' }] },
-    })
+    // The key's compiled model, by reference: the context travels beside the schema, not inside it.
+    expect(request.schema.json).toBe(bookFlight.compiled.pickFlight!.wire)
+    expect(request.schema.zod).toBe(bookFlight.compiled.pickFlight!.response)
+    expect(request.schema.json).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
+    expect(request.schema.json).not.toHaveProperty('x-model-context')
     expect(request.schema.zod.safeParse({ flightId: 'x' }).success).toBe(true)
 
     expect(host.respond({ id: request.id, result: { action: 'accept', content: { flightId: 'SH-142' } } })).toEqual({ ok: true })
     const second = await nextElicit(host)
-    expect(second.id).toMatchObject({ key: 'pickSeat', seq: 2 })
+    expect(second).toMatchObject({ id: 'call_7#2', key: 'pickSeat' })
     await host.abort('test over')
   })
 
@@ -114,8 +99,9 @@ describe('createBridgeHost: elicit', () => {
   it('refuses answers for another id or a stale seq, and duplicates after resumption', async () => {
     const host = createBridgeHost({ tool: bookFlight, params: { from: 'A', destination: 'B' }, callId: 'c' })
     const first = await nextElicit(host)
-    expect(host.respond({ id: { ...first.id, key: 'pickSeat' }, result: { action: 'decline' } })).toMatchObject({ code: 'ID_MISMATCH' })
-    expect(host.respond({ id: { ...first.id, callId: 'other' }, result: { action: 'decline' } })).toMatchObject({ code: 'ID_MISMATCH' })
+    expect(host.respond({ id: 'c#2', result: { action: 'decline' } })).toMatchObject({ code: 'ID_MISMATCH' })
+    expect(host.respond({ id: 'other#1', result: { action: 'decline' } })).toMatchObject({ code: 'ID_MISMATCH' })
+    expect(host.respond({ id: { callId: 'c', seq: 1 } as never, result: { action: 'decline' } })).toMatchObject({ code: 'ID_MISMATCH' })
     expect(host.respond({ id: first.id, result: { action: 'maybe' } as never })).toMatchObject({ code: 'INVALID_RESULT' })
     expect(host.pending()).toBe(first)
 
@@ -520,7 +506,7 @@ describe('createBridgeHost: journal replay', () => {
 
     const resumed = createBridgeHost({ tool: bookFlight, params: { from: 'A', destination: 'B' }, callId: 'c', replay: journal, sampling: createMockMcpClient({ sampleResponses: ['tip'] }) })
     const seat = await nextElicit(resumed)
-    expect(seat.id).toEqual({ toolName: 'book_flight', key: 'pickSeat', callId: 'c', seq: 2 })
+    expect(seat).toMatchObject({ id: 'c#2', key: 'pickSeat' })
     expect(resumed.events.filter((e) => e.type === 'elicit')).toHaveLength(1)
     resumed.respond({ id: seat.id, result: { action: 'accept', content: { row: 1, seat: 'B' } } })
     expect(await resumed.outcome).toMatchObject({ status: 'completed', result: { flight: 'SH-142', seat: '1B' } })

@@ -6,14 +6,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  createMcpTool,
-  readNdjson,
-  type ChatRequestBody,
-  type ChatStreamEvent,
-  type McpMessage,
-} from '../../src/index.ts'
-import { createChatHandler, createScriptedModel, toNodeListener, type ChatHandler } from '../../src/server.ts'
+import { createMcpTool, type McpMessage } from '../../src/index.ts'
+import { type ChatHandler, createChatHandler, toNodeListener } from '../../src/server.ts'
+import { type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire, readChatEvents } from '../../src/client.ts'
+import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
 const cleanupLog: string[] = []
@@ -63,7 +59,7 @@ async function start(options: Partial<Parameters<typeof createChatHandler>[0]> =
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('application/x-ndjson')
     const events: ChatStreamEvent[] = []
-    for await (const e of readNdjson(res.body!)) events.push(e as ChatStreamEvent)
+    for await (const e of readChatEvents(res.body!)) events.push(e)
     return events
   }
   return { handler, url, post }
@@ -79,26 +75,38 @@ const one = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type:
 }
 const stateOf = (events: ChatStreamEvent[]) => one(events, 'conversation_state').messages
 
-function answer(req: Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>, messages: McpMessage[], result: ChatRequestBody['pluginElicitResponses'] extends Array<infer R> | undefined ? R extends { result: infer X } ? X : never : never, token = req.token): ChatRequestBody {
-  return { messages, pluginElicitResponses: [{ sessionId: req.sessionId, callId: req.callId, elicitId: req.elicitId, token, result }] }
+type Question = Extract<ChatStreamEvent, { type: 'elicit_request' }> & { token: string }
+
+/** The question a response ends on, with the token of its call (from this response or an earlier one). */
+function question(events: ChatStreamEvent[], earlier?: Question): Question {
+  const asked = one(events, 'elicit_request')
+  const token = ofType(events, 'tool_call').find((c) => c.callId === asked.callId)?.token ?? earlier?.token
+  expect(token, 'a token for the call').toBeTypeOf('string')
+  return { ...asked, token: token! }
+}
+
+function answer(q: Question, messages: McpMessage[], result: ElicitResultWire, token = q.token): ChatRequestBody {
+  return { messages, elicitResponses: [{ callId: q.callId, elicitId: q.request.id, token, result }] }
 }
 
 describe('createChatHandler over HTTP', () => {
   it('runs book_flight across three requests: flight list, seat picker, confirmation', async () => {
     const { post, handler } = await start()
     const first = await post({ messages: [user('Book a flight from NYC to LAX')] })
-    expect(first.map((e) => e.type)).toEqual(['text_delta', 'tool_call', 'tool_log', 'plugin_elicit_request', 'conversation_state'])
-    const pickFlight = one(first, 'plugin_elicit_request')
-    expect(pickFlight).toMatchObject({ toolName: 'book_flight', key: 'pickFlight', seq: 1, message: 'Select your flight', elicitId: `book_flight:${pickFlight.callId}:pickFlight#1` })
-    expect(pickFlight.sessionId).toBe(pickFlight.callId)
-    expect(pickFlight.context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
-    expect(pickFlight.schema).toMatchObject({ properties: { flightId: { type: 'string' } }, 'x-model-context': { flights: [{ id: 'SH-142' }, { id: 'CA-287' }] } })
+    expect(first.map((e) => e.type)).toEqual(['text_delta', 'tool_call', 'tool_log', 'elicit_request', 'conversation_state'])
+    const pickFlight = question(first)
+    expect(pickFlight).toMatchObject({ toolName: 'book_flight', request: { id: `${pickFlight.callId}#1`, key: 'pickFlight', message: 'Select your flight' } })
+    expect(pickFlight.request.params).toEqual({ from: 'NYC', destination: 'LAX' })
+    // The context travels once, as data beside the plain requested schema.
+    expect(pickFlight.request.context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+    expect(pickFlight.request.schema).toEqual(bookFlight.compiled.pickFlight!.wire)
+    expect(JSON.stringify(first).match(/SH-142/g)).toHaveLength(1)
     expect(pickFlight.token).toMatch(/^[\w-]{20,}$/)
-    expect(handler.sessions.listActive()).toMatchObject([{ id: pickFlight.callId, status: 'awaiting_elicit', pendingKey: 'pickFlight' }])
+    expect(handler.calls.list()).toMatchObject([{ callId: pickFlight.callId, status: 'awaiting_elicit', pendingKey: 'pickFlight' }])
 
     const second = await post(answer(pickFlight, stateOf(first), { action: 'accept', content: { flightId: 'CA-287' } }))
-    const pickSeat = one(second, 'plugin_elicit_request')
-    expect(pickSeat).toMatchObject({ key: 'pickSeat', seq: 2, token: pickFlight.token, context: { taken: ['1A', '2C'] } })
+    const pickSeat = question(second, pickFlight)
+    expect(pickSeat).toMatchObject({ request: { id: `${pickFlight.callId}#2`, key: 'pickSeat', context: { taken: ['1A', '2C'] } } })
 
     const third = await post(answer(pickSeat, stateOf(second), { action: 'accept', content: { row: 12, seat: 'C' } }))
     const types = third.map((e) => e.type)
@@ -115,63 +123,68 @@ describe('createChatHandler over HTTP', () => {
       ['user', 'tool_result'],
       ['assistant', 'text'],
     ])
-    expect(handler.sessions.size).toBe(0)
+    expect(handler.calls.size).toBe(0)
   })
 
   it.each(['decline', 'cancel'] as const)('handles %s: the tool decides, the model hears the result', async (action) => {
     const { post } = await start()
     const first = await post({ messages: [user('book a flight from A to B')] })
-    const next = await post(answer(one(first, 'plugin_elicit_request'), stateOf(first), { action }))
+    const next = await post(answer(question(first), stateOf(first), { action }))
     expect(one(next, 'tool_result').result).toEqual({ booked: false, reason: action })
   })
 
   it('refuses invalid content with the issues, keeps the elicitation open, then accepts the correction', async () => {
     const { post } = await start()
     const first = await post({ messages: [user('book a flight from A to B')] })
-    const pick = one(first, 'plugin_elicit_request')
+    const pick = question(first)
     const bad = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 7 } }))
-    expect(one(bad, 'plugin_elicit_refused')).toMatchObject({ code: 'INVALID_CONTENT', elicitId: pick.elicitId, issues: [{ path: 'flightId' }] })
-    expect(ofType(bad, 'plugin_elicit_request')).toEqual([])
+    expect(one(bad, 'elicit_refused')).toMatchObject({ code: 'INVALID_CONTENT', callId: pick.callId, elicitId: pick.request.id, issues: [{ path: 'flightId' }] })
+    expect(ofType(bad, 'elicit_request')).toEqual([])
     const good = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
-    expect(one(good, 'plugin_elicit_request').key).toBe('pickSeat')
+    expect(one(good, 'elicit_request').request.key).toBe('pickSeat')
   })
 
   it('refuses a wrong or stale token/elicit id and resumes nothing', async () => {
     const { post, handler } = await start()
     const first = await post({ messages: [user('book a flight from A to B')] })
-    const pick = one(first, 'plugin_elicit_request')
+    const pick = question(first)
     const wrong = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }, 'forged-token-000000000000'))
-    expect(one(wrong, 'plugin_elicit_refused')).toMatchObject({ code: 'WRONG_TOKEN' })
-    const stale = await post({ ...answer(pick, stateOf(first), { action: 'decline' }), pluginElicitResponses: [{ ...answer(pick, [], { action: 'decline' }).pluginElicitResponses![0]!, elicitId: `book_flight:${pick.callId}:pickFlight#9` }] })
-    expect(one(stale, 'plugin_elicit_refused')).toMatchObject({ code: 'STALE_ELICITATION' })
-    expect(handler.sessions.listActive()[0]).toMatchObject({ status: 'awaiting_elicit', pendingKey: 'pickFlight' })
+    expect(one(wrong, 'elicit_refused')).toMatchObject({ code: 'WRONG_TOKEN' })
+    const stale = await post(answer({ ...pick, request: { ...pick.request, id: `${pick.callId}#9` } }, stateOf(first), { action: 'decline' }))
+    expect(one(stale, 'elicit_refused')).toMatchObject({ code: 'ID_MISMATCH' })
+    expect(handler.calls.list()[0]).toMatchObject({ status: 'awaiting_elicit', pendingKey: 'pickFlight' })
   })
 
-  it('aborts a session mid-elicitation: the tool finally runs and the model hears about it', async () => {
+  it('aborts a call mid-elicitation with its token: the tool finally runs and the model hears about it', async () => {
     cleanupLog.length = 0
     const { post, handler } = await start()
     const first = await post({ messages: [user('hold')] })
-    const req = one(first, 'plugin_elicit_request')
-    const aborted = await post({ messages: stateOf(first), pluginAbort: { sessionId: req.sessionId, reason: 'user left' } })
+    const req = question(first)
+    const forged = await post({ messages: stateOf(first), abort: { callId: req.callId, token: 'forged-token-000000000000' } })
+    expect(one(forged, 'error')).toMatchObject({ code: 'WRONG_TOKEN' })
+    expect(cleanupLog).toEqual([])
+    expect(handler.calls.size).toBe(1)
+    const aborted = await post({ messages: stateOf(first), abort: { callId: req.callId, token: req.token, reason: 'user left' } })
     expect(cleanupLog).toEqual(['hold finally'])
     expect(one(aborted, 'tool_result')).toMatchObject({ callId: req.callId, isError: true })
     expect(ofType(aborted, 'text_delta').map((e) => e.text).join('')).toMatch(/hold failed: The user cancelled this tool call \(user left\)/)
-    expect(handler.sessions.size).toBe(0)
+    expect(handler.calls.size).toBe(0)
   })
 
-  it('reports an unknown session (e.g. after a restart) and adds a synthetic tool error so the model recovers', async () => {
+  it('reports an unknown call (e.g. after a restart) and adds a synthetic tool error so the model recovers', async () => {
     const before = await start()
     const first = await before.post({ messages: [user('book a flight from A to B')] })
-    const pick = one(first, 'plugin_elicit_request')
-    const after = await start() // a new handler: a restarted server with an empty session manager
+    const pick = question(first)
+    const after = await start() // a new handler: a restarted server holding no calls
     const lost = await after.post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
-    expect(one(lost, 'plugin_session_error')).toMatchObject({ sessionId: pick.sessionId, error: 'SESSION_NOT_FOUND', message: 'Plugin session was lost. Please retry the operation.' })
+    const message = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
+    expect(one(lost, 'call_not_found')).toMatchObject({ callId: pick.callId, message })
     const conversation = stateOf(lost)
     expect(conversation[2]).toEqual({
       role: 'user',
-      content: [{ type: 'tool_result', toolUseId: pick.callId, isError: true, content: [{ type: 'text', text: 'Error: Plugin session was lost. Please retry the operation.' }] }],
+      content: [{ type: 'tool_result', toolUseId: pick.callId, isError: true, content: [{ type: 'text', text: `Error: ${message}` }] }],
     })
-    expect(ofType(lost, 'text_delta').map((e) => e.text).join('')).toMatch(/book_flight failed: Error: Plugin session was lost/)
+    expect(ofType(lost, 'text_delta').map((e) => e.text).join('')).toMatch(/book_flight failed: Error: This tool call is no longer running/)
   })
 
   it('answers bad requests with a clear 4xx and keeps serving', async () => {
@@ -198,14 +211,14 @@ describe('createChatHandler over HTTP', () => {
     expect(one(events, 'tool_result')).toMatchObject({ toolName: 'no_such_tool', isError: true })
   })
 
-  it('enforces maxActiveSessions and maxContextBytes without touching existing sessions', async () => {
-    const { post, handler } = await start({ limits: { maxActiveSessions: 1, maxContextBytes: 1_000 } })
+  it('enforces maxActiveCalls and maxContextBytes without touching existing calls', async () => {
+    const { post, handler } = await start({ limits: { maxActiveCalls: 1, maxContextBytes: 1_000 } })
     const first = await post({ messages: [user('hold')] })
-    const held = one(first, 'plugin_elicit_request')
+    const held = question(first)
     const refused = await post({ messages: [user('hold')] })
-    expect(one(refused, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/Too many tool sessions.*maxActiveSessions/) })
-    expect(handler.sessions.listActive()).toMatchObject([{ id: held.sessionId, status: 'awaiting_elicit' }])
-    await handler.sessions.abort(held.sessionId)
+    expect(one(refused, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/already holds 1 tool calls.*limits\.maxActiveCalls/) })
+    expect(handler.calls.list()).toMatchObject([{ callId: held.callId, status: 'awaiting_elicit' }])
+    await handler.calls.abort(held.callId)
     const big = await post({ messages: [user('big')] })
     expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000\)/) })
   })
@@ -213,8 +226,8 @@ describe('createChatHandler over HTTP', () => {
   it('keeps two conversations apart', async () => {
     const { post } = await start()
     const [a, b] = await Promise.all([post({ messages: [user('book a flight from OSL to BER')] }), post({ messages: [user('book a flight from NYC to SFO')] })])
-    const reqA = one(a, 'plugin_elicit_request')
-    const reqB = one(b, 'plugin_elicit_request')
+    const reqA = question(a)
+    const reqB = question(b)
     expect(reqA.callId).not.toBe(reqB.callId)
     expect(JSON.stringify(a)).not.toContain('NYC')
     expect(JSON.stringify(b)).not.toContain('OSL')
@@ -222,19 +235,20 @@ describe('createChatHandler over HTTP', () => {
       post(answer(reqA, stateOf(a), { action: 'accept', content: { flightId: 'SH-142' } })),
       post(answer(reqB, stateOf(b), { action: 'decline' })),
     ])
-    expect(one(a2, 'plugin_elicit_request').callId).toBe(reqA.callId)
+    expect(one(a2, 'elicit_request').callId).toBe(reqA.callId)
     expect(one(b2, 'tool_result')).toMatchObject({ callId: reqB.callId, result: { booked: false } })
   })
 
-  it('resumes 200 concurrently suspended sessions correctly', async () => {
+  it('resumes 200 concurrently suspended calls correctly', async () => {
     const { post, handler } = await start()
     const firsts = await Promise.all(Array.from({ length: 200 }, (_, i) => post({ messages: [user(`book a flight from C${i} to D${i}`)] })))
-    expect(handler.sessions.size).toBe(200)
+    expect(handler.calls.size).toBe(200)
+    const asked = firsts.map((events) => question(events))
     const seconds = await Promise.all(
-      firsts.map((events, i) => post(answer(one(events, 'plugin_elicit_request'), stateOf(events), { action: 'accept', content: { flightId: i % 2 ? 'SH-142' : 'CA-287' } }))),
+      firsts.map((events, i) => post(answer(asked[i]!, stateOf(events), { action: 'accept', content: { flightId: i % 2 ? 'SH-142' : 'CA-287' } }))),
     )
     const thirds = await Promise.all(
-      seconds.map((events, i) => post(answer(one(events, 'plugin_elicit_request'), stateOf(events), { action: 'accept', content: { row: (i % 30) + 1, seat: 'B' } }))),
+      seconds.map((events, i) => post(answer(question(events, asked[i]), stateOf(events), { action: 'accept', content: { row: (i % 30) + 1, seat: 'B' } }))),
     )
     thirds.forEach((events, i) => {
       const result = one(events, 'tool_result').result as { flight: string; seat: string }
@@ -242,6 +256,6 @@ describe('createChatHandler over HTTP', () => {
       expect(result.seat).toBe(`${(i % 30) + 1}B`)
       expect(JSON.stringify(stateOf(events)[0])).toContain(`C${i} to D${i}`)
     })
-    expect(handler.sessions.size).toBe(0)
+    expect(handler.calls.size).toBe(0)
   })
 })

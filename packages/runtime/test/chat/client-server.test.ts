@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { makePlugin, type RenderedProps } from '../../src/index.ts'
-import { createChatController, type ChatController, type Emission, type ToolItem } from '../../src/react.ts'
-import { createChatHandler, createScriptedModel } from '../../src/server.ts'
+import { createChatHandler } from '../../src/server.ts'
+import { type ChatController, createChatController, type Emission, type ToolItem } from '../../src/client.ts'
+import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
 
 function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
@@ -70,7 +71,7 @@ describe('useChat controller against createChatHandler', () => {
     expect(tool.logs).toEqual([{ level: 'info', message: 'Found 2 flights' }])
     expect(tool.progress).toEqual({ message: 'Booked', progress: 2, total: 2 })
     expect(chat.getState().items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant'])
-    expect(handler.sessions.size).toBe(0)
+    expect(handler.calls.size).toBe(0)
     await handler.close()
   })
 })

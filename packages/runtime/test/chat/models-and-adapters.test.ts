@@ -3,7 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
-import { chatMiddleware, createScriptedModel, fromAiSdk, PluginSessionManager, type ModelStreamPart } from '../../src/server.ts'
+import { CallRegistry, chatMiddleware, fromAiSdk, type ModelStreamPart } from '../../src/server.ts'
+import { nextEvent } from '../../src/calls/live-call.ts'
+import { createScriptedModel } from '../../src/testing.ts'
 
 async function collect(stream: AsyncIterable<ModelStreamPart>) {
   const parts: ModelStreamPart[] = []
@@ -87,10 +89,10 @@ describe('createScriptedModel', () => {
   })
 })
 
-describe('PluginSessionManager idle timeout', () => {
+describe('CallRegistry: a parked call expires unless claimed', () => {
   afterEach(() => vi.useRealTimers())
 
-  it('aborts a session nobody answered within idleTimeoutMs', async () => {
+  it('aborts a call nobody claimed within idleTimeoutMs (its finally runs); a claim calls the expiry off', async () => {
     vi.useFakeTimers()
     const cleaned: string[] = []
     const tool = createMcpTool('idle')
@@ -102,17 +104,23 @@ describe('PluginSessionManager idle timeout', () => {
           cleaned.push('finally')
         }
       })
-    const manager = new PluginSessionManager({ idleTimeoutMs: 60_000 })
-    const session = manager.create({ tool, params: {}, callId: 'c1', sampling: { *createMessage() { throw new Error('no') } } })
-    for await (const e of session.host.subscribe()) if (e.type === 'elicit') break
-    manager.touch(session)
-    vi.advanceTimersByTime(59_000)
-    expect(manager.size).toBe(1)
-    vi.advanceTimersByTime(1_000)
-    expect(await session.host.outcome).toEqual({ status: 'aborted', reason: 'no answer for 60 s' })
+    const registry = new CallRegistry({ idleTimeoutMs: 60_000, idleTimeoutOption: 'limits.idleTimeoutMs', maxCalls: 10, maxCallsOption: 'limits.maxActiveCalls' })
+    const call = registry.start({ tool, params: {}, callId: 'c1', extra: undefined })
+    for (let e = await nextEvent(call); e && e.type !== 'elicit'; e = await nextEvent(call));
+    registry.park(call)
+    await vi.advanceTimersByTimeAsync(59_000)
+    registry.claim(call) // a request is serving it: no expiry while it does
+    await vi.advanceTimersByTimeAsync(120_000)
+    expect(registry.size).toBe(1)
+    registry.park(call)
+    await vi.advanceTimersByTimeAsync(59_999)
+    expect(registry.size).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await call.host.outcome).toEqual({ status: 'aborted', reason: 'no answer came within 60 s (limits.idleTimeoutMs)' })
     expect(cleaned).toEqual(['finally'])
-    expect(manager.size).toBe(0)
-    await manager.close()
+    expect(registry.size).toBe(0)
+    expect(registry.finishedHow('c1')).toBe('it was aborted: no answer came within 60 s (limits.idleTimeoutMs)')
+    await registry.close()
   })
 })
 

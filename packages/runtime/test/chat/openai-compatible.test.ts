@@ -8,8 +8,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, readNdjson, type ChatStreamEvent } from '../../src/index.ts'
+import { createMcpTool } from '../../src/index.ts'
 import { createChatHandler, fromAiSdk } from '../../src/server.ts'
+import { type ChatStreamEvent, readNdjson } from '../../src/client.ts'
 
 let server: Server | undefined
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())))

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  encodeModelContext,
-  extractModelContext,
-  MODEL_CONTEXT_BOUNDARY,
-  ModelContextError,
-} from '../../src/index.ts'
+import { encodeModelContext, extractModelContext, MODEL_CONTEXT_BOUNDARY, ModelContextError } from '../../src/index.ts'
 
 const schema = { type: 'object' as const, properties: { flightId: { type: 'string' } } }
 

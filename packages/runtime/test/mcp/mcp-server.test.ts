@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { extractModelContext } from '../../src/index.ts'
-import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
+import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
 import { accept, connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
@@ -192,7 +192,7 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     const outcome = await call
     // The late answer finds the call gone, and says why.
     expect(outcome instanceof Error ? outcome.message : textOf(outcome)).toMatch(
-      /This requestState cannot be used: that tool call is over, it expired: no answer came within 1 s \(inputTimeoutMs\)/,
+      /This requestState cannot be used: that tool call is over, it was aborted: no answer came within 1 s \(inputTimeoutMs\)/,
     )
   })
 })

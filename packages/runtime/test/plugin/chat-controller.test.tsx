@@ -2,15 +2,9 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  encodeNdjson,
-  makePlugin,
-  type ChatRequestBody,
-  type ChatStreamEvent,
-  type McpMessage,
-  type RenderedProps,
-} from '../../src/index.ts'
-import { createChatController, useChat, type Emission, type ToolItem } from '../../src/react.ts'
+import { makePlugin, type McpMessage, type RenderedProps } from '../../src/index.ts'
+import { type ChatRequestBody, type ChatStreamEvent, createChatController, type Emission, encodeChatEvent, type ToolItem } from '../../src/client.ts'
+import { useChat } from '../../src/react.ts'
 import { bookFlight, mockFlightSearch } from '../fixtures/book-flight.ts'
 
 afterEach(cleanup)
@@ -23,7 +17,7 @@ function endpoint(script: (body: ChatRequestBody, n: number) => ChatStreamEvent[
     const out = script(body, bodies.length)
     if (out instanceof Response) return out
     // Split mid-line on purpose: the reader must reassemble events across chunks.
-    const text = out.map(encodeNdjson).join('')
+    const text = out.map(encodeChatEvent).join('')
     const bytes = new TextEncoder().encode(text)
     const cut = Math.floor(bytes.length / 2)
     return new Response(
@@ -43,22 +37,26 @@ function endpoint(script: (body: ChatRequestBody, n: number) => ChatStreamEvent[
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
 const flights = mockFlightSearch('JFK', 'LAX')
 
-function elicitEvent(key: string, seq: number, extra: Partial<Extract<ChatStreamEvent, { type: 'plugin_elicit_request' }>> = {}): ChatStreamEvent {
+function elicitEvent(key: string, seq: number, extra: Partial<Extract<ChatStreamEvent, { type: 'elicit_request' }>['request']> = {}): ChatStreamEvent {
   return {
-    type: 'plugin_elicit_request',
-    sessionId: 'call_1',
+    type: 'elicit_request',
     callId: 'call_1',
     toolName: 'book_flight',
-    elicitId: `book_flight:call_1:${key}#${seq}`,
-    key,
-    seq,
-    message: 'Select your flight',
-    schema: { type: 'object', properties: { flightId: { type: 'string' } }, required: ['flightId'], 'x-model-context': { flights } },
-    context: { flights },
-    token: 'tok-123',
-    ...extra,
+    request: {
+      id: `call_1#${seq}`,
+      key,
+      message: 'Select your flight',
+      schema: { type: 'object', properties: { flightId: { type: 'string' } }, required: ['flightId'] },
+      context: { flights },
+      params: { from: 'JFK', destination: 'LAX' },
+      handoff: undefined,
+      ...extra,
+    },
   }
 }
+
+/** The model's tool call, with the token the server issues for it. */
+const toolCall: ChatStreamEvent = { type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: { from: 'JFK' }, token: 'tok-123' }
 
 function FlightList(_: { flights: unknown[] } & RenderedProps<{ flightId: string }>) {
   return null
@@ -110,9 +108,9 @@ describe('createChatController', () => {
 
   it('runs the plugin for an elicitation and answers with the session token; the tool completes', async () => {
     const server = endpoint((body, n) => {
-      if (n === 1) return [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: { from: 'JFK' } }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }]
-      expect(body.pluginElicitResponses).toEqual([
-        { sessionId: 'call_1', callId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', token: 'tok-123', result: { action: 'accept', content: { flightId: 'CA-287' } } },
+      if (n === 1) return [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }]
+      expect(body.elicitResponses).toEqual([
+        { callId: 'call_1', elicitId: 'call_1#1', token: 'tok-123', result: { action: 'accept', content: { flightId: 'CA-287' } } },
       ])
       return [
         { type: 'tool_log', callId: 'call_1', level: 'info', message: 'booking' },
@@ -149,9 +147,9 @@ describe('createChatController', () => {
   it('feeds a server refusal back to the plugin UI, which asks again', async () => {
     const server = endpoint((_b, n) =>
       n === 1
-        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
         : n === 2
-          ? [{ type: 'plugin_elicit_refused', sessionId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', code: 'INVALID_CONTENT', message: 'no such flight', issues: [{ path: 'flightId', message: 'unknown flight' }] }, { type: 'conversation_state', messages: [] }]
+          ? [{ type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'INVALID_CONTENT', message: 'no such flight', issues: [{ path: 'flightId', message: 'unknown flight' }] }, { type: 'conversation_state', messages: [] }]
           : [{ type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: 'ok' }, { type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
@@ -163,7 +161,7 @@ describe('createChatController', () => {
     await new Promise<void>((r) => {
       const off = chat.subscribe(() => toolItem(chat.getState()).status === 'completed' && (off(), r()))
     })
-    expect(server.bodies.map((b) => b.pluginElicitResponses?.[0]?.result)).toEqual([
+    expect(server.bodies.map((b) => b.elicitResponses?.[0]?.result)).toEqual([
       undefined,
       { action: 'accept', content: { flightId: 'XX-1' } },
       { action: 'accept', content: { flightId: 'SH-142' } },
@@ -173,21 +171,21 @@ describe('createChatController', () => {
   it('marks elicitations without a plugin for the fallback form, and shows server errors on it', async () => {
     const server = endpoint((_b, n) =>
       n === 1
-        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
-        : [{ type: 'plugin_elicit_refused', sessionId: 'call_1', elicitId: 'book_flight:call_1:pickFlight#1', code: 'WRONG_TOKEN', message: 'token mismatch' }, { type: 'conversation_state', messages: [] }],
+        ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        : [{ type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'WRONG_TOKEN', message: 'token mismatch' }, { type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch })
     await chat.send('book')
     expect(toolItem(chat.getState()).elicitation).toMatchObject({ handledByPlugin: false, submitting: false })
     await chat.respond('call_1', { action: 'decline' })
-    expect(server.bodies[1]!.pluginElicitResponses?.[0]).toMatchObject({ token: 'tok-123', result: { action: 'decline' } })
+    expect(server.bodies[1]!.elicitResponses?.[0]).toMatchObject({ elicitId: 'call_1#1', token: 'tok-123', result: { action: 'decline' } })
     expect(toolItem(chat.getState()).elicitation).toMatchObject({ submitting: false, errors: [{ path: '', message: 'token mismatch' }] })
   })
 
-  it('abort(callId) halts the plugin UI and asks the server to abort the session', async () => {
+  it('abort(callId) halts the plugin UI and asks the server to abort the call, with its token', async () => {
     const server = endpoint((_b, n) =>
       n === 1
-        ? [{ type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
+        ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
         : [{ type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
@@ -196,18 +194,18 @@ describe('createChatController', () => {
     await chat.abort('call_1')
     expect(chat.store.getSnapshot().emissions).toEqual([])
     expect(toolItem(chat.getState()).status).toBe('cancelled')
-    expect(server.bodies[1]).toMatchObject({ pluginAbort: { sessionId: 'call_1' } })
+    expect(server.bodies[1]).toMatchObject({ abort: { callId: 'call_1', token: 'tok-123' } })
   })
 
-  it('shows a lost session as a failed tool call', async () => {
+  it('shows a call the server no longer holds as a failed tool call', async () => {
     const server = endpoint(() => [
-      { type: 'tool_call', callId: 'call_1', toolName: 'book_flight', params: {} },
-      { type: 'plugin_session_error', sessionId: 'call_1', callId: 'call_1', error: 'SESSION_NOT_FOUND', message: 'Plugin session was lost. Please retry the operation.' },
+      toolCall,
+      { type: 'call_not_found', callId: 'call_1', message: 'This tool call is no longer running.' },
       { type: 'conversation_state', messages: [] },
     ])
     const chat = createChatController({ fetch: server.fetch })
     await chat.send('x')
-    expect(toolItem(chat.getState())).toMatchObject({ status: 'failed', error: 'Plugin session was lost. Please retry the operation.' })
+    expect(toolItem(chat.getState())).toMatchObject({ status: 'failed', error: 'This tool call is no longer running.' })
   })
 
   it('reports an HTTP error plainly, with the server message', async () => {

@@ -5,16 +5,11 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { analyzeResponseSchema, makePlugin, type ElicitRequest, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest, type ElicitResult, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createBridgeHost } from '../../src/server.ts'
-import {
-  createEmissionStore,
-  createPluginExecutor,
-  createPluginRegistry,
-  FallbackForm,
-  ToolCallEmissions,
-} from '../../src/react.ts'
-import { createMcpTool } from '../../src/index.ts'
+import { createEmissionStore, createPluginExecutor, createPluginRegistry, encodeElicitRequest, type IncomingQuestion } from '../../src/client.ts'
+import { FallbackForm, ToolCallEmissions } from '../../src/react.ts'
+import { analyzeResponseSchema } from '../../src/internal.ts'
 
 afterEach(cleanup)
 
@@ -113,12 +108,10 @@ describe('FallbackForm', () => {
     expect(onSubmit.mock.calls).toEqual([[{ action: 'decline' }], [{ action: 'cancel' }]])
   })
 
-  it('shows the human message without the encoded context section', () => {
-    render(
-      <FallbackForm message={'Pick one\n\n--x-model-context: application/json\n{"a":1}'} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />,
-    )
-    expect(screen.getByText('Pick one')).toBeTruthy()
-    expect(screen.queryByText(/x-model-context/)).toBeNull()
+  it('shows the message as sent: text that looks like a context section is text, never data', () => {
+    const message = 'Pick one\n\n--x-model-context: application/json\n{"a":1}'
+    const { container } = render(<FallbackForm message={message} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />)
+    expect(container.querySelector('.mcp-fallback-message')?.textContent).toBe(message)
   })
 })
 
@@ -163,15 +156,15 @@ describe('render emissions in React', () => {
     for await (const e of host.subscribe()) if (e.type === 'elicit') break
     request = host.pending()!
     const store = createEmissionStore()
-    const send = vi.fn(async (id, result) => {
-      const o = host.respond({ id, result })
+    const send = vi.fn(async (question: IncomingQuestion, result: ElicitResult<unknown>) => {
+      const o = host.respond({ id: question.request.id, result })
       return o.ok ? ({ ok: true } as const) : ({ ok: false, message: o.message } as const)
     })
     const executor = createPluginExecutor({ registry: createPluginRegistry([plugin.client]), store, send })
     render(<ToolCallEmissions store={store} callId="call_c" />)
     let handled!: ReturnType<typeof executor.handle>
     act(() => {
-      handled = executor.handle(JSON.parse(JSON.stringify({ id: request.id, message: request.message, schema: request.schema.json })))
+      handled = executor.handle({ callId: 'call_c', toolName: 'choose_color', request: JSON.parse(JSON.stringify(encodeElicitRequest(request))) })
     })
     return { host, send, handled, executor }
   }

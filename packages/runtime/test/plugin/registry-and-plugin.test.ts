@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMcpTool, makePlugin, PluginDefinitionError } from '../../src/index.ts'
-import { createPluginRegistry, DuplicatePluginError } from '../../src/react.ts'
+import { createPluginRegistry, DuplicatePluginError } from '../../src/client.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
 function* decline() {
@@ -15,7 +15,7 @@ describe('makePlugin', () => {
     expect(plugin.name).toBe('book_flight')
     expect(plugin.server.tools).toEqual([bookFlight])
     expect(plugin.mcp).toBe(bookFlight)
-    expect(plugin.client).toMatchObject({ kind: 'mcp-plugin-client', toolName: 'book_flight', elicits: bookFlight.elicits })
+    expect(plugin.client).toMatchObject({ kind: 'mcp-plugin-client', toolName: 'book_flight', compiled: bookFlight.compiled })
     expect(Object.keys(plugin.client.handlers)).toEqual(['pickFlight', 'pickSeat'])
     expect(Object.isFrozen(plugin.client.handlers)).toBe(true)
   })

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { analyzeResponseSchema, checkElicitationSchema, type Violation } from '../../src/index.ts'
+import { type Violation } from '../../src/index.ts'
+import { analyzeResponseSchema, checkElicitationSchema } from '../../src/internal.ts'
 
 const errors = (vs: Violation[]) => vs.filter((v) => v.severity === 'error')
 const warnings = (vs: Violation[]) => vs.filter((v) => v.severity === 'warning')

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { analyzeResponseSchema, createMcpTool, toJsonSchema } from '../../src/index.ts'
+import { createMcpTool } from '../../src/index.ts'
+import { analyzeResponseSchema, toJsonSchema } from '../../src/internal.ts'
 
 const corpus: Record<string, z.ZodObject> = {
   string: z.object({ a: z.string() }),
@@ -40,9 +41,9 @@ describe('no schema converts to an empty {}', () => {
         return null
       })
     expect(tool.jsonSchema.parameters).toMatchObject({ type: 'object', properties: { q: { type: 'string' } } })
-    for (const [key, schema] of Object.entries(tool.jsonSchema.elicits)) {
-      expect(schema.type, key).toBe('object')
-      expect(Object.keys(schema.properties)).toEqual(Object.keys(corpus[key]!.shape))
+    for (const [key, compiled] of Object.entries(tool.compiled)) {
+      expect(compiled.wire.type, key).toBe('object')
+      expect(Object.keys(compiled.wire.properties)).toEqual(Object.keys(corpus[key]!.shape))
     }
   })
 

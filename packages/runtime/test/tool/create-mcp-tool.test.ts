@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import {
-  createMcpTool,
-  ElicitationSchemaError,
-  formatViolation,
-  InvalidToolNameError,
-  toolNameProblem,
-  ToolDefinitionError,
-} from '../../src/index.ts'
+import { createMcpTool, ElicitationSchemaError, InvalidToolNameError, ToolDefinitionError } from '../../src/index.ts'
+import { formatViolation, toolNameProblem } from '../../src/internal.ts'
 
 const flight = z.object({ id: z.string(), price: z.number() })
 
@@ -37,8 +31,8 @@ describe('createMcpTool', () => {
       properties: { from: { type: 'string' }, to: { type: 'string' } },
       required: ['from', 'to'],
     })
-    expect(tool.jsonSchema.elicits.pickFlight).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
-    expect(tool.jsonSchema.elicits.confirm).toMatchObject({ properties: { ok: { type: 'boolean' } } })
+    expect(tool.compiled.pickFlight!.wire).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
+    expect(tool.compiled.confirm!.wire).toMatchObject({ properties: { ok: { type: 'boolean' } } })
     expect(tool.body.kind).toBe('execute')
     expect(tool.warnings).toEqual([])
   })
@@ -113,7 +107,7 @@ describe('createMcpTool', () => {
       .elicits({ pick: z.object({ color: z.string().regex(/^#[0-9a-fA-F]{6}$/) }) })
       .execute(noop)
     expect(tool.warnings).toMatchObject([{ key: 'pick', property: 'color', rule: 'pattern', severity: 'warning' }])
-    expect(tool.jsonSchema.elicits.pick.properties.color).toEqual({ type: 'string' })
+    expect(tool.compiled.pick!.wire.properties.color).toEqual({ type: 'string' })
   })
 
   it('rejects a context schema whose output cannot travel as JSON', () => {
