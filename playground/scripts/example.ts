@@ -43,16 +43,18 @@ const client = createMockMcpClient({
 
 const run = await runMcpTool(bookFlight, { from: 'JFK', destination: 'LAX' }, client)
 console.log(`book_flight ${run.status}: ${JSON.stringify(run.result)}\n\nTimeline:`)
+const keyOf = new Map<string, string>() // question id -> its key, to print answers by key
 for (const entry of run.timeline) {
   switch (entry.type) {
     case 'elicit':
+      keyOf.set(entry.request.id, entry.request.key)
       console.log(`  elicit    ${entry.request.key} (${entry.request.id}): ${entry.request.message}`)
       break
     case 'elicit_refused':
-      console.log(`  refused   ${entry.id}: ${entry.message}`)
+      console.log(`  refused   ${entry.key}: ${entry.message}`)
       break
     case 'elicit_resolved':
-      console.log(`  answered  ${entry.id}: ${JSON.stringify(entry.result)}`)
+      console.log(`  answered  ${keyOf.get(entry.id)}: ${JSON.stringify(entry.result)}`)
       break
     case 'log':
       console.log(`  log       [${entry.level}] ${entry.message}`)

@@ -110,7 +110,7 @@ describe('playground in Chromium', () => {
 
   it('color picker: #12345g is refused in the picker and never sent, #3b82f6 is accepted', async () => {
     const answers: string[] = []
-    page.on('request', (r) => r.url().endsWith('/api/chat') && (r.postData() ?? '').includes('pluginElicitResponses') && answers.push(r.postData()!))
+    page.on('request', (r) => r.url().endsWith('/api/chat') && (r.postData() ?? '').includes('elicitResponses') && answers.push(r.postData()!))
     await send('Pick a theme color')
     await page.getByLabel('Hex color').fill('#12345g')
     await page.getByRole('button', { name: 'Use this color' }).click()

@@ -53,6 +53,7 @@ export type {
 export { McpBridgeError } from './errors/mcp-bridge-error.ts'
 export type { IssueSummary } from './errors/issues.ts'
 export { InvalidToolNameError, ToolDefinitionError } from './errors/definition-errors.ts'
+export { RemovedFromBundleError } from './errors/removed-from-bundle-error.ts'
 export { ElicitationSchemaError } from './schema/elicitation-schema-error.ts'
 export {
   ConcurrentElicitationError,

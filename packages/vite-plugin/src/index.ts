@@ -25,6 +25,7 @@ import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './co
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { splitModule } from './core/split.ts'
+import { McpBridgeBuildError } from './core/errors.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -33,9 +34,7 @@ export { createViteModuleLoader } from './core/load-modules.ts'
 export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
 export { splitModule } from './core/split.ts'
 
-export class McpBridgeBuildError extends Error {
-  readonly code = 'MCP_BRIDGE_DIAGNOSTICS'
-}
+export { McpBridgeBuildError, McpBridgeOptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './core/errors.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   // Inside the loader's own Vite server (which reads the same config) the plugin stays inert.

@@ -28,7 +28,7 @@ describe('split', () => {
     const out = splitModule(read('plugin.tsx'), 'plugin.tsx', 'server')!
     expect(out.code).toMatchSnapshot()
     expect(out.removed).toEqual({ steps: ['onElicit'], imports: ['Picker'], sources: ['./components/Picker.tsx'] })
-    expect(out.code).toContain('choose: () => { throw new Error(')
+    expect(out.code).toContain('choose: () => { throw new __mcpBridgeRemovedFromBundle("onElicit", "on the server") }')
     expect(out.code).toContain("import { pickFlight } from './tool.ts'")
   })
 

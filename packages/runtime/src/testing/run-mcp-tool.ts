@@ -10,7 +10,7 @@ import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import type { MockMcpClient } from './mock-client.ts'
 
 /** A host event, or an answer the bridge refused (invalid content, wrong id). */
-export type TimelineEntry = BridgeEvent | { type: 'elicit_refused'; id: string; code: string; message: string }
+export type TimelineEntry = BridgeEvent | { type: 'elicit_refused'; id: string; key: string; code: string; message: string }
 
 export interface RunMcpToolResult<R> {
   status: 'completed' | 'failed' | 'aborted'
@@ -55,7 +55,7 @@ export async function runMcpTool<T extends AnyMcpTool>(
         break
       }
       const outcome = host.respond({ id: event.request.id, result: answer })
-      if (!outcome.ok) timeline.push({ type: 'elicit_refused', id: event.request.id, code: outcome.code, message: outcome.message })
+      if (!outcome.ok) timeline.push({ type: 'elicit_refused', id: event.request.id, key: event.request.key, code: outcome.code, message: outcome.message })
     }
   }
 

@@ -9,6 +9,7 @@
  */
 import { createServer, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
 import { RUNTIME_MODULE } from './patterns.ts'
+import { ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './errors.ts'
 
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
@@ -22,11 +23,7 @@ export interface ModuleLoader {
 /** Set while the loader's own Vite server runs, so `mcpBridge()` in the app's config stays inert there. */
 export const LOADER_ENV_FLAG = 'MCP_BRIDGE_LOADING'
 
-export class ModuleLoadTimeoutError extends Error {
-  constructor(file: string, ms: number) {
-    super(`Loading ${file} did not finish within ${ms} ms (does its top-level code wait on something that never happens?)`)
-  }
-}
+export { ModuleLoadTimeoutError } from './errors.ts'
 
 /**
  * The loader only runs modules, on demand: no file watcher, no browser dependency
@@ -84,7 +81,7 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
   const env = server.environments.ssr
   if (!env || !isRunnableDevEnvironment(env)) {
     await server.close()
-    throw new Error('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
+    throw new ModuleLoaderUnavailableError('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
   }
   return {
     async import(file) {

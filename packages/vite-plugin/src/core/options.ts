@@ -5,6 +5,8 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
+import { formatIssues } from '@mcp-bridge/runtime/internal'
+import { McpBridgeOptionsError } from './errors.ts'
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
 
@@ -31,9 +33,7 @@ export interface ResolvedOptions {
   failOnError: boolean | undefined
 }
 
-export class McpBridgeOptionsError extends Error {
-  readonly code = 'INVALID_OPTIONS'
-}
+export { McpBridgeOptionsError } from './errors.ts'
 
 export const DEFAULT_INCLUDE = ['src/**/*.{ts,tsx}']
 export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
@@ -44,7 +44,9 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   if (!parsed.success) {
     const known = Object.keys(optionsSchema.shape).join(', ')
     const problems = parsed.error.issues.map((i) =>
-      i.code === 'unrecognized_keys' ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} (known: ${known})` : `${i.path.join('.') || 'options'}: ${i.message}`,
+      i.code === 'unrecognized_keys'
+        ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} (known: ${known})`
+        : formatIssues([{ path: i.path.join('.'), message: i.message }], 'inline', 'options'),
     )
     throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
   }

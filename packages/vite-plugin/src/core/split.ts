@@ -58,6 +58,8 @@ export function splitModule(code: string, id: string, target: SplitTarget): Spli
 
   const s = new MagicString(code)
   for (const cut of cuts) s.overwrite(cut.node.start, cut.node.end, cut.replacement)
+  // The stubs throw the runtime's error class (hoisted like every import, so prepending is safe).
+  s.prepend(`import { RemovedFromBundleError as ${STUB_ERROR} } from '${RUNTIME_MODULE}';\n`)
   const { names, sources } = removeUnusedImports(program, code, cuts, s)
   return {
     code: s.toString(),
@@ -117,9 +119,12 @@ function chainSteps(call: EsNode, parents: Map<EsNode, EsNode>): Array<{ name: s
   return steps
 }
 
+/** The local name the stubs' error class is imported under (unlikely to clash with app code). */
+const STUB_ERROR = '__mcpBridgeRemovedFromBundle'
+
 function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
   const where = target === 'client' ? 'in the browser' : 'on the server'
-  const fail = `() => { throw new Error(${JSON.stringify(`mcp-bridge: .${step}() was removed from this bundle (it does not run ${where}). If you see this, code ${where} called it directly; run the tool through the chat handler or MCP server instead.`)}) }`
+  const fail = `() => { throw new ${STUB_ERROR}(${JSON.stringify(step)}, ${JSON.stringify(where)}) }`
   if (step === 'execute') return fail
   if (step === 'handoff') return `{ before: ${fail}, client: ${fail}, after: ${fail} }`
   // onElicit: keep the keys, since makePlugin checks them against the tool.

@@ -1,0 +1,28 @@
+/**
+ * The plugin's errors. Each is an `McpBridgeError` (from the runtime) with a stable `code`, so a
+ * build script or CI wrapper can branch on `err.code` whichever package threw.
+ */
+import { McpBridgeError } from '@mcp-bridge/runtime'
+
+/** Diagnostics with error severity failed a build (the message lists them at file:line:col). */
+export class McpBridgeBuildError extends McpBridgeError {
+  readonly code = 'MCP_BRIDGE_DIAGNOSTICS'
+}
+
+/** `mcpBridge({...})` / the CLI were given options they cannot use. */
+export class McpBridgeOptionsError extends McpBridgeError {
+  readonly code = 'INVALID_OPTIONS'
+}
+
+/** A tool module's top-level code did not settle within the import time limit. */
+export class ModuleLoadTimeoutError extends McpBridgeError {
+  readonly code = 'MODULE_LOAD_TIMEOUT'
+  constructor(file: string, ms: number) {
+    super(`Loading ${file} did not finish within ${ms} ms (does its top-level code wait on something that never happens?)`)
+  }
+}
+
+/** The app's Vite config gives the loader no environment that can run modules. */
+export class ModuleLoaderUnavailableError extends McpBridgeError {
+  readonly code = 'MODULE_LOADER_UNAVAILABLE'
+}
