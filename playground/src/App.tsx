@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { FallbackForm, ToolCallEmissions, useChat, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
-const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Pick a theme color', 'Rate my trip', 'Build a report']
+const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Pick a theme color', 'Rate my trip', 'Build a report']
 
 export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins })

@@ -1,7 +1,8 @@
 /**
  * End-to-end: the playground served by its own dev server on 127.0.0.1, driven in headless
  * Debian Chromium through playwright-core. Every test saves a screenshot when it fails
- * (playground/test-results/). The booking test also refreshes docs/playground-booking.png.
+ * (playground/test-results/); the booking test saves its page there too. The README's picture is
+ * refreshed by `npm run docs:screenshot`, never by a test.
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { launchChromium } from './support/browser.ts'
+import { bookOsloToBerlin } from './support/booking.ts'
 import { cleanEnv, freePort, run, startServer } from './support/processes.ts'
 
 const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -79,16 +81,29 @@ async function send(text: string) {
 
 describe('playground in Chromium', () => {
   it('books a flight: message → flight list → seat picker → confirmation with the chosen seat', async () => {
-    await send('Book a flight from Oslo to Berlin')
-    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
-    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
-    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
-    const confirmation = page.getByLabel('Booking confirmation')
-    await confirmation.waitFor()
-    expect(await confirmation.innerText()).toMatch(/TK-JS-501-3B[\s\S]*JetStream JS-501[\s\S]*3B[\s\S]*\$219/)
-    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
-    mkdirSync(resolve(playground, '../docs'), { recursive: true })
-    await page.screenshot({ path: resolve(playground, '../docs/playground-booking.png') })
+    await bookOsloToBerlin(page)
+    expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B[\s\S]*JetStream JS-501[\s\S]*3B[\s\S]*\$219/)
+    mkdirSync(results, { recursive: true })
+    await page.screenshot({ path: join(results, 'booking.png') })
+  }, 60_000)
+
+  it('plans a day with a handoff tool: the picker shows the call params and the before() lookup, which ran once', async () => {
+    await send('Plan a day in Oslo')
+    const picker = page.getByRole('region', { name: 'Activity picker' })
+    await picker.waitFor()
+    const shown = await picker.innerText()
+    expect(shown).toMatch(/A day in Oslo · 2026-12-05/) // the call's params
+    expect(shown).toMatch(/4 activities found by lookup LK-[0-9a-f]{8}/) // the handoff value from before()
+    const lookupId = /LK-[0-9a-f]{8}/.exec(shown)![0]
+    mkdirSync(results, { recursive: true })
+    await picker.screenshot({ path: join(results, 'plan-trip-picker.png') })
+    await page.getByRole('button', { name: /Oslo harbour boat tour/ }).click()
+    await page.getByText(`Reserved: Oslo harbour boat tour (reservation ${lookupId}/OSL-harbour).`).waitFor()
+    // before() ran once: after() reserved with the lookup the picker showed, and one lookup was logged.
+    const tool = page.getByRole('region', { name: 'Tool plan_trip' })
+    expect(await tool.getAttribute('data-status')).toBe('completed')
+    expect(await tool.locator('.logs li').allTextContents()).toEqual([`[info] Looked up 4 activities in Oslo (${lookupId})`])
+    await page.screenshot({ path: join(results, 'plan-trip.png') })
   }, 60_000)
 
   it('declines at the flight list', async () => {

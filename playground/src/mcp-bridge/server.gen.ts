@@ -4,9 +4,10 @@
 import { bookFlight as tool0 } from '../tools/book-flight/tool'
 import { buildReport as tool1 } from '../tools/build-report/tool'
 import { chooseColor as tool2 } from '../tools/choose-color/tool'
-import { rateTrip as tool3 } from '../tools/rate-trip/tool'
+import { planTrip as tool3 } from '../tools/plan-trip/tool'
+import { rateTrip as tool4 } from '../tools/rate-trip/tool'
 
-export const serverTools = [tool0, tool1, tool2, tool3] as const
+export const serverTools = [tool0, tool1, tool2, tool3, tool4] as const
 
 export type ServerTools = typeof serverTools
 

@@ -13,6 +13,11 @@ export const demoModel = createScriptedModel({
       }),
     },
     { match: /\b(book|flight|fly)\b/i, reply: { text: 'Let me find flights from New York to Los Angeles. ', toolCalls: [{ name: 'book_flight', input: { from: 'New York', destination: 'Los Angeles' } }] } },
+    {
+      match: /\bplan\b[^.!?]*?\bin\s+([a-z][\w ]*?)[.!?]*$/i,
+      reply: (_t, m) => ({ text: `Let me look for things to do in ${titleCase(m![1]!.trim())}. `, toolCalls: [{ name: 'plan_trip', input: { city: titleCase(m![1]!.trim()), date: '2026-12-05' } }] }),
+    },
+    { match: /\bplan\b/i, reply: { text: 'Let me look for things to do in Oslo. ', toolCalls: [{ name: 'plan_trip', input: { city: 'Oslo', date: '2026-12-05' } }] } },
     { match: /\b(colou?r|theme)\b/i, reply: { text: 'Opening the color picker. ', toolCalls: [{ name: 'choose_color', input: { purpose: 'your theme' } }] } },
     { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
     { match: /\b(report|progress)\b/i, reply: { text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: 5 } }] } },
@@ -29,6 +34,8 @@ export const demoModel = createScriptedModel({
         return r.chosen ? `Great choice: ${String(r.color)}${r.name ? ` (${String(r.name)})` : ''}.` : 'No color chosen.'
       case 'rate_trip':
         return r.thanks ? `Thanks for the ${String(r.stars)}-star rating!` : 'No worries, maybe next time.'
+      case 'plan_trip':
+        return r.planned ? `Reserved: ${String(r.activity)} (reservation ${String(r.reservation)}).` : `Nothing planned. ${String(r.reason ?? '')}`
       case 'build_report':
         return String(r.summary)
       default:
@@ -36,6 +43,6 @@ export const demoModel = createScriptedModel({
     }
   },
   onSample: () => 'Arrive two hours early; security lines peak before 9am.',
-  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Pick a theme color", "Rate my trip" or "Build a report".',
+  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Plan a day in Oslo", "Pick a theme color", "Rate my trip" or "Build a report".',
   chunk: 12,
 })

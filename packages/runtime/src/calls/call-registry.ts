@@ -1,6 +1,6 @@
 /**
  * The one registry of live tool calls, used by the chat engine and the MCP server alike. A call
- * suspended on a question stays alive here between HTTP requests (seed 001), and its lifetime
+ * suspended on a question stays alive here between HTTP requests, and its lifetime
  * belongs to the registry's Effection scope:
  *
  *   - `start` runs the call in that scope (closing the registry aborts every call, its `finally`

@@ -5,7 +5,7 @@
  *   2. `elicitResponses`: check each token, resume the call, and read its events until it asks
  *      again (the response ends there) or finishes (its result joins the conversation). A call
  *      the registry no longer holds becomes `call_not_found` plus a synthetic tool error, so the
- *      model can recover (seed 001).
+ *      model can recover.
  *   3. The model loop: stream text; start each tool call in the registry; when every tool_use of
  *      the last assistant message has its tool_result, call the model again; stop when it
  *      answers without tools, or when a tool waits for the user.
@@ -207,7 +207,7 @@ function chatResult(callId: string, result: ReturnType<typeof toolResultOf>): To
 /**
  * Tool results for the last assistant message go into the user message right after it
  * (MCP: a tool_use must be followed by a user message of only tool_results). A result for a
- * call that is not in the last assistant message (a lost session from an older turn) is
+ * call that is not in the last assistant message (a lost call from an older turn) is
  * added as its own message so the model still learns about it.
  */
 function addToolResult(conversation: McpMessage[], callId: string, result: ToolResultContent): void {

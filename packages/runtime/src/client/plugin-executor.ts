@@ -5,7 +5,7 @@
  *   2. decode the question with the key's compiled model (the same `ElicitRequest` the tool
  *      asked: typed context, `params`, `handoff`);
  *   3. run the handler; `ctx.render` shows a component in the emission store and waits for it;
- *   4. validate the answer with the key's response schema before sending (seed 004: nothing
+ *   4. validate the answer with the key's response schema before sending (nothing
  *      invalid is sent) and, if it is refused here or by the server, run the handler again with
  *      the errors so its UI can show them and ask again;
  *   5. send it. Cancelling the call halts the handler and removes its UI.

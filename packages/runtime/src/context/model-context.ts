@@ -1,5 +1,5 @@
 /**
- * x-model-context (seed 001): the data a tool passes along with an elicitation (flight list,
+ * x-model-context: the data a tool passes along with an elicitation (flight list,
  * seat map) travels in two places, so it survives clients that strip unknown schema keywords:
  *
  *   1. the schema extension `requestedSchema['x-model-context']` (primary, clean JSON);

@@ -178,7 +178,7 @@ export class SamplingUnavailableError extends McpBridgeError {
 
 export type ClientCapabilityName = 'elicitation' | 'sampling' | 'sampling.tools'
 
-/** The connected client did not declare a capability the tool needs (seed 002 §Capability Errors). */
+/** The connected client did not declare a capability the tool needs . */
 export class McpCapabilityError extends McpBridgeError {
   readonly code = 'MISSING_CLIENT_CAPABILITY'
   constructor(

@@ -61,7 +61,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     server.onerror = options.onError
     server.setRequestHandler('tools/list', (_request, ctx) => {
       const caps = clientCapabilitiesOf(server, ctx)
-      // A tool that needs a capability the client lacks is not offered to it (seed 002).
+      // A tool that needs a capability the client lacks is not offered to it.
       const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps))
       return {
         tools: offered.map((tool) => ({

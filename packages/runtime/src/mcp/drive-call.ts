@@ -3,7 +3,7 @@
  * progress to the round being served, in the order the tool emitted them.
  *
  * A stop becomes one input request: an elicitation in form mode, whose requested schema and
- * message both carry the x-model-context data (seed 001), or a sampling request. A sample the
+ * message both carry the x-model-context data, or a sampling request. A sample the
  * client cannot serve (no `sampling`, or no `sampling.tools` for a schema) is refused into the
  * tool as an `McpCapabilityError`, which it may catch.
  */
@@ -60,7 +60,7 @@ function elicitWait(call: McpCall, request: ElicitRequest): InputWait {
   return { kind: 'elicit', inputKey: `elicit-${request.key}-${call.host.journal.length + 1}`, elicitId: request.id }
 }
 
-/** MCP clients get the context in both places (seed 001): the schema extension and the message section. */
+/** MCP clients get the context in both places, so it survives clients that strip unknown keywords: the schema extension and the message section. */
 function elicitInput(request: ElicitRequest): InputRequest {
   const encoded = encodeModelContext({ message: request.message, context: request.context, schema: request.schema.json })
   return inputRequired.elicit({

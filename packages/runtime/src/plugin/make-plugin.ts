@@ -7,7 +7,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { ElicitHandlers, McpPlugin, PluginClientRegistration } from './types.ts'
-import type { ToolElicits } from '../tool/mcp-tool.ts'
+import type { ToolElicits, ToolParams } from '../tool/mcp-tool.ts'
 
 export class PluginDefinitionError extends McpBridgeError {
   readonly code = 'PLUGIN_DEFINITION_INVALID'
@@ -18,7 +18,7 @@ export class PluginDefinitionError extends McpBridgeError {
 
 export interface PluginBuilder<T extends AnyMcpTool> {
   /** One generator per declared elicitation key: `function* (req, ctx) { ...; return { action, content } }`. */
-  onElicit(handlers: ElicitHandlers<ToolElicits<T>>): BuildablePlugin<T>
+  onElicit(handlers: ElicitHandlers<ToolElicits<T>, ToolParams<T>>): BuildablePlugin<T>
 }
 
 export interface BuildablePlugin<T extends AnyMcpTool> {
@@ -32,7 +32,7 @@ export function makePlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
   return {
     onElicit(handlers) {
       checkHandlers(tool, handlers)
-      const frozen = Object.freeze({ ...handlers }) as ElicitHandlers<ToolElicits<T>>
+      const frozen = Object.freeze({ ...handlers }) as ElicitHandlers<ToolElicits<T>, ToolParams<T>>
       return {
         build(): McpPlugin<T> {
           const client: PluginClientRegistration<T> = Object.freeze({

@@ -15,7 +15,7 @@ import type {
   ElicitsMap,
   ResponseSchemaOf,
 } from '../tool/elicits.ts'
-import type { AnyMcpTool, McpTool, ToolElicits } from '../tool/mcp-tool.ts'
+import type { AnyMcpTool, McpTool, ToolElicits, ToolParams } from '../tool/mcp-tool.ts'
 
 /** What `ctx.render` adds to a component's props. */
 export interface RenderedProps<TResponse> {
@@ -55,20 +55,21 @@ export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequ
   reportProgress(message: string): Operation<void>
 }
 
-/** The request a handler for `key` receives: typed `context`, typed response schema. */
-export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>> = ElicitRequest<
+/** The request a handler for `key` receives: typed `context`, response schema and call `params`. */
+export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>, P = unknown> = ElicitRequest<
   K,
   ResponseSchemaOf<E[K]>,
-  ElicitContextOf<E[K]>
+  ElicitContextOf<E[K]>,
+  P
 >
 
-export type ElicitHandler<E extends ElicitsMap, K extends ElicitKey<E>> = (
-  req: PluginElicitRequest<E, K>,
-  ctx: PluginClientContext<PluginElicitRequest<E, K>>,
+export type ElicitHandler<E extends ElicitsMap, K extends ElicitKey<E>, P = unknown> = (
+  req: PluginElicitRequest<E, K, P>,
+  ctx: PluginClientContext<PluginElicitRequest<E, K, P>>,
 ) => Operation<ElicitResult<ElicitContentInput<E[K]>>>
 
-/** Exactly one handler per declared key. */
-export type ElicitHandlers<E extends ElicitsMap> = { [K in ElicitKey<E>]: ElicitHandler<E, K> }
+/** Exactly one handler per declared key. `P`: the tool's parameters (what `req.params` holds). */
+export type ElicitHandlers<E extends ElicitsMap, P = unknown> = { [K in ElicitKey<E>]: ElicitHandler<E, K, P> }
 
 /** What `useChat({ plugins })` consumes. */
 export interface PluginClientRegistration<T extends AnyMcpTool = AnyMcpTool> {
@@ -76,7 +77,7 @@ export interface PluginClientRegistration<T extends AnyMcpTool = AnyMcpTool> {
   readonly toolName: T['name']
   /** The tool's compiled keys: to decode questions and validate answers before they are sent. */
   readonly compiled: CompiledElicits
-  readonly handlers: ElicitHandlers<ToolElicits<T>>
+  readonly handlers: ElicitHandlers<ToolElicits<T>, ToolParams<T>>
 }
 
 export interface McpPlugin<T extends AnyMcpTool = AnyMcpTool> {

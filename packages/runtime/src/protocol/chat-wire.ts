@@ -2,7 +2,7 @@
  * The chat wire between the chat controller (browser) and the chat handler (server): one JSON
  * request body, and a response of newline-delimited JSON events. Defined once, as zod schemas,
  * so the server validates bodies and the client validates events with the same definitions
- * (messages are MCP content blocks, seed 003).
+ * (messages are MCP content blocks).
  *
  * A turn that ends on a question ends its response with `conversation_state`; the client
  * answers with a new request carrying `elicitResponses`, and the conversation goes on. Every

@@ -1,7 +1,7 @@
 /**
  * MCP content blocks (2025-11-25) and messages, as zod schemas with the types inferred from
  * them: one definition validates HTTP bodies and sampling replies and types the code.
- * Messages use content blocks throughout (seed 003): a tool call is a `tool_use` block in an
+ * Messages use content blocks throughout: a tool call is a `tool_use` block in an
  * assistant message, its answer a `tool_result` block in the next user message.
  */
 import { z } from 'zod'

@@ -1,6 +1,6 @@
 /**
  * `ctx.sample` on the server: build the MCP sampling request, ask the provider, validate the
- * reply, and build the exchange exactly as seed 003 describes — 2 messages for raw sampling,
+ * reply, and build the exchange as MCP sampling has it — 2 messages for raw sampling,
  * 3 for structured output, the third being a minimal `ok` tool_result so the history stays
  * well-formed (every tool_use must be followed by its tool_result) without repeating the data.
  */

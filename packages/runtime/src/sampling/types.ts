@@ -1,5 +1,5 @@
 /**
- * What `ctx.sample` takes and gives back (seed 003). Sampling always runs on the server; the
+ * What `ctx.sample` takes and gives back. Sampling always runs on the server; the
  * host supplies the model. With a `schema`, the model is asked to call the reserved
  * `__schema__` tool and its input is validated and returned as `parsed`.
  */

@@ -1,5 +1,5 @@
 /**
- * A scripted MCP client for unit-testing tools (seed 002 §Testing Strategy): it answers
+ * A scripted MCP client for unit-testing tools: it answers
  * elicitations and sampling requests from queues, in order, and records what it was asked.
  */
 import type { Operation } from 'effection'

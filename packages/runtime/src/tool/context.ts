@@ -1,7 +1,7 @@
 /**
- * The `ctx` a tool body receives. The shapes follow seeds 000/002 and DESIGN.md; the host that
- * implements them is `createBridgeHost` (server). Phases that run on the server only (`before`,
- * `after` of a handoff) get the smaller `ServerPhaseContext`: no user and no model there.
+ * The `ctx` a tool body receives; `createBridgeHost` (server) implements it. Phases that run on
+ * the server only (`before`, `after` of a handoff) get the smaller `ServerPhaseContext`: no user
+ * and no model there.
  */
 import type { Operation } from 'effection'
 import type { z } from 'zod'
@@ -21,7 +21,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number]
 
 export interface ToolCallInfo {
   readonly toolName: string
-  /** The LLM's tool-call id; also the session id of an in-app call. */
+  /** The LLM's tool-call id (in-app) or the server's own call id (MCP). */
   readonly callId: string
 }
 

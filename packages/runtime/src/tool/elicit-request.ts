@@ -8,7 +8,7 @@ import type { z } from 'zod'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { UntypedContext } from './elicits.ts'
 
-export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext> {
+export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext, P = unknown> {
   /** Names this question within its tool call: `<callId>#<n>` for the call's n-th question. */
   id: string
   key: K
@@ -22,8 +22,8 @@ export interface ElicitRequest<K extends string = string, R extends z.ZodObject 
   }
   /** The data the tool passed along (validated with the key's context schema when it declares one). */
   context: C
-  /** The tool call's validated arguments. */
-  params: unknown
+  /** The tool call's validated arguments (typed from the tool's parameters in plugin handlers). */
+  params: P
   /** A handoff tool's `before()` value; `undefined` for `.execute()` tools. */
   handoff: unknown
 }

@@ -21,6 +21,8 @@ describe('makePlugin types', () => {
         *pickFlight(req, ctx) {
           expectTypeOf(req.key).toEqualTypeOf<'pickFlight'>()
           expectTypeOf(req.context.flights).toEqualTypeOf<Flight[]>()
+          expectTypeOf(req.params).toEqualTypeOf<{ from: string; destination: string }>()
+          expectTypeOf(req.id).toEqualTypeOf<string>()
           const picked = yield* ctx.render(FlightList, { flights: req.context.flights, message: req.message })
           expectTypeOf(picked).toEqualTypeOf<{ flightId: string }>()
           return { action: 'accept', content: picked }

@@ -1,7 +1,7 @@
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { z } from 'zod'
 
-/** After seed 004: the answer must be a #rrggbb color; invalid input is never sent. */
+/** The answer must be a #rrggbb color; invalid input is refused in the picker and never sent. */
 export const chooseColor = createMcpTool('choose_color')
   .description('Ask the user to pick a theme color.')
   .parameters(z.object({ purpose: z.string().default('your theme') }))

@@ -1,0 +1,14 @@
+import { makePlugin } from '@mcp-bridge/runtime'
+import { ActivityPicker } from './components/ActivityPicker.tsx'
+import { planTrip, tripHandoff } from './tool.ts'
+
+export const planTripPlugin = makePlugin(planTrip)
+  .onElicit({
+    *pickActivity(req, ctx) {
+      // The handoff value is JSON from the server: read it through its schema, typed.
+      const trip = tripHandoff.parse(req.handoff)
+      const answer = yield* ctx.render(ActivityPicker, { city: req.params.city, date: req.params.date, lookupId: trip.lookupId, activities: trip.activities })
+      return { action: 'accept', content: answer }
+    },
+  })
+  .build()
