@@ -20,7 +20,7 @@ describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation
     const client = await connectClient(undefined, generation, { stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe' } })
     clients.push(client)
     const names = (await client.client.listTools()).tools.map((t) => t.name).sort()
-    expect(names).toEqual(['book_flight', 'build_report', 'choose_color', 'rate_trip'])
+    expect(names).toEqual(['book_flight', 'build_report', 'choose_color', 'plan_trip', 'rate_trip'])
 
     client.elicitAnswers.push((params) => {
       const { context } = extractModelContext({ message: params.message, schema: params.requestedSchema })
