@@ -50,7 +50,7 @@ export type {
   ToolCallInfo,
 } from './tool/context.ts'
 
-export { McpBridgeError } from './errors/mcp-bridge-error.ts'
+export { McpBridgeError, ToolProblemError } from './errors/mcp-bridge-error.ts'
 export type { IssueSummary } from './errors/issues.ts'
 export { InvalidToolNameError, ToolDefinitionError } from './errors/definition-errors.ts'
 export { RemovedFromBundleError } from './errors/removed-from-bundle-error.ts'

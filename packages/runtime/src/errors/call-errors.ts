@@ -4,7 +4,7 @@
  * and what to do instead.
  */
 import { formatIssues, type IssueSummary } from './issues.ts'
-import { McpBridgeError } from './mcp-bridge-error.ts'
+import { McpBridgeError, ToolProblemError } from './mcp-bridge-error.ts'
 
 const listIssues = (issues: readonly IssueSummary[]) => formatIssues(issues, 'list')
 
@@ -155,14 +155,8 @@ export class ElicitationInvalidResponseError extends McpBridgeError {
  * A `ctx` helper was called with arguments it cannot use (a log level that is not an MCP level,
  * a non-numeric progress, an elicit without a message...). TypeScript catches most of these.
  */
-export class ToolContextUsageError extends McpBridgeError {
+export class ToolContextUsageError extends ToolProblemError {
   readonly code = 'TOOL_CONTEXT_MISUSE'
-  constructor(
-    readonly toolName: string,
-    problem: string,
-  ) {
-    super(`Tool "${toolName}": ${problem}`)
-  }
 }
 
 /** `ctx.sample` was called on a host that was given no sampling provider. */

@@ -1,5 +1,5 @@
 /** Errors raised while a tool is being defined (builder misuse, invalid names). */
-import { McpBridgeError } from './mcp-bridge-error.ts'
+import { McpBridgeError, ToolProblemError } from './mcp-bridge-error.ts'
 
 export class InvalidToolNameError extends McpBridgeError {
   readonly code = 'INVALID_TOOL_NAME'
@@ -15,12 +15,6 @@ export class InvalidToolNameError extends McpBridgeError {
 }
 
 /** A builder step called with something it cannot use (caught by the types in TypeScript). */
-export class ToolDefinitionError extends McpBridgeError {
+export class ToolDefinitionError extends ToolProblemError {
   readonly code = 'TOOL_DEFINITION_INVALID'
-  constructor(
-    readonly toolName: string,
-    problem: string,
-  ) {
-    super(`Tool "${toolName}": ${problem}`)
-  }
 }

@@ -10,3 +10,13 @@ export abstract class McpBridgeError extends Error {
     this.name = new.target.name
   }
 }
+
+/** An error about one tool: the message starts with the tool's name, then the problem. */
+export abstract class ToolProblemError extends McpBridgeError {
+  constructor(
+    readonly toolName: string,
+    problem: string,
+  ) {
+    super(`Tool "${toolName}": ${problem}`)
+  }
+}
