@@ -33,9 +33,14 @@ export interface BridgeMcpServer {
   close(): Promise<void>
 }
 
+const STATE_GRACE_SECONDS = 30
+
 export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const options = resolveServerOptions(input)
-  const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000)
+  // The state outlives its call's expiry a little, so an answer that comes just too late is told
+  // why it is refused ("that tool call is over, it was aborted: no answer came within ...")
+  // instead of the SDK's bare "Invalid or expired requestState".
+  const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000) + STATE_GRACE_SECONDS
   const service: ToolCallService = {
     tools: options.tools,
     calls: new CallRegistry({
