@@ -9,7 +9,7 @@
  *     cancelled for the UI, and is idempotent;
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
-import { createScope, scoped, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import { run, scoped, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../context/json-safe.ts'
 import {
@@ -46,7 +46,7 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   signal?: AbortSignal
   /**
    * Run inside this scope (a call registry's, a server's): the call ends when it does. Without
-   * one the call gets a scope of its own, released when the call ends.
+   * one the call runs as its own task under Effection's root.
    */
   scope?: Scope
   /** A journal to replay (resume a call recorded elsewhere); see `Journal`. */
@@ -371,14 +371,9 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
       }),
   })
 
-  let scope = options.scope
-  if (!scope) {
-    // A call of its own: its scope goes when the call ends.
-    const [own, destroy] = createScope()
-    scope = own
-    void call.outcome.then(() => destroy())
-  }
-  call.task = scope.run(() => runCall(internal))
+  // Without a scope of the caller's, the call runs as a task of Effection's own root (`run`):
+  // isolated from every other call, and gone when it ends.
+  call.task = options.scope ? options.scope.run(() => runCall(internal)) : run(() => runCall(internal))
 
   const { signal } = options
   if (signal) {

@@ -1,18 +1,19 @@
 /**
  * The one registry of live tool calls, used by the chat engine and the MCP server alike. A call
- * suspended on a question stays alive here between HTTP requests, and its lifetime
- * belongs to the registry's Effection scope:
+ * suspended on a question stays alive here between HTTP requests, and its lifetime belongs to
+ * the registry's Effection scope:
  *
  *   - `start` runs the call in that scope (closing the registry aborts every call, its `finally`
  *     blocks run);
- *   - `park` marks the call as waiting for its client: an expiry races the next `claim`, and if
- *     no request claims it within `idleTimeoutMs` the call is aborted (`race` with `sleep`: no
- *     timers to clear, the loser is halted);
+ *   - `park` marks the call as waiting for its client, `claim` as served again. One operation in
+ *     the scope, `expireParked`, aborts a call parked for longer than `idleTimeoutMs`. Every call
+ *     waits equally long, so parking order is deadline order: the loop sleeps until the oldest
+ *     parked call's deadline, and parking and claiming cost a map update, not a task each;
  *   - a call leaves the registry when it ends, however it ends, and how it ended is remembered
  *     for `idleTimeoutMs`, so a replayed MCP requestState cannot run a finished call again.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { createScope, race, sleep, until, withResolvers, type Operation, type Scope } from 'effection'
+import { action, createScope, withResolvers, type Operation, type Scope, type WithResolvers } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
@@ -67,6 +68,8 @@ export interface LiveCallInfo {
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #finished = new Map<string, { until: number; how: string }>()
+  /** Parked calls and their deadlines, oldest first (Map order is insertion order). */
+  readonly #parked: ParkedCalls = { calls: new Map(), wake: undefined }
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
   readonly options: Readonly<CallRegistryOptions>
@@ -76,6 +79,8 @@ export class CallRegistry<X = undefined> {
     const [scope, destroy] = createScope()
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
+    const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
+    void scope.run(() => expireParked(this.#parked, why))
   }
 
   get size(): number {
@@ -105,7 +110,6 @@ export class CallRegistry<X = undefined> {
       createdAt: Date.now(),
       events: host.subscribe(),
       extra: spec.extra,
-      lease: undefined,
     }
     // A call that ended before it was registered (invalid params) is only remembered as ended.
     if (!TERMINAL_STATUSES.has(host.status())) this.#calls.set(call.callId, call)
@@ -126,24 +130,21 @@ export class CallRegistry<X = undefined> {
 
   /** True while no request is serving the call (it waits for its client). */
   isParked(call: LiveCall<X>): boolean {
-    return call.lease !== undefined
+    return this.#parked.calls.has(call)
   }
 
   /** The call waits for its client; it is aborted if no request claims it within `idleTimeoutMs`. */
   park(call: LiveCall<X>): void {
-    if (this.#calls.get(call.callId) !== call || call.lease) return
-    const lease = withResolvers<'claimed'>()
-    call.lease = lease
-    const { idleTimeoutMs, idleTimeoutOption } = this.options
-    const why = `no answer came within ${Math.round(idleTimeoutMs / 1000)} s (${idleTimeoutOption})`
-    void this.#scope.run(() => expireUnlessClaimed(call, lease, idleTimeoutMs, why))
+    if (this.#calls.get(call.callId) !== call) return
+    const { calls, wake } = this.#parked
+    calls.delete(call) // parking again moves it to the end: its deadline is now the latest
+    calls.set(call, Date.now() + this.options.idleTimeoutMs)
+    if (calls.size === 1) wake?.resolve()
   }
 
   /** A request serves the call again: its expiry is called off. */
   claim(call: LiveCall<X>): void {
-    const lease = call.lease
-    call.lease = undefined
-    lease?.resolve('claimed')
+    this.#parked.calls.delete(call)
   }
 
   async abort(callId: string, reason = 'aborted'): Promise<void> {
@@ -189,12 +190,41 @@ export class CallRegistry<X = undefined> {
   }
 }
 
-function* expireUnlessClaimed(call: LiveCall<unknown>, lease: { operation: Operation<'claimed'> }, ms: number, why: string): Operation<void> {
-  const winner = yield* race([lease.operation, expiry(ms)])
-  if (winner === 'expired') yield* until(call.host.abort(why))
+interface ParkedCalls {
+  calls: Map<LiveCall<unknown>, number>
+  /** Resolved when a call parks while none was: the loop waits on it when there is nothing to expire. */
+  wake: WithResolvers<void> | undefined
 }
 
-function* expiry(ms: number): Operation<'expired'> {
-  yield* sleep(ms)
-  return 'expired'
+function* expireParked(parked: ParkedCalls, why: string): Operation<never> {
+  for (;;) {
+    const oldest = parked.calls.entries().next()
+    if (oldest.done) {
+      parked.wake = withResolvers<void>()
+      yield* parked.wake.operation
+      continue
+    }
+    const [call, deadline] = oldest.value
+    const wait = deadline - Date.now()
+    // Deadlines only grow, so none earlier can appear while this sleeps; a call claimed
+    // meanwhile is simply gone from the map when it wakes.
+    if (wait > 0) {
+      yield* idle(wait)
+      continue
+    }
+    parked.calls.delete(call)
+    void call.host.abort(why)
+  }
+}
+
+/**
+ * `sleep` whose timer does not keep the process alive: a call waiting for a person must not keep
+ * a stdio server (or a test run) from exiting when everything else is done.
+ */
+function idle(ms: number): Operation<void> {
+  return action((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    timer.unref?.()
+    return () => clearTimeout(timer)
+  })
 }

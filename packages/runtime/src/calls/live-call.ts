@@ -4,7 +4,6 @@
  * from (a turn reads up to the call's question; the next turn, with the answer, reads on). `X` is
  * what the serving side keeps per call (nothing for chat; the round state for MCP).
  */
-import type { WithResolvers } from 'effection'
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
 
@@ -19,8 +18,6 @@ export interface LiveCall<X = unknown> {
   readonly events: AsyncGenerator<BridgeEvent, void, undefined>
   /** What the serving side keeps for this call. */
   readonly extra: X
-  /** Set while the call waits for its client (parked); resolving it claims the call. */
-  lease: WithResolvers<'claimed'> | undefined
 }
 
 /** The next event of a call, or `undefined` once it has ended and every event was read. */
