@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { RenderedProps } from '@mcp-bridge/runtime'
 import { SEAT_LETTERS } from '../data.ts'
+import { ErrorList } from '../../../components/ErrorList.tsx'
 
 type Seat = (typeof SEAT_LETTERS)[number]
 type Props = { flightId: string; taken: string[]; rows: number } & RenderedProps<{ row: number; seat: Seat }>
@@ -37,11 +38,7 @@ export function SeatPicker({ flightId, taken, rows, onRespond, onCancel, errors 
           </div>
         ))}
       </div>
-      {errors?.map((e) => (
-        <p role="alert" className="error" key={e.path + e.message}>
-          {e.message}
-        </p>
-      ))}
+      <ErrorList errors={errors} />
       <div className="actions">
         <button disabled={!selected} onClick={() => selected && onRespond(selected)}>
           {selected ? `Confirm seat ${selected.row}${selected.seat}` : 'Pick a seat'}

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { RenderedProps } from '@mcp-bridge/runtime'
+import { ErrorList } from '../../../components/ErrorList.tsx'
 
 const PRESETS = ['#3b82f6', '#ef4444', '#10b981', '#f59e0b', '#8b5cf6']
 type Props = { initial: string } & RenderedProps<{ color: string; name?: string }>
@@ -24,11 +25,7 @@ export function ColorPicker({ initial, onRespond, onCancel, errors }: Props) {
         <input value={name} onChange={(e) => setName(e.target.value)} />
       </label>
       <div className="preview" style={{ background: /^#[0-9a-fA-F]{6}$/.test(color) ? color : 'transparent' }} aria-hidden="true" />
-      {errors?.map((e) => (
-        <p role="alert" className="error" key={e.path + e.message}>
-          {e.message}
-        </p>
-      ))}
+      <ErrorList errors={errors} />
       <div className="actions">
         <button onClick={() => onRespond({ color, ...(name && { name }) })}>Use this color</button>
         <button className="secondary" onClick={onCancel}>

@@ -1,5 +1,6 @@
 import type { RenderedProps } from '@mcp-bridge/runtime'
 import type { Activity } from '../data.ts'
+import { ErrorList } from '../../../components/ErrorList.tsx'
 
 type Props = { city: string; date: string | undefined; lookupId: string; activities: Activity[] } & RenderedProps<{ activityId: string }>
 
@@ -23,11 +24,7 @@ export function ActivityPicker({ city, date, lookupId, activities, onRespond, on
           </li>
         ))}
       </ul>
-      {errors?.map((e) => (
-        <p role="alert" className="error" key={e.path + e.message}>
-          {e.message}
-        </p>
-      ))}
+      <ErrorList errors={errors} />
       <div className="actions">
         <button className="secondary" onClick={onCancel}>
           Not today
