@@ -74,7 +74,11 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
     } else if (!ctx.calls.verifyToken(call, token)) {
       ctx.emit({ type: 'error', code: 'WRONG_TOKEN', message: `This abort does not carry the token of tool call ${callId}; nothing was aborted.` })
     } else {
+      // Parked: no response is reading the call, so this one reports its end. Otherwise the
+      // response that runs it sees it end (its `finally` has run) and reports it there.
+      const parked = ctx.calls.isParked(call)
       await call.host.abort(reason ?? 'cancelled by the user')
+      if (!parked) return ctx.emit({ type: 'call_aborted', callId })
       addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}.`)))
       ctx.emit({ type: 'tool_result', callId, toolName: call.toolName, result: 'cancelled by the user', isError: true })
     }
@@ -110,8 +114,12 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
     // Nothing new to answer (e.g. a request that only aborted a call, with no user message).
     if (step === 0 && last?.role === 'assistant') return finish()
     const toolUses = await callModel(ctx, conversation)
-    if (toolUses.length === 0) return finish()
-    for (const use of toolUses) await startTool(ctx, conversation, use)
+    if (toolUses.length === 0 || ctx.signal.aborted) return finish()
+    for (const use of toolUses) {
+      // The client left: start nothing it could never answer or cancel.
+      if (ctx.signal.aborted) return finish()
+      await startTool(ctx, conversation, use)
+    }
     if (waitingToolUses(conversation).length > 0) return finish()
   }
   ctx.emit({ type: 'error', code: 'MAX_STEPS', message: `Stopped after ${ctx.limits.maxSteps} model calls in one request.` })

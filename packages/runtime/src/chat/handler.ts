@@ -90,11 +90,14 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     const encoder = new TextEncoder()
     const stop = new AbortController()
+    // A client that leaves stops the turn, whichever adapter notices first (signal or cancel).
+    request.signal.addEventListener('abort', () => stop.abort(), { once: true })
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         let open = true
+        // After the client left, events go nowhere (enqueueing into a cancelled stream would throw).
         const emit = (event: ChatStreamEvent) => {
-          if (open) controller.enqueue(encoder.encode(encodeChatEvent(event)))
+          if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
         }
         try {
           await runTurn({ model: options.model, tools, calls, limits, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)

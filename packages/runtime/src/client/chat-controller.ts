@@ -215,16 +215,19 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         }))
         return
       }
+      case 'call_aborted':
+        return
       case 'call_not_found':
         calls.delete(event.callId)
         void executor.cancel(event.callId, event.message)
         updateTool(event.callId, () => ({ status: 'failed', error: event.message, elicitation: undefined }))
         return
       case 'tool_log':
-        updateTool(event.callId, (item) => ({ logs: [...item.logs, { level: event.level, message: event.message }] }))
+        updateTool(event.callId, (item) => (item.status === 'cancelled' ? {} : { logs: [...item.logs, { level: event.level, message: event.message }] }))
         return
       case 'tool_progress':
-        updateTool(event.callId, () => ({
+        // A cancelled call's card stays as the user left it (reports sent before the abort may still arrive).
+        updateTool(event.callId, (item) => item.status === 'cancelled' ? {} : ({
           progress: {
             message: event.message,
             ...(event.progress !== undefined && { progress: event.progress }),
@@ -244,6 +247,17 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   function settleAnswers(outcome: SendOutcome) {
     for (const resolve of answerOutcomes.values()) resolve(outcome)
     answerOutcomes.clear()
+  }
+
+  /** An out-of-band abort: its response only confirms it (`call_aborted`); errors show as usual. */
+  async function abortNow(body: ChatRequestBody): Promise<void> {
+    try {
+      const response = await doFetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body: JSON.stringify(body) })
+      if (!response.ok || !response.body) throw await responseError(response)
+      for await (const event of readChatEvents(response.body)) if (event.type === 'error') set({ error: new ChatEndpointError(event.message) })
+    } catch (error) {
+      set({ error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
+    }
   }
 
   /** Deliver an answer; resolves once the server took it (or refused it). */
@@ -288,10 +302,16 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         return
       }
       const token = calls.get(callId)?.token
+      const item = state.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === callId)
       await executor.cancel(callId, 'cancelled by the user')
       updateTool(callId, () => ({ status: 'cancelled', elicitation: undefined }))
       calls.delete(callId)
-      if (token) await post(() => ({ messages: conversation, abort: { callId, token, reason: 'cancelled by the user' } }))
+      if (!token) return
+      const abort = { callId, token, reason: 'cancelled by the user' }
+      // A call the in-flight response is running is aborted at once, beside that response (which
+      // then reports its end); one waiting for an answer is aborted in turn, like any request.
+      if (item?.status === 'running' && inflight) await abortNow({ messages: conversation, abort })
+      else await post(() => ({ messages: conversation, abort }))
     },
     dispose() {
       inflight?.abort()

@@ -1,15 +1,27 @@
 /**
  * Serve a fetch-style handler from Node's `http` server or Vite's dev-server middleware.
- * Streams the response body as it is produced, and aborts the request when the client leaves.
+ * Streams the response body as it is produced. When the client leaves, the request's signal
+ * aborts and the response body is cancelled, so the handler stops producing it (a chat turn
+ * stops talking to the model) instead of writing into a closed socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
+/** Methods the Fetch API refuses to build a Request for; no handler can serve them. */
+const UNSERVABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
 export function toNodeListener(handler: FetchHandler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = (req.method ?? 'GET').toUpperCase()
+    if (UNSERVABLE_METHODS.has(method)) {
+      res.writeHead(405, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ code: 'METHOD_NOT_ALLOWED', message: `${method} is not served here.` }))
+      return
+    }
     const controller = new AbortController()
+    // `close` also follows a completed response; aborting then is harmless.
     res.on('close', () => controller.abort())
     try {
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
@@ -29,10 +41,16 @@ export function toNodeListener(handler: FetchHandler) {
       res.writeHead(response.status, Object.fromEntries(response.headers))
       if (!response.body) return void res.end()
       const reader = response.body.getReader()
-      for (;;) {
-        const { value, done } = await reader.read()
-        if (done) break
-        if (!res.write(value)) await new Promise((resolve) => res.once('drain', resolve))
+      const leave = () => void reader.cancel('the client went away').catch(() => {})
+      res.once('close', leave)
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done || res.destroyed) break
+          if (!res.write(value)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)))
+        }
+      } finally {
+        res.off('close', leave)
       }
       res.end()
     } catch (error) {

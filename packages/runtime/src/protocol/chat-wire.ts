@@ -71,6 +71,11 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     message: z.string(),
     issues: z.array(issueSchema).optional(),
   }),
+  /**
+   * Ends the response to an abort of a call that another response is running: the call was
+   * halted, and that other response reports its end (a `tool_result`) and carries on.
+   */
+  z.object({ type: z.literal('call_aborted'), callId: z.string() }),
   /** An answer or abort named a call this server does not hold (it ended, expired, or the server restarted). */
   z.object({ type: z.literal('call_not_found'), callId: z.string(), message: z.string() }),
   z.object({ type: z.literal('tool_log'), callId: z.string(), level: z.enum(LOG_LEVELS), message: z.string() }),

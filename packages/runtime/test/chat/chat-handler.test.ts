@@ -5,9 +5,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { sleep, withResolvers } from 'effection'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
-import { type ChatHandler, createChatHandler, toNodeListener } from '../../src/server.ts'
+import { type ChatHandler, type ChatModel, createChatHandler, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire, readChatEvents } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
@@ -22,6 +23,19 @@ const slowTool = createMcpTool('hold')
       cleanupLog.push('hold finally')
     }
   })
+/** Reports a first step, then works for a long time: an abort must stop it, not wait for it. */
+const longReport = createMcpTool('long_report')
+  .elicits({})
+  .execute(function* (_p, ctx) {
+    try {
+      yield* ctx.notify('step 1', 1, 3)
+      yield* sleep(30_000)
+      yield* ctx.notify('step 2', 2, 3)
+      return 'report'
+    } finally {
+      cleanupLog.push('long_report finally')
+    }
+  })
 const bigContext = createMcpTool('big_context')
   .elicits({ go: z.object({ ok: z.boolean() }) })
   .execute(function* (_p, ctx) {
@@ -33,6 +47,7 @@ const model = createScriptedModel({
     { match: /book a flight from (\w+) to (\w+)/i, reply: (_t, m) => ({ text: 'Searching flights. ', toolCalls: [{ name: 'book_flight', input: { from: m![1]!, destination: m![2]! } }] }) },
     { match: /hold/, reply: { toolCalls: [{ name: 'hold', input: {} }] } },
     { match: /big/, reply: { toolCalls: [{ name: 'big_context', input: {} }] } },
+    { match: /report/, reply: { toolCalls: [{ name: 'long_report', input: {} }] } },
     { match: /ghost/, reply: { toolCalls: [{ name: 'no_such_tool', input: {} }] } },
   ],
   onToolResult: (name, result, isError) => (isError ? `${name} failed: ${String(result)}` : `${name} done: ${JSON.stringify(result)}`),
@@ -49,7 +64,7 @@ afterEach(async () => {
 })
 
 async function start(options: Partial<Parameters<typeof createChatHandler>[0]> = {}) {
-  const handler = createChatHandler({ tools: [bookFlight, slowTool, bigContext], model, ...options })
+  const handler = createChatHandler({ tools: [bookFlight, slowTool, bigContext, longReport], model, ...options })
   const server = createServer(toNodeListener(handler))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   servers.push({ server, handler })
@@ -62,7 +77,12 @@ async function start(options: Partial<Parameters<typeof createChatHandler>[0]> =
     for await (const e of readChatEvents(res.body!)) events.push(e)
     return events
   }
-  return { handler, url, post }
+  /** The events of a response as they arrive. */
+  async function* open(body: ChatRequestBody): AsyncGenerator<ChatStreamEvent> {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    yield* readChatEvents(res.body!)
+  }
+  return { handler, url, post, open }
 }
 
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
@@ -171,6 +191,64 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.size).toBe(0)
   })
 
+  it('aborts a call another response is running: its finally runs, nothing after the abort is reported, that response ends it', async () => {
+    cleanupLog.length = 0
+    const { open, post, handler } = await start()
+    const events: ChatStreamEvent[] = []
+    let aborted: ChatStreamEvent[] | undefined
+    for await (const event of open({ messages: [user('report')] })) {
+      events.push(event)
+      if (event.type === 'tool_progress' && !aborted) {
+        const call = one(events, 'tool_call')
+        aborted = await post({ messages: [user('report')], abort: { callId: call.callId, token: call.token! } })
+      }
+    }
+    expect(aborted?.map((e) => e.type)).toEqual(['call_aborted'])
+    expect(cleanupLog).toEqual(['long_report finally'])
+    expect(ofType(events, 'tool_progress').map((e) => e.message)).toEqual(['step 1'])
+    expect(one(events, 'tool_result')).toMatchObject({ isError: true, result: 'The tool call was aborted: cancelled by the user' })
+    expect(events.at(-1)?.type).toBe('conversation_state')
+    expect(handler.calls.size).toBe(0)
+  }, 20_000)
+
+  it('stops the turn when the client disconnects: no tool is started after it and the model is not called again', async () => {
+    const gate = withResolvers<void>()
+    const started: string[] = []
+    const gated = createMcpTool('gated').elicits({}).execute(function* () {
+      started.push('gated')
+      yield* gate.operation
+      return 'done'
+    })
+    const counted = createMcpTool('counted').elicits({}).execute(function* () {
+      started.push('counted')
+      return 'counted'
+    })
+    let turnSignal: AbortSignal | undefined
+    let modelCalls = 0
+    const twoTools: ChatModel = {
+      id: 'two-tools',
+      async *stream(_request, signal) {
+        modelCalls += 1
+        turnSignal = signal
+        yield { type: 'tool-call', id: 'call_gated', name: 'gated', input: {} }
+        yield { type: 'tool-call', id: 'call_counted', name: 'counted', input: {} }
+      },
+    }
+    const { url, handler } = await start({ tools: [gated, counted], model: twoTools })
+    const client = new AbortController()
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('go')] }), signal: client.signal })
+    const events = readChatEvents(res.body!)
+    for (let e = await events.next(); !e.done && e.value.type !== 'tool_call'; e = await events.next());
+    client.abort()
+    await until(() => turnSignal?.aborted === true) // the server noticed the client left
+    gate.resolve()
+    await until(() => handler.calls.size === 0) // the gated call finished
+    // What would go wrong happens right after (the next tool would start); give it time to show.
+    await new Promise((r) => setTimeout(r, 300))
+    expect(started).toEqual(['gated'])
+    expect(modelCalls).toBe(1)
+  }, 20_000)
+
   it('reports an unknown call (e.g. after a restart) and adds a synthetic tool error so the model recovers', async () => {
     const before = await start()
     const first = await before.post({ messages: [user('book a flight from A to B')] })
@@ -259,3 +337,9 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.size).toBe(0)
   })
 })
+
+/** Waits for a condition on the event loop (bounded: fails after 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(condition()).toBe(true)
+}
