@@ -2,8 +2,9 @@
  * Client and server together: the chat controller (what useChat runs) with the book_flight
  * plugin, talking to the real chat handler. The whole booking, as the playground does it.
  */
+import { sleep } from 'effection'
 import { describe, expect, it } from 'vitest'
-import { makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createChatHandler } from '../../src/server.ts'
 import { type ChatController, createChatController, type Emission, type ToolItem } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
@@ -74,4 +75,38 @@ describe('useChat controller against createChatHandler', () => {
     expect(handler.calls.size).toBe(0)
     await handler.close()
   })
+
+  it('Cancel on a running call stops it at once, while its response is still streaming', async () => {
+    const cleaned: string[] = []
+    const longReport = createMcpTool('long_report')
+      .elicits({})
+      .execute(function* (_p, ctx) {
+        try {
+          yield* ctx.notify('step 1', 1, 3)
+          yield* sleep(30_000)
+          yield* ctx.notify('step 2', 2, 3)
+          return 'report'
+        } finally {
+          cleaned.push('finally')
+        }
+      })
+    const handler = createChatHandler({
+      tools: [longReport],
+      model: createScriptedModel({
+        onUserMessage: [{ match: /report/, reply: { toolCalls: [{ name: 'long_report', input: {} }] } }],
+        onToolResult: (name, _r, isError) => (isError ? `${name} stopped.` : `${name} done.`),
+      }),
+    })
+    const chat = createChatController({ fetch: ((url: string, init: RequestInit) => handler(new Request(`http://app${url}`, init))) as typeof fetch })
+    const turn = chat.send('Build a report')
+    const report = () => chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')
+    await until(chat, () => report()?.progress?.message === 'step 1')
+    await chat.abort(report()!.callId)
+    await turn
+    expect(cleaned).toEqual(['finally'])
+    expect(report()).toMatchObject({ status: 'cancelled', progress: { message: 'step 1' } })
+    expect(chat.getState().items.at(-1)).toMatchObject({ kind: 'assistant', text: 'long_report stopped.' })
+    expect(handler.calls.size).toBe(0)
+    await handler.close()
+  }, 20_000)
 })
