@@ -156,6 +156,23 @@ describe('playground in Chromium', () => {
     expect(await page.getByText('Logs (5)').count()).toBe(1)
   }, 60_000)
 
+  it('Cancel stops a running report at once: progress stops, the result never arrives', async () => {
+    await send('Build a 20-step report')
+    await page.getByText(/Section \d+ of 20/).waitFor()
+    await page.getByRole('button', { name: 'Cancel build_report' }).click()
+    await page.getByText(/Sorry, build_report did not finish/).waitFor()
+    const tool = page.getByRole('region', { name: 'Tool build_report' })
+    expect(await tool.getAttribute('data-status')).toBe('cancelled')
+    const stoppedAt = Number(await tool.locator('progress').getAttribute('value'))
+    expect(stoppedAt).toBeLessThan(20)
+    // 20 steps take 3 s; wait past that and check nothing moved.
+    await page.waitForTimeout(3_500)
+    expect(Number(await tool.locator('progress').getAttribute('value'))).toBe(stoppedAt)
+    expect(await page.getByText(/Report with 20 sections/).count()).toBe(0)
+    mkdirSync(results, { recursive: true })
+    await page.screenshot({ path: join(results, 'report-cancelled.png') })
+  }, 60_000)
+
   it('can be used with the keyboard alone', async () => {
     await page.getByLabel('Message').focus()
     await page.keyboard.type('Book a flight from Oslo to Berlin')

@@ -20,7 +20,11 @@ export const demoModel = createScriptedModel({
     { match: /\bplan\b/i, reply: { text: 'Let me look for things to do in Oslo. ', toolCalls: [{ name: 'plan_trip', input: { city: 'Oslo', date: '2026-12-05' } }] } },
     { match: /\b(colou?r|theme)\b/i, reply: { text: 'Opening the color picker. ', toolCalls: [{ name: 'choose_color', input: { purpose: 'your theme' } }] } },
     { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
-    { match: /\b(report|progress)\b/i, reply: { text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: 5 } }] } },
+    {
+      match: /\b(report|progress)\b/i,
+      // "Build a 20-step report" asks for more sections (a longer run, e.g. to try Cancel).
+      reply: (text) => ({ text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: Number(/\b(\d{1,2})-step\b/.exec(text)?.[1] ?? 5) } }] }),
+    },
   ],
   onToolResult: (name, result, isError) => {
     if (isError) return `Sorry, ${name} did not finish: ${String(result)}`

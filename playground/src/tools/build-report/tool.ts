@@ -5,7 +5,7 @@ import { z } from 'zod'
 /** A plain tool: no questions, but live progress and logs. */
 export const buildReport = createMcpTool('build_report')
   .description('Compile a travel report, step by step.')
-  .parameters(z.object({ steps: z.int().min(1).max(10).default(5) }))
+  .parameters(z.object({ steps: z.int().min(1).max(20).default(5) }))
   .elicits({})
   .execute(function* (params, ctx) {
     for (let step = 1; step <= params.steps; step++) {
