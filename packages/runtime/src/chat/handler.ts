@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import { chatRequestBodySchema, NDJSON_CONTENT_TYPE, type ChatStreamEvent } from '../protocol/chat-wire.ts'
@@ -16,7 +17,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 
-export interface ChatHandlerOptions {
+export interface ChatHandlerOptions extends RequestOriginOptions {
   /** Tools and plugins (a plugin contributes its tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   model: ChatModel
@@ -38,27 +39,38 @@ export class ChatHandlerOptionsError extends McpBridgeError {
 }
 
 const positive = z.number().int().positive()
-const limitsSchema = z
+const optionsSchema = z
   .object({
-    maxBodyBytes: positive,
-    maxContextBytes: positive,
-    maxSteps: positive,
-    maxActiveCalls: positive,
-    idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer'),
+    tools: z.unknown(),
+    model: z.custom<ChatModel>((m) => typeof (m as ChatModel | undefined)?.stream === 'function', {
+      message: 'takes a ChatModel: fromAiSdk(provider(...)), or createScriptedModel(...) from @mcp-bridge/runtime/testing',
+    }),
+    limits: z
+      .object({
+        maxBodyBytes: positive,
+        maxContextBytes: positive,
+        maxSteps: positive.max(100),
+        maxActiveCalls: positive,
+        // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
+        idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    system: z.string().optional(),
+    allowedHosts: z.unknown().optional(),
+    allowedOrigins: z.unknown().optional(),
   })
-  .partial()
   .strict()
 
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
-  const tools = collectTools(options?.tools, 'createChatHandler({ tools })')
-  if (typeof options.model?.stream !== 'function') {
-    throw new ChatHandlerOptionsError('createChatHandler({ model }) takes a ChatModel: fromAiSdk(provider(...)), or createScriptedModel(...) from @mcp-bridge/runtime/testing.')
-  }
-  const checked = limitsSchema.safeParse(options.limits ?? {})
+  const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
-    throw new ChatHandlerOptionsError(`createChatHandler({ limits }): ${formatIssues(summarizeIssues(checked.error.issues))}`)
+    throw new ChatHandlerOptionsError(`createChatHandler: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
   }
-  const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data as Partial<ChatLimits>) }
+  const tools = collectTools(options.tools, 'createChatHandler({ tools })')
+  const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }
+  const origin = resolveRequestOrigin(options, 'createChatHandler')
   const calls = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
@@ -67,6 +79,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   })
 
   async function handle(request: Request): Promise<Response> {
+    const foreign = foreignRequestProblem(request, origin)
+    if (foreign) return problem(403, 'FORBIDDEN_ORIGIN', foreign)
     if (request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for the chat endpoint (got ${request.method}).`)
     const type = request.headers.get('content-type') ?? ''
     if (!/^application\/json\b/i.test(type)) {

@@ -12,17 +12,15 @@ import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   isLegacyRequest,
   WebStandardStreamableHTTPServerTransport,
   type McpServer,
   type McpServerFactory,
 } from '@modelcontextprotocol/server'
 import { toNodeListener } from '../http/node-adapter.ts'
+import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 
-export interface McpHttpOptions {
-  /** Refuse requests whose Host header names another host (DNS-rebinding protection), e.g. `['127.0.0.1', 'localhost']`. */
-  allowedHosts?: string[]
+export interface McpHttpOptions extends RequestOriginOptions {
   /** 2025-11-25 sessions held at once; a further `initialize` is refused with 503. Default 1000. */
   maxLegacySessions?: number
 }
@@ -45,6 +43,7 @@ export function createMcpHttpHandler(
   factory: () => McpServer,
   options: McpHttpOptions & { onError: (error: Error) => void },
 ): McpHttpHandler {
+  const origin = resolveRequestOrigin(options, 'createHandler')
   const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: options.onError })
   const sessions = new Map<string, LegacySession>()
   const maxSessions = options.maxLegacySessions ?? 1000
@@ -72,10 +71,8 @@ export function createMcpHttpHandler(
   }
 
   async function fetch(request: Request): Promise<Response> {
-    if (options.allowedHosts) {
-      const refused = hostHeaderValidationResponse(request, options.allowedHosts)
-      if (refused) return refused
-    }
+    const foreign = foreignRequestProblem(request, origin)
+    if (foreign) return jsonRpcError(403, -32000, foreign)
     return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)
   }
 

@@ -23,7 +23,6 @@ export interface ScriptedModelRules {
 }
 
 export function createScriptedModel(rules: ScriptedModelRules, id = 'scripted-demo'): ChatModel {
-  let calls = 0
   return {
     id,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelStreamPart> {
@@ -35,7 +34,8 @@ export function createScriptedModel(rules: ScriptedModelRules, id = 'scripted-de
         yield { type: 'text-delta', text: text.slice(i, i + chunk) }
       }
       const toolCalls = typeof reply === 'string' ? [] : (reply.toolCalls ?? [])
-      for (const call of toolCalls) yield { type: 'tool-call', id: `call_${(++calls).toString(36)}_${call.name}`, name: call.name, input: call.input }
+      // Unguessable, like a provider's: one user's call id must not name another user's call.
+      for (const call of toolCalls) yield { type: 'tool-call', id: `call_${crypto.randomUUID().replaceAll('-', '')}`, name: call.name, input: call.input }
       yield { type: 'finish', reason: toolCalls.length ? 'tool-calls' : 'stop' }
     },
   }

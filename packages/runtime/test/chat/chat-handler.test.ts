@@ -283,6 +283,41 @@ describe('createChatHandler over HTTP', () => {
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
   })
 
+  it.each([
+    ['another Host (DNS rebinding)', {}, { host: 'evil.example' }, 403],
+    ['a page of another origin', {}, { host: '127.0.0.1:5173', origin: 'http://evil.example' }, 403],
+    ['a host not in allowedHosts', { allowedHosts: ['chat.example.com'] }, { host: 'localhost:5173' }, 403],
+    ['no Origin (not a browser)', {}, { host: '127.0.0.1:5173' }, 200],
+    ['its own origin', {}, { host: '127.0.0.1:5173', origin: 'http://127.0.0.1:5173' }, 200],
+    ['a loopback origin', {}, { host: '127.0.0.1:5173', origin: 'http://localhost:3000' }, 200],
+    ['its deployed name, listed', { allowedHosts: ['chat.example.com'] }, { host: 'chat.example.com', origin: 'https://chat.example.com' }, 200],
+    ['a listed origin', { allowedOrigins: ['https://app.example.com'] }, { host: '127.0.0.1:5173', origin: 'https://app.example.com' }, 200],
+  ] as const)('checks Host and Origin by default: %s → %i', async (_what, options, headers, status) => {
+    const handler = createChatHandler({ tools: [bookFlight], model, ...options })
+    const res = await handler(
+      new Request('http://127.0.0.1:5173/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ messages: [user('hi')] }),
+      }),
+    )
+    expect(res.status).toBe(status)
+    if (status === 403) expect(((await res.json()) as { code: string; message: string }).message).toMatch(/allowed(Hosts|Origins)/)
+    else await res.text()
+    await handler.close()
+  })
+
+  it('refuses bad options up front, naming each', () => {
+    expect(() => createChatHandler({ tools: [bookFlight], model, allowedHosts: 'localhost' as never })).toThrow(/createChatHandler: allowedHosts/)
+    expect(() => createChatHandler({ tools: [bookFlight], model, limits: { idleTimeoutMs: Number.NaN } })).toThrow(/limits\.idleTimeoutMs: /)
+    expect(() => createChatHandler({ tools: [bookFlight], model, limits: { idleTimeoutMs: 2 ** 31 } })).toThrow(/idleTimeoutMs/)
+    expect(() => createChatHandler({ tools: [bookFlight], model, limits: { maxActiveCalls: Number.POSITIVE_INFINITY } })).toThrow(/maxActiveCalls/)
+    expect(() => createChatHandler({ tools: [bookFlight], model, limits: { idleTimeoutMs: '30m' as never } })).toThrow(/idleTimeoutMs/)
+    expect(() => createChatHandler({ tools: [bookFlight], model, limits: { maxActiveSessions: 5 } as never })).toThrow(/Unrecognized key: "maxActiveSessions"/)
+    expect(() => createChatHandler({ tools: [bookFlight], model, port: 3000 } as never)).toThrow(/Unrecognized key: "port"/)
+    expect(() => createChatHandler({ tools: [bookFlight], model: {} as never })).toThrow(/takes a ChatModel/)
+  })
+
   it('reports an unknown tool to the model as a tool error', async () => {
     const { post } = await start()
     const events = await post({ messages: [user('ghost')] })

@@ -60,7 +60,7 @@ describe('useChat controller against createChatHandler', () => {
       }),
     })
     const chat = createChatController({
-      fetch: ((url: string, init: RequestInit) => handler(new Request(`http://app${url}`, init))) as typeof fetch,
+      fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
       plugins: [plugin.client],
     })
     await chat.send('Book me a flight')
@@ -97,7 +97,7 @@ describe('useChat controller against createChatHandler', () => {
         onToolResult: (name, _r, isError) => (isError ? `${name} stopped.` : `${name} done.`),
       }),
     })
-    const chat = createChatController({ fetch: ((url: string, init: RequestInit) => handler(new Request(`http://app${url}`, init))) as typeof fetch })
+    const chat = createChatController({ fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch })
     const turn = chat.send('Build a report')
     const report = () => chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')
     await until(chat, () => report()?.progress?.message === 'step 1')

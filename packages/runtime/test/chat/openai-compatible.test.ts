@@ -60,7 +60,7 @@ describe('fromAiSdk with @ai-sdk/openai against an OpenAI-compatible server', ()
       })
     const chat = createChatHandler({ tools: [weather], model: fromAiSdk(createOpenAI({ baseURL, apiKey: 'ollama' }).chat('llama3.1')) })
     const res = await chat(
-      new Request('http://local/api/chat', {
+      new Request('http://127.0.0.1/api/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] }] }),

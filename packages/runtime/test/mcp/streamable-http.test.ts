@@ -32,13 +32,41 @@ describe.each(GENERATIONS)('Streamable HTTP, %s client', (generation) => {
 })
 
 describe('HTTP boundary', () => {
-  it('refuses a request for another host (DNS rebinding protection), naming the host', async () => {
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+
+  it.each([
+    ['another Host (DNS rebinding)', {}, { host: 'evil.example' }, /Host "evil\.example" is not served here \(DNS-rebinding protection\)\. If this is your server's name, add "evil\.example" to allowedHosts/],
+    ['a page of another origin', {}, { origin: 'http://evil.example' }, /Pages from http:\/\/evil\.example may not use this server\. If they should, add "http:\/\/evil\.example" to allowedOrigins/],
+    ['an origin not in allowedOrigins', { allowedOrigins: ['https://app.example.com'] }, { origin: 'http://localhost:3000' }, /Pages from http:\/\/localhost:3000/],
+    ['a host not in allowedHosts', { allowedHosts: ['api.example.com'] }, {}, /Host "127\.0\.0\.1:\d+" is not served here/],
+  ])('refuses %s with 403, naming the value and the option (Origin is checked by default)', async (_what, options, headers, message) => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
-    const http = await serveHttp(server)
+    const http = await serveHttp(server, options)
     open.push(server, http)
-    const { status, body } = await post(http.url, { host: 'evil.example' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }))
+    const { status, body } = await post(http.url, headers, initialize)
     expect(status).toBe(403)
-    expect(JSON.parse(body)).toMatchObject({ error: { message: 'Invalid Host: evil.example' } })
+    expect(JSON.parse(body).error.message).toMatch(message)
+  })
+
+  it.each([
+    ['no Origin (not a browser)', {}, {}],
+    ['its own origin', {}, { origin: 'SELF' }],
+    ['a loopback origin', {}, { origin: 'http://localhost:3000' }],
+    ['a listed host and origin', { allowedHosts: ['api.example.com'], allowedOrigins: ['https://app.example.com'] }, { host: 'api.example.com', origin: 'https://app.example.com' }],
+    ['any host and origin when both are true', { allowedHosts: true, allowedOrigins: true }, { host: 'evil.example', origin: 'http://evil.example' }],
+  ] as const)('serves %s', async (_what, options, headers) => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server, options)
+    open.push(server, http)
+    const sent = { ...headers, ...('origin' in headers && headers.origin === 'SELF' && { origin: http.url.origin }) }
+    const { status } = await post(http.url, sent, initialize)
+    expect(status).toBe(200)
+  })
+
+  it('refuses origin options that are not a list or true', () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    expect(() => server.createHandler({ allowedHosts: 'localhost' as never })).toThrow(/createHandler: allowedHosts: .*give a list of names/)
+    expect(() => server.createHandler({ allowedOrigins: [''] })).toThrow(/allowedOrigins\.0: an empty name matches nothing/)
   })
 
   it('answers a 2025-11-25 request for an unknown session with 404, and keeps serving', async () => {

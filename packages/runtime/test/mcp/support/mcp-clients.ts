@@ -19,7 +19,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client'
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio'
-import type { BridgeMcpServer } from '../../../src/mcp.ts'
+import type { BridgeMcpServer, McpHttpOptions } from '../../../src/mcp.ts'
 
 export type Generation = '2025-11-25' | '2026-07-28'
 export const GENERATIONS: readonly Generation[] = ['2025-11-25', '2026-07-28']
@@ -139,9 +139,9 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
   }
 }
 
-/** `server.createHandler()` on 127.0.0.1 at a free port. */
-export async function serveHttp(server: BridgeMcpServer): Promise<{ url: URL; close: () => Promise<void> }> {
-  const handler = server.createHandler({ allowedHosts: ['127.0.0.1', 'localhost'] })
+/** `server.createHandler(options)` on 127.0.0.1 at a free port (default options: loopback hosts and origins only). */
+export async function serveHttp(server: BridgeMcpServer, options: McpHttpOptions = {}): Promise<{ url: URL; close: () => Promise<void> }> {
+  const handler = server.createHandler(options)
   const http: HttpServer = createServer((req, res) => void handler.node(req, res))
   await new Promise<void>((ready) => http.listen(0, '127.0.0.1', ready))
   const { port } = http.address() as AddressInfo

@@ -1,0 +1,76 @@
+/**
+ * Who may drive a server from a browser. Checked on every request of the chat handler and the
+ * MCP HTTP handler, before anything else (the MCP spec: servers MUST validate `Origin`):
+ *
+ *   - `Host` must name this server: by default a loopback name, so a page whose DNS name was
+ *     rebound to 127.0.0.1 (`Host: evil.example`) is refused; list your real host names in
+ *     `allowedHosts` when you deploy (`true` turns the check off, e.g. behind a proxy that checks);
+ *   - `Origin`, when a browser sends one, must be the server's own origin or a loopback origin,
+ *     or be listed in `allowedOrigins` (`true`: any). Requests without `Origin` (curl, SDK
+ *     clients, server-to-server) are not browser pages and pass.
+ *
+ * A refusal (a 403 from the handler) names the header, the value and the option to change.
+ */
+import { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+
+export interface RequestOriginOptions {
+  /** Host names this server answers to (no port). Default: `localhost`, `127.0.0.1`, `[::1]`, `*.localhost`. */
+  allowedHosts?: readonly string[] | true
+  /** Browser origins allowed besides the server's own, e.g. `https://app.example.com`. Default: loopback origins. */
+  allowedOrigins?: readonly string[] | true
+}
+
+export class RequestOriginOptionsError extends McpBridgeError {
+  readonly code = 'ORIGIN_OPTIONS_INVALID'
+}
+
+const listOrAll = z.union([z.literal(true), z.array(z.string().min(1, 'an empty name matches nothing'))])
+export const requestOriginOptionsSchema = z.object({ allowedHosts: listOrAll.optional(), allowedOrigins: listOrAll.optional() })
+
+/** Checks the options once, where a server is created. `where` names the call in messages. */
+export function resolveRequestOrigin(options: RequestOriginOptions, where: string): RequestOriginOptions {
+  const parsed = requestOriginOptionsSchema.safeParse({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins })
+  if (!parsed.success) {
+    throw new RequestOriginOptionsError(
+      `${where}: ${formatIssues(summarizeIssues(parsed.error.issues))} (give a list of names, e.g. ['chat.example.com'], or true for any)`,
+    )
+  }
+  return parsed.data
+}
+
+/** Why a request comes from a host or origin this server does not serve; `undefined` to go on. */
+export function foreignRequestProblem(request: Request, options: RequestOriginOptions): string | undefined {
+  const host = request.headers.get('host') ?? new URL(request.url).host
+  const hostname = hostnameOf(host)
+  if (options.allowedHosts !== true) {
+    const allowed = options.allowedHosts ? options.allowedHosts.map((h) => h.toLowerCase()).includes(hostname) : isLoopback(hostname)
+    if (!allowed) {
+      return `Host "${host}" is not served here (DNS-rebinding protection). If this is your server's name, add "${hostname}" to allowedHosts.`
+    }
+  }
+  const origin = request.headers.get('origin')
+  if (origin === null || options.allowedOrigins === true) return undefined
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return `Origin "${origin.slice(0, 200)}" is not an origin.`
+  }
+  const sameOrigin = url.host.toLowerCase() === host.toLowerCase()
+  const listed = options.allowedOrigins?.includes(url.origin) ?? false
+  if (sameOrigin || listed || (!options.allowedOrigins && isLoopback(url.hostname.toLowerCase()))) return undefined
+  return `Pages from ${url.origin} may not use this server. If they should, add "${url.origin}" to allowedOrigins.`
+}
+
+function hostnameOf(host: string): string {
+  const lower = host.toLowerCase()
+  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1)
+  const colon = lower.lastIndexOf(':')
+  return colon === -1 ? lower : lower.slice(0, colon)
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
+}
