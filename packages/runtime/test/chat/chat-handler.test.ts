@@ -2,7 +2,7 @@
  * The chat handler over real HTTP (Node `http` on 127.0.0.1), with the scripted model.
  * No sleeps: every step waits on a response.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { sleep, withResolvers } from 'effection'
@@ -280,6 +280,8 @@ describe('createChatHandler over HTTP', () => {
     const text = await send('hello', 'text/plain')
     expect([text.status, ((await text.json()) as { code: string }).code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE'])
     expect((await fetch(url)).status).toBe(405)
+    // Methods the Fetch API cannot even represent are refused by the Node adapter, not crashed on.
+    for (const method of ['TRACE', 'DELETE']) expect(await rawStatus(url, method), method).toBe(405)
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
   })
 
@@ -377,4 +379,16 @@ describe('createChatHandler over HTTP', () => {
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
   expect(condition()).toBe(true)
+}
+
+/** The status of a request fetch() refuses to send (TRACE), through Node's http client. */
+function rawStatus(url: string, method: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method }, (res) => {
+      res.resume()
+      res.on('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.on('error', reject)
+    req.end()
+  })
 }

@@ -89,6 +89,21 @@ describe('createScriptedModel', () => {
   })
 })
 
+describe('createScriptedModel call ids', () => {
+  it('are random and 128-bit, so one user cannot name (or collide with) another user\'s call', async () => {
+    const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'a', input: {} }, { name: 'b', input: {} }] } }] })
+    const ids: string[] = []
+    for (let turn = 0; turn < 2; turn++) {
+      for await (const part of model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], tools: [] }, new AbortController().signal)) {
+        if (part.type === 'tool-call') ids.push(part.id)
+      }
+    }
+    expect(ids).toHaveLength(4)
+    for (const id of ids) expect(id).toMatch(/^call_[0-9a-f]{32}$/)
+    expect(new Set(ids).size).toBe(4)
+  })
+})
+
 describe('CallRegistry: a parked call expires unless claimed', () => {
   afterEach(() => vi.useRealTimers())
 
