@@ -3,21 +3,50 @@ import { createScriptedModel } from '@mcp-bridge/runtime/testing'
 
 const titleCase = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
+/**
+ * "… from Oslo to Berlin." → ['Oslo', 'Berlin']: plain string search, linear in the message
+ * (a regex with two lazy groups around `\s+to\s+` backtracks quadratically on long input).
+ */
+export function routeOf(text: string): [string, string] | undefined {
+  const lower = text.toLowerCase()
+  const from = lower.search(/\bfrom\s/)
+  const to = lower.lastIndexOf(' to ')
+  if (from === -1 || to <= from) return undefined
+  const origin = text.slice(from + 5, to).trim()
+  const destination = trimEnd(text.slice(to + 4))
+  return origin && destination ? [titleCase(origin.slice(0, 40)), titleCase(destination.slice(0, 40))] : undefined
+}
+
+/** "Plan a day in Oslo!" → 'Oslo' (the words after the last " in "). */
+export function cityOf(text: string): string | undefined {
+  const at = text.toLowerCase().lastIndexOf(' in ')
+  const city = at === -1 ? '' : trimEnd(text.slice(at + 4))
+  return city ? titleCase(city.slice(0, 40)) : undefined
+}
+
+function trimEnd(s: string): string {
+  let end = s.length
+  while (end > 0 && '.!? \n\t'.includes(s[end - 1]!)) end -= 1
+  return s.slice(0, end).trim()
+}
+
 export const demoModel = createScriptedModel({
   onUserMessage: [
     {
-      match: /\bfrom\s+([a-z][\w ]*?)\s+to\s+([a-z][\w ]*?)[.!?]*$/i,
-      reply: (_t, m) => ({
-        text: `Let me find flights from ${titleCase(m![1]!.trim())} to ${titleCase(m![2]!.trim())}. `,
-        toolCalls: [{ name: 'book_flight', input: { from: titleCase(m![1]!.trim()), destination: titleCase(m![2]!.trim()) } }],
-      }),
+      match: (text) => routeOf(text) !== undefined,
+      reply: (text) => {
+        const [from, destination] = routeOf(text)!
+        return { text: `Let me find flights from ${from} to ${destination}. `, toolCalls: [{ name: 'book_flight', input: { from, destination } }] }
+      },
     },
     { match: /\b(book|flight|fly)\b/i, reply: { text: 'Let me find flights from New York to Los Angeles. ', toolCalls: [{ name: 'book_flight', input: { from: 'New York', destination: 'Los Angeles' } }] } },
     {
-      match: /\bplan\b[^.!?]*?\bin\s+([a-z][\w ]*?)[.!?]*$/i,
-      reply: (_t, m) => ({ text: `Let me look for things to do in ${titleCase(m![1]!.trim())}. `, toolCalls: [{ name: 'plan_trip', input: { city: titleCase(m![1]!.trim()), date: '2026-12-05' } }] }),
+      match: /\bplan\b/i,
+      reply: (text) => {
+        const city = cityOf(text) ?? 'Oslo'
+        return { text: `Let me look for things to do in ${city}. `, toolCalls: [{ name: 'plan_trip', input: { city, date: '2026-12-05' } }] }
+      },
     },
-    { match: /\bplan\b/i, reply: { text: 'Let me look for things to do in Oslo. ', toolCalls: [{ name: 'plan_trip', input: { city: 'Oslo', date: '2026-12-05' } }] } },
     { match: /\b(colou?r|theme)\b/i, reply: { text: 'Opening the color picker. ', toolCalls: [{ name: 'choose_color', input: { purpose: 'your theme' } }] } },
     { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
     {

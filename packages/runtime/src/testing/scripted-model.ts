@@ -10,7 +10,7 @@ import type { ChatModel, ModelRequest, ModelStreamPart } from '../chat/model.ts'
 export type ScriptedReply = string | { text?: string; toolCalls?: Array<{ name: string; input: Record<string, unknown> }> }
 
 export interface ScriptedModelRules {
-  /** The latest user text → a reply. The first rule that matches wins. */
+  /** The latest user text (its first 1,000 characters) → a reply. The first rule that matches wins. */
   onUserMessage?: Array<{ match: RegExp | ((text: string) => boolean); reply: ScriptedReply | ((text: string, match: RegExpMatchArray | null) => ScriptedReply) }>
   /** After a tool returned: what to say about its result. */
   onToolResult?: (toolName: string, result: unknown, isError: boolean) => ScriptedReply
@@ -21,6 +21,9 @@ export interface ScriptedModelRules {
   /** Characters per text delta, to show streaming (default 24). */
   chunk?: number
 }
+
+/** How much of the latest user message `onUserMessage` rules see. */
+export const RULE_TEXT_LIMIT = 1_000
 
 export function createScriptedModel(rules: ScriptedModelRules, id = 'scripted-demo'): ChatModel {
   return {
@@ -55,7 +58,9 @@ function decide(rules: ScriptedModelRules, request: ModelRequest): ScriptedReply
     const value = result.structuredContent ?? parseMaybe(result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''))
     return rules.onToolResult(name, value, result.isError === true)
   }
-  const text = last && last.role === 'user' ? messageText(last) : ''
+  // Rules see a bounded prefix: a rule's regex then costs the same on a 100 KB message as on a
+  // short one, whatever its backtracking (a demo model must not be a way to stall the server).
+  const text = last && last.role === 'user' ? messageText(last).slice(0, RULE_TEXT_LIMIT) : ''
   for (const rule of rules.onUserMessage ?? []) {
     const m = rule.match instanceof RegExp ? text.match(rule.match) : rule.match(text) ? null : undefined
     if (m === undefined || (rule.match instanceof RegExp && m === null)) continue

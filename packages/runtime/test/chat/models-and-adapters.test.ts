@@ -89,6 +89,30 @@ describe('createScriptedModel', () => {
   })
 })
 
+describe('createScriptedModel rules', () => {
+  it('see the first 1,000 characters of a message, so no rule can be made to backtrack over 100 KB', async () => {
+    const seen: number[] = []
+    const model = createScriptedModel({
+      onUserMessage: [
+        {
+          match: (text) => {
+            seen.push(text.length)
+            return false
+          },
+          reply: 'never',
+        },
+        { match: /x$/, reply: 'ends with x' },
+      ],
+      fallback: 'fallback',
+    })
+    const parts = []
+    for await (const part of model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: `${'a'.repeat(100_000)}x` }] }], tools: [] }, new AbortController().signal)) parts.push(part)
+    expect(seen).toEqual([1_000])
+    // The trailing "x" lies beyond what rules see.
+    expect(parts[0]).toEqual({ type: 'text-delta', text: 'fallback' })
+  })
+})
+
 describe('createScriptedModel call ids', () => {
   it('are random and 128-bit, so one user cannot name (or collide with) another user\'s call', async () => {
     const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'a', input: {} }, { name: 'b', input: {} }] } }] })
