@@ -5,27 +5,32 @@
  *
  *   - `start` runs the call in that scope (closing the registry aborts every call, its `finally`
  *     blocks run);
- *   - `park` marks the call as waiting for its client, `claim` as served again. One operation in
- *     the scope, `expireParked`, aborts a call parked for longer than `idleTimeoutMs`. Every call
- *     waits equally long, so parking order is deadline order: the loop sleeps until the oldest
- *     parked call's deadline, and parking and claiming cost a map update, not a task each;
+ *   - `park` marks the call as waiting for its client, `claim` as served again; an `IdleQueue` in
+ *     the scope aborts a call parked for longer than `idleTimeoutMs`;
+ *   - each call belongs to a client (by default its remote address): one client may hold at most
+ *     `maxCallsPerClient`, so it cannot take every place of `maxCalls` from the others;
  *   - a call leaves the registry when it ends, however it ends, and how it ended is remembered
  *     for `idleTimeoutMs`, so a replayed MCP requestState cannot run a finished call again.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import { action, createScope, withResolvers, type Operation, type Scope, type WithResolvers } from 'effection'
+import { createScope, type Scope } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
 
 export class TooManyCallsError extends McpBridgeError {
   readonly code = 'TOO_MANY_CALLS'
-  constructor(limit: number, option: string) {
-    super(`This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`)
+  constructor(limit: number, option: string, perClient = false) {
+    super(
+      perClient
+        ? `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`
+        : `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`,
+    )
   }
 }
 
@@ -41,8 +46,11 @@ export interface CallRegistryOptions {
   idleTimeoutMs: number
   /** Most calls held at once. */
   maxCalls: number
+  /** Most calls one client may hold at once. */
+  maxCallsPerClient: number
   /** The options that set these, named in messages (e.g. `limits.maxActiveCalls`). */
   maxCallsOption: string
+  maxCallsPerClientOption: string
   idleTimeoutOption: string
 }
 
@@ -53,12 +61,15 @@ export interface StartCall<X> {
   sampling?: SamplingProvider
   /** A journal to replay (resume a call recorded elsewhere). */
   replay?: readonly JournalEntry[]
+  /** Whose call it is, for the per-client limit (e.g. the remote address). */
+  client: string
   extra: X
 }
 
 export interface LiveCallInfo {
   callId: string
   toolName: string
+  client: string
   status: string
   createdAt: number
   /** The key of the question it waits for, if any. */
@@ -68,8 +79,8 @@ export interface LiveCallInfo {
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #finished = new Map<string, { until: number; how: string }>()
-  /** Parked calls and their deadlines, oldest first (Map order is insertion order). */
-  readonly #parked: ParkedCalls = { calls: new Map(), wake: undefined }
+  readonly #parked: IdleQueue<LiveCall<X>>
+  readonly #perClient = new Map<string, number>()
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
   readonly options: Readonly<CallRegistryOptions>
@@ -80,7 +91,7 @@ export class CallRegistry<X = undefined> {
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
     const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
-    void scope.run(() => expireParked(this.#parked, why))
+    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why))
   }
 
   get size(): number {
@@ -89,7 +100,11 @@ export class CallRegistry<X = undefined> {
 
   /** Start a call. Throws `TooManyCallsError` past the limit, leaving every other call as it was. */
   start(spec: StartCall<X>): LiveCall<X> {
-    if (this.#calls.size >= this.options.maxCalls) throw new TooManyCallsError(this.options.maxCalls, this.options.maxCallsOption)
+    const { maxCalls, maxCallsPerClient } = this.options
+    if ((this.#perClient.get(spec.client) ?? 0) >= maxCallsPerClient) {
+      throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
+    }
+    if (this.#calls.size >= maxCalls) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
     if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
     let call: LiveCall<X> | undefined
     const host = createBridgeHost({
@@ -104,6 +119,7 @@ export class CallRegistry<X = undefined> {
     })
     call = {
       callId: spec.callId,
+      client: spec.client,
       toolName: spec.tool.name,
       host,
       token: randomBytes(18).toString('base64url'),
@@ -112,8 +128,10 @@ export class CallRegistry<X = undefined> {
       extra: spec.extra,
     }
     // A call that ended before it was registered (invalid params) is only remembered as ended.
-    if (!TERMINAL_STATUSES.has(host.status())) this.#calls.set(call.callId, call)
-    else void host.outcome.then((outcome) => this.#end(call!, outcome))
+    if (!TERMINAL_STATUSES.has(host.status())) {
+      this.#calls.set(call.callId, call)
+      this.#perClient.set(spec.client, (this.#perClient.get(spec.client) ?? 0) + 1)
+    } else void host.outcome.then((outcome) => this.#end(call!, outcome))
     return call
   }
 
@@ -130,21 +148,17 @@ export class CallRegistry<X = undefined> {
 
   /** True while no request is serving the call (it waits for its client). */
   isParked(call: LiveCall<X>): boolean {
-    return this.#parked.calls.has(call)
+    return this.#parked.has(call)
   }
 
   /** The call waits for its client; it is aborted if no request claims it within `idleTimeoutMs`. */
   park(call: LiveCall<X>): void {
-    if (this.#calls.get(call.callId) !== call) return
-    const { calls, wake } = this.#parked
-    calls.delete(call) // parking again moves it to the end: its deadline is now the latest
-    calls.set(call, Date.now() + this.options.idleTimeoutMs)
-    if (calls.size === 1) wake?.resolve()
+    if (this.#calls.get(call.callId) === call) this.#parked.touch(call)
   }
 
   /** A request serves the call again: its expiry is called off. */
   claim(call: LiveCall<X>): void {
-    this.#parked.calls.delete(call)
+    this.#parked.remove(call)
   }
 
   async abort(callId: string, reason = 'aborted'): Promise<void> {
@@ -164,6 +178,7 @@ export class CallRegistry<X = undefined> {
     return [...this.#calls.values()].map((c) => ({
       callId: c.callId,
       toolName: c.toolName,
+      client: c.client,
       status: c.host.status(),
       createdAt: c.createdAt,
       pendingKey: c.host.pending()?.key,
@@ -178,8 +193,12 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.claim(call)
-    if (this.#calls.get(call.callId) === call) this.#calls.delete(call.callId)
-    else if (this.#finished.has(call.callId)) return
+    if (this.#calls.get(call.callId) === call) {
+      this.#calls.delete(call.callId)
+      const held = (this.#perClient.get(call.client) ?? 1) - 1
+      if (held > 0) this.#perClient.set(call.client, held)
+      else this.#perClient.delete(call.client)
+    } else if (this.#finished.has(call.callId)) return
     const how = outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : `it ${outcome.status}`
     this.#finished.set(call.callId, { until: Date.now() + this.options.idleTimeoutMs, how })
     // Keep the memory of finished ids bounded: drop the expired ones as we go.
@@ -188,43 +207,4 @@ export class CallRegistry<X = undefined> {
       for (const [id, entry] of this.#finished) if (entry.until <= now) this.#finished.delete(id)
     }
   }
-}
-
-interface ParkedCalls {
-  calls: Map<LiveCall<unknown>, number>
-  /** Resolved when a call parks while none was: the loop waits on it when there is nothing to expire. */
-  wake: WithResolvers<void> | undefined
-}
-
-function* expireParked(parked: ParkedCalls, why: string): Operation<never> {
-  for (;;) {
-    const oldest = parked.calls.entries().next()
-    if (oldest.done) {
-      parked.wake = withResolvers<void>()
-      yield* parked.wake.operation
-      continue
-    }
-    const [call, deadline] = oldest.value
-    const wait = deadline - Date.now()
-    // Deadlines only grow, so none earlier can appear while this sleeps; a call claimed
-    // meanwhile is simply gone from the map when it wakes.
-    if (wait > 0) {
-      yield* idle(wait)
-      continue
-    }
-    parked.calls.delete(call)
-    void call.host.abort(why)
-  }
-}
-
-/**
- * `sleep` whose timer does not keep the process alive: a call waiting for a person must not keep
- * a stdio server (or a test run) from exiting when everything else is done.
- */
-function idle(ms: number): Operation<void> {
-  return action((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    timer.unref?.()
-    return () => clearTimeout(timer)
-  })
 }

@@ -10,6 +10,8 @@ import type { BridgeEvent } from '../bridge/events.ts'
 export interface LiveCall<X = unknown> {
   readonly callId: string
   readonly toolName: string
+  /** Whose call it is (for per-client limits). */
+  readonly client: string
   readonly host: BridgeHost<unknown>
   /** Issued with the call; a state-changing request must present it. */
   readonly token: string

@@ -34,6 +34,8 @@ export interface ChatLimits {
   maxSteps: number
   /** Tool calls held at once, waiting for users (default 1,000). */
   maxActiveCalls: number
+  /** Tool calls one client (`clientKey`) may hold at once (default 20). */
+  maxCallsPerClient: number
   /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
   idleTimeoutMs: number
 }
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxContextBytes: 256 << 10,
   maxSteps: 8,
   maxActiveCalls: 1_000,
+  maxCallsPerClient: 20,
   idleTimeoutMs: 30 * 60_000,
 }
 
@@ -53,6 +56,8 @@ export interface EngineContext {
   tools: ReadonlyMap<string, AnyMcpTool>
   calls: CallRegistry<undefined>
   limits: ChatLimits
+  /** Who sent this turn (for the per-client limit). */
+  client: string
   system?: string
   emit(event: ChatStreamEvent): void
   signal: AbortSignal
@@ -156,7 +161,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
   if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
   let call: ChatCall
   try {
-    call = ctx.calls.start({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model), extra: undefined })
+    call = ctx.calls.start({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model), client: ctx.client, extra: undefined })
   } catch (error) {
     return refuse((error as Error).message)
   }

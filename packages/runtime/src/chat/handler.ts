@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
@@ -18,6 +19,12 @@ import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 
 export interface ChatHandlerOptions extends RequestOriginOptions {
+  /**
+   * Who a request is from, for `limits.maxCallsPerClient`. Default: the remote address the Node
+   * adapter saw (`toNodeListener`, `chatMiddleware`); behind a proxy or on a fetch-only runtime,
+   * derive it from something you trust (a session, a verified header).
+   */
+  clientKey?: ClientKey
   /** Tools and plugins (a plugin contributes its tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   model: ChatModel
@@ -51,6 +58,7 @@ const optionsSchema = z
         maxContextBytes: positive,
         maxSteps: positive.max(100),
         maxActiveCalls: positive,
+        maxCallsPerClient: positive,
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
       })
@@ -58,6 +66,7 @@ const optionsSchema = z
       .strict()
       .optional(),
     system: z.string().optional(),
+    clientKey: z.function().optional(),
     allowedHosts: z.unknown().optional(),
     allowedOrigins: z.unknown().optional(),
   })
@@ -71,10 +80,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const tools = collectTools(options.tools, 'createChatHandler({ tools })')
   const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }
   const origin = resolveRequestOrigin(options, 'createChatHandler')
+  const clientKey = options.clientKey ?? defaultClientKey
   const calls = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
     maxCallsOption: 'limits.maxActiveCalls',
+    maxCallsPerClient: limits.maxCallsPerClient,
+    maxCallsPerClientOption: 'limits.maxCallsPerClient',
     idleTimeoutOption: 'limits.idleTimeoutMs',
   })
 
@@ -102,6 +114,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       return problem(400, 'INVALID_BODY', `The request body is not a chat request: ${formatIssues(issues)}`, issues)
     }
     const body = parsed.data
+    const client = clientKey(request)
     const encoder = new TextEncoder()
     const stop = new AbortController()
     // A client that leaves stops the turn, whichever adapter notices first (signal or cancel).
@@ -114,7 +127,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
         }
         try {
-          await runTurn({ model: options.model, tools, calls, limits, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)
+          await runTurn({ model: options.model, tools, calls, limits, client, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)
         } catch (error) {
           emit({ type: 'error', code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) })
         } finally {

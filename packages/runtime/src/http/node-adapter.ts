@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
+import { recordClientAddress } from './client-address.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
@@ -37,6 +38,7 @@ export function toNodeListener(handler: FetchHandler) {
         signal: controller.signal,
         ...(hasBody && { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' }),
       } as RequestInit)
+      recordClientAddress(request, req.socket?.remoteAddress)
       const response = await handler(request)
       res.writeHead(response.status, Object.fromEntries(response.headers))
       if (!response.body) return void res.end()

@@ -48,8 +48,11 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       idleTimeoutOption: 'inputTimeoutMs',
       maxCalls: options.maxSuspendedCalls,
       maxCallsOption: 'maxSuspendedCalls',
+      maxCallsPerClient: options.maxSuspendedCallsPerClient,
+      maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
+    clientKey: options.clientKey,
   }
 
   function createServer(): McpServer {
@@ -87,7 +90,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     createServer,
     listen: (listenOptions = {}) =>
       serveStdio(createServer, { onerror: options.onError, ...(listenOptions.transport && { transport: listenOptions.transport }) }),
-    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, { ...httpOptions, onError: options.onError }),
+    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey }),
     get suspendedCalls() {
       return service.calls.size
     },

@@ -6,24 +6,41 @@
  *   - 2025-11-25 clients need a session: during a tool call the server sends them
  *     `elicitation/create` and waits for the answer, which arrives as another POST. The SDK's
  *     stateless legacy fallback cannot route that answer back, so legacy traffic gets sessionful
- *     transports, one per `initialize`, kept until the client DELETEs it (bounded).
+ *     transports, one per `initialize` (`LegacySessions`: bounded in all and per client, closed
+ *     when idle).
  */
-import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-  type McpServer,
-  type McpServerFactory,
-} from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server'
+import { z } from 'zod'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { ClientKey } from '../http/client-address.ts'
 import { toNodeListener } from '../http/node-adapter.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
+import { LegacySessions } from './legacy-sessions.ts'
 
 export interface McpHttpOptions extends RequestOriginOptions {
   /** 2025-11-25 sessions held at once; a further `initialize` is refused with 503. Default 1000. */
   maxLegacySessions?: number
+  /** 2025-11-25 sessions one client (`clientKey`) may hold; a further `initialize` gets 429. Default 10. */
+  maxLegacySessionsPerClient?: number
+  /** Close a 2025-11-25 session no request has used for this long, in ms. Default 10 minutes. */
+  legacySessionIdleMs?: number
 }
+
+export class McpHttpOptionsError extends McpBridgeError {
+  readonly code = 'MCP_HTTP_OPTIONS_INVALID'
+}
+
+const optionsSchema = z
+  .object({
+    allowedHosts: z.unknown().optional(),
+    allowedOrigins: z.unknown().optional(),
+    maxLegacySessions: z.number().int().min(1).optional(),
+    maxLegacySessionsPerClient: z.number().int().min(1).optional(),
+    legacySessionIdleMs: z.number().int().min(1000).max(24 * 3600_000).optional(),
+  })
+  .strict()
 
 export interface McpHttpHandler {
   /** Web-standard face: serve one request. */
@@ -34,40 +51,29 @@ export interface McpHttpHandler {
   close(): Promise<void>
 }
 
-interface LegacySession {
-  transport: WebStandardStreamableHTTPServerTransport
-  server: McpServer
-}
-
 export function createMcpHttpHandler(
   factory: () => McpServer,
-  options: McpHttpOptions & { onError: (error: Error) => void },
+  options: McpHttpOptions,
+  server: { onError: (error: Error) => void; clientKey: ClientKey },
 ): McpHttpHandler {
+  const checked = optionsSchema.safeParse(options ?? {})
+  if (!checked.success) {
+    throw new McpHttpOptionsError(`createHandler: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+  }
   const origin = resolveRequestOrigin(options, 'createHandler')
-  const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: options.onError })
-  const sessions = new Map<string, LegacySession>()
-  const maxSessions = options.maxLegacySessions ?? 1000
+  const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: server.onError })
+  const sessions = new LegacySessions(factory, {
+    maxSessions: options.maxLegacySessions ?? 1000,
+    maxSessionsPerClient: options.maxLegacySessionsPerClient ?? 10,
+    idleMs: options.legacySessionIdleMs ?? 10 * 60_000,
+  })
 
   async function legacy(request: Request): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id')
-    if (sessionId) {
-      const session = sessions.get(sessionId)
-      if (!session) return jsonRpcError(404, -32001, `Session "${sessionId}" not found (it ended, or the server restarted); initialize a new one.`)
-      return session.transport.handleRequest(request)
-    }
-    if (request.method !== 'POST') return jsonRpcError(400, -32000, 'A 2025-11-25 client must initialize a session (POST initialize) first.')
-    if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, `This server holds ${maxSessions} sessions already (maxLegacySessions); try again later.`)
-    const server = factory()
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
-      onsessionclosed: (id) => void sessions.delete(id),
-    })
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId)
-    }
-    await server.connect(transport)
-    return transport.handleRequest(request)
+    if (!sessionId && request.method !== 'POST') return jsonRpcError(400, -32000, 'A 2025-11-25 client must initialize a session (POST initialize) first.')
+    const answer = sessionId ? await sessions.serve(sessionId, request) : await sessions.open(request, server.clientKey(request))
+    if ('response' in answer) return answer.response
+    return jsonRpcError(answer.refused.status, answer.refused.status === 404 ? -32001 : -32000, answer.refused.message)
   }
 
   async function fetch(request: Request): Promise<Response> {
@@ -81,9 +87,7 @@ export function createMcpHttpHandler(
     node: toNodeListener(fetch),
     async close() {
       await modern.close()
-      const open = [...sessions.values()]
-      sessions.clear()
-      await Promise.all(open.map((s) => s.server.close()))
+      await sessions.close()
     },
   }
 }

@@ -28,6 +28,7 @@ import {
 import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
+import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
@@ -39,11 +40,13 @@ export interface ToolCallService {
   tools: ReadonlyMap<string, AnyMcpTool>
   calls: CallRegistry<McpRound>
   codec: RequestStateCodec<CallState>
+  clientKey: ClientKey
 }
 
 /** Start a call in the registry, or replay one from its journal. */
 function startCall(
   service: ToolCallService,
+  ctx: ServerContext,
   tool: AnyMcpTool,
   callId: string,
   argsDigest: string,
@@ -52,11 +55,14 @@ function startCall(
   replay?: readonly JournalEntry[],
 ): McpCall {
   const sampler = new ParkingSampler()
+  const request = ctx.http?.req
   return service.calls.start({
     tool,
     params: args,
     callId,
     sampling: sampler,
+    // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
+    client: request ? service.clientKey(request) : 'stdio',
     ...(replay && { replay }),
     extra: { argsDigest, sampler, caps, wait: undefined, inputRequest: undefined, detachCancel: undefined },
   })
@@ -88,7 +94,7 @@ export async function serveToolCall(
   let call: McpCall
   if (state === undefined) {
     try {
-      call = startCall(service, tool, randomUUID(), digestArguments(args), args, caps)
+      call = startCall(service, ctx, tool, randomUUID(), digestArguments(args), args, caps)
     } catch (error) {
       return errorResult((error as Error).message)
     }
@@ -146,7 +152,7 @@ async function resumeCall(
   } else {
     // Not held here (a restart, another instance): replay the journal up to the same question.
     try {
-      call = startCall(service, tool, state.callId, state.args, args, caps, state.journal)
+      call = startCall(service, ctx, tool, state.callId, state.args, args, caps, state.journal)
     } catch (error) {
       return { failed: errorResult((error as Error).message) }
     }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
@@ -34,6 +35,13 @@ export interface McpServerOptions {
   maxRounds?: number
   /** Calls that may wait for input at once; more are refused with a clear error. Default 1000. */
   maxSuspendedCalls?: number
+  /** Calls one client (`clientKey`) may hold at once. Default 20. */
+  maxSuspendedCallsPerClient?: number
+  /**
+   * Who an HTTP request is from, for `maxSuspendedCallsPerClient`. Default: the remote address
+   * (through `handler.node`); a stdio connection is one client.
+   */
+  clientKey?: ClientKey
   /** Out-of-band errors (a refused requestState, a transport failure). Default: ignored. */
   onError?: (error: Error) => void
 }
@@ -51,6 +59,8 @@ export interface ResolvedServerOptions {
   inputTimeoutMs: number
   maxRounds: number
   maxSuspendedCalls: number
+  maxSuspendedCallsPerClient: number
+  clientKey: ClientKey
   onError: (error: Error) => void
 }
 
@@ -64,6 +74,8 @@ const optionsSchema = z
     inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
+    maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
+    clientKey: z.function().optional(),
     onError: z.function().optional(),
   })
   .strict()
@@ -88,6 +100,8 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
     maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
+    maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
+    clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
   }
 }

@@ -338,6 +338,23 @@ describe('createChatHandler over HTTP', () => {
     expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000\)/) })
   })
 
+  it('limits the calls one client may hold (default key: the remote address), leaving room for the others', async () => {
+    const { post, handler } = await start({ limits: { maxCallsPerClient: 2 } })
+    for (let i = 0; i < 2; i++) one(await post({ messages: [user('hold')] }), 'elicit_request')
+    const third = await post({ messages: [user('hold')] })
+    expect(one(third, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/You already hold 2 tool calls on this server \(limits\.maxCallsPerClient\)/) })
+    expect(new Set(handler.calls.list().map((c) => c.client))).toEqual(new Set([expect.stringMatching(/127\.0\.0\.1/)]))
+
+    // Another client, told apart by a key of the app's own, still gets its call.
+    const keyed = await start({ limits: { maxCallsPerClient: 2 }, clientKey: (request) => request.headers.get('x-user') ?? 'anonymous' })
+    const as = (who: string) => fetch(keyed.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': who }, body: JSON.stringify({ messages: [user('hold')] }) }).then((r) => r.text())
+    await as('mallory')
+    await as('mallory')
+    expect(await as('mallory')).toMatch(/You already hold 2 tool calls/)
+    expect(await as('alice')).toMatch(/"type":"elicit_request"/)
+    expect(keyed.handler.calls.list().map((c) => c.client).sort()).toEqual(['alice', 'mallory', 'mallory'])
+  })
+
   it('keeps two conversations apart', async () => {
     const { post } = await start()
     const [a, b] = await Promise.all([post({ messages: [user('book a flight from OSL to BER')] }), post({ messages: [user('book a flight from NYC to SFO')] })])
@@ -355,7 +372,8 @@ describe('createChatHandler over HTTP', () => {
   })
 
   it('resumes 200 concurrently suspended calls correctly', async () => {
-    const { post, handler } = await start()
+    // Every request of this test comes from one address: let it hold them all.
+    const { post, handler } = await start({ limits: { maxCallsPerClient: 200 } })
     const firsts = await Promise.all(Array.from({ length: 200 }, (_, i) => post({ messages: [user(`book a flight from C${i} to D${i}`)] })))
     expect(handler.calls.size).toBe(200)
     const asked = firsts.map((events) => question(events))

@@ -143,8 +143,15 @@ describe('CallRegistry: a parked call expires unless claimed', () => {
           cleaned.push('finally')
         }
       })
-    const registry = new CallRegistry({ idleTimeoutMs: 60_000, idleTimeoutOption: 'limits.idleTimeoutMs', maxCalls: 10, maxCallsOption: 'limits.maxActiveCalls' })
-    const call = registry.start({ tool, params: {}, callId: 'c1', extra: undefined })
+    const registry = new CallRegistry({
+      idleTimeoutMs: 60_000,
+      idleTimeoutOption: 'limits.idleTimeoutMs',
+      maxCalls: 10,
+      maxCallsOption: 'limits.maxActiveCalls',
+      maxCallsPerClient: 10,
+      maxCallsPerClientOption: 'limits.maxCallsPerClient',
+    })
+    const call = registry.start({ tool, params: {}, callId: 'c1', client: 'test', extra: undefined })
     for (let e = await nextEvent(call); e && e.type !== 'elicit'; e = await nextEvent(call));
     registry.park(call)
     await vi.advanceTimersByTimeAsync(59_000)

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { waitingTool } from '../fixtures/mcp-tools.ts'
-import { accept, connectClient, GENERATIONS, serveHttp } from './support/mcp-clients.ts'
+import { clientAddressOf } from '../../src/http/client-address.ts'
+import { accept, connectClient, GENERATIONS, serveHttp, textOf } from './support/mcp-clients.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
@@ -28,6 +29,94 @@ describe.each(GENERATIONS)('Streamable HTTP, %s client', (generation) => {
     expect(kinds).toEqual(['log', 'elicit', 'elicit', 'progress', 'sample', 'progress'])
     const pick = client.received.find((r) => r.kind === 'elicit')
     expect(pick?.kind === 'elicit' && (pick.params.requestedSchema as Record<string, unknown>)['x-model-context']).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+  })
+})
+
+describe('per-client limit over HTTP', () => {
+  it('refuses a client a call past maxSuspendedCallsPerClient (by remote address); another client still gets one', async () => {
+    const waiting = waitingTool()
+    const keyed = new Map<string, string>()
+    const server = createMcpServer({
+      name: 'http-test',
+      version: '1.0.0',
+      tools: [waiting.tool],
+      maxSuspendedCallsPerClient: 1,
+      // The default key (the remote address) is the same for every client of this test; tell them
+      // apart by a header, and record what the default would have said.
+      clientKey: (request) => {
+        const who = request.headers.get('x-client') ?? 'none'
+        keyed.set(who, clientAddressOf(request) ?? 'no address')
+        return who
+      },
+    })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const connect = async (who: string) => {
+      const client = await connectClient(server, '2025-11-25', { http: http.url, headers: { 'x-client': who } })
+      open.unshift(client)
+      // The person never answers while the test runs.
+      client.elicitAnswers.push(() => new Promise(() => {}))
+      return client
+    }
+    const mallory = await connect('mallory')
+    void mallory.call('wait_for_user').catch(() => {})
+    await until(() => server.suspendedCalls === 1)
+    const refused = await mallory.call('wait_for_user')
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)).toMatch(/You already hold 1 tool calls on this server \(maxSuspendedCallsPerClient\)/)
+    const alice = await connect('alice')
+    void alice.call('wait_for_user').catch(() => {})
+    await until(() => server.suspendedCalls === 2)
+    expect(keyed.get('mallory')).toMatch(/127\.0\.0\.1/)
+  })
+})
+
+describe('2025-11-25 sessions', () => {
+  const init = (headers: Record<string, string> = {}) =>
+    fetch(HTTP_URL.value!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    })
+  const HTTP_URL: { value?: URL } = {}
+
+  it('are limited per client (429 naming the option) and in all (503)', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight], clientKey: (r) => r.headers.get('x-client') ?? 'none' })
+    const http = await serveHttp(server, { maxLegacySessionsPerClient: 2, maxLegacySessions: 3 })
+    open.push(server, http)
+    HTTP_URL.value = http.url
+    expect((await init({ 'x-client': 'mallory' })).status).toBe(200)
+    expect((await init({ 'x-client': 'mallory' })).status).toBe(200)
+    const third = await init({ 'x-client': 'mallory' })
+    expect(third.status).toBe(429)
+    expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\)/)
+    expect((await init({ 'x-client': 'alice' })).status).toBe(200)
+    const full = await init({ 'x-client': 'bob' })
+    expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/)])
+  })
+
+  it('are closed when no request used them for legacySessionIdleMs', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server, { legacySessionIdleMs: 1000 })
+    open.push(server, http)
+    HTTP_URL.value = http.url
+    const first = await init()
+    const sessionId = first.headers.get('mcp-session-id')!
+    await first.text()
+    const list = () =>
+      post(http.url, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    expect((await list()).status).toBe(200) // in use: the idle time starts again after it
+    await new Promise((r) => setTimeout(r, 1_500))
+    const late = await list()
+    expect(late.status).toBe(404)
+    expect(late.body).toMatch(/not found \(it ended, expired, or the server restarted\)/)
+  }, 20_000)
+
+  it('refuses bad createHandler options, naming each', () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    expect(() => server.createHandler({ legacySessionIdleMs: Number.POSITIVE_INFINITY })).toThrow(/legacySessionIdleMs/)
+    expect(() => server.createHandler({ maxLegacySessions: Number.NaN })).toThrow(/maxLegacySessions/)
+    expect(() => server.createHandler({ maxSessions: 5 } as never)).toThrow(/Unrecognized key: "maxSessions"/)
   })
 })
 
@@ -75,7 +164,7 @@ describe('HTTP boundary', () => {
     open.push(server, http)
     const { status, body } = await post(http.url, { 'mcp-session-id': 'gone' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
     expect(status).toBe(404)
-    expect(JSON.parse(body).error.message).toMatch(/Session "gone" not found \(it ended, or the server restarted\); initialize a new one/)
+    expect(JSON.parse(body).error.message).toMatch(/Session "gone" not found \(it ended, expired, or the server restarted\); initialize a new one/)
     const client = await connectClient(server, '2025-11-25', { http: http.url })
     open.unshift(client)
     expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['book_flight'])
@@ -117,3 +206,9 @@ describe('cancelling while the person is still answering (2025-11-25)', () => {
     expect(server.suspendedCalls).toBe(0)
   })
 })
+
+/** Waits for a condition on the event loop (bounded: fails after 5 s). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
+  expect(condition()).toBe(true)
+}

@@ -50,6 +50,8 @@ export interface ConnectOptions {
   capabilities?: ClientCapabilities
   /** Default: in memory. */
   http?: URL
+  /** Extra HTTP headers on every request (with `http`). */
+  headers?: Record<string, string>
   /** Spawn a stdio server instead (`server` is then unused). */
   stdio?: StdioServerParameters
 }
@@ -101,7 +103,7 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
     await client.connect(new StdioClientTransport(options.stdio))
     close = () => client.close()
   } else if (options.http) {
-    await client.connect(new StreamableHTTPClientTransport(options.http))
+    await client.connect(new StreamableHTTPClientTransport(options.http, options.headers ? { requestInit: { headers: options.headers } } : undefined))
     close = () => client.close()
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

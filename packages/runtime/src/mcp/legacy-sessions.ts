@@ -1,0 +1,148 @@
+/**
+ * The sessions of 2025-11-25 clients over Streamable HTTP (one per `initialize`, until the client
+ * DELETEs it). Bounded three ways, so one client cannot deny the others: at most `maxSessions`
+ * in all, `maxSessionsPerClient` per client (`clientKey`), and a session no request has used for
+ * `idleMs` — none in flight, none open such as a GET stream — is closed.
+ */
+import { randomUUID } from 'node:crypto'
+import { createScope } from 'effection'
+import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import { IdleQueue } from '../calls/idle-queue.ts'
+
+export interface LegacySessionLimits {
+  maxSessions: number
+  maxSessionsPerClient: number
+  idleMs: number
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport
+  server: McpServer
+  client: string
+  /** Requests of this session whose responses are still open. */
+  inFlight: number
+}
+
+export type SessionAnswer = { response: Response } | { refused: { status: number; message: string } }
+
+export class LegacySessions {
+  readonly #sessions = new Map<string, Session>()
+  readonly #perClient = new Map<string, number>()
+  readonly #idle: IdleQueue<string>
+  readonly #destroy: () => Promise<void>
+
+  constructor(
+    private readonly factory: () => McpServer,
+    private readonly limits: LegacySessionLimits,
+  ) {
+    const [scope, destroy] = createScope()
+    this.#destroy = () => Promise.resolve(destroy())
+    this.#idle = new IdleQueue<string>(scope, limits.idleMs, (id) => void this.#sessions.get(id)?.transport.close())
+  }
+
+  get size(): number {
+    return this.#sessions.size
+  }
+
+  /** A request of an existing session. */
+  async serve(sessionId: string, request: Request): Promise<SessionAnswer> {
+    const session = this.#sessions.get(sessionId)
+    if (!session) return { refused: { status: 404, message: `Session "${sessionId}" not found (it ended, expired, or the server restarted); initialize a new one.` } }
+    return { response: await this.#tracked(sessionId, session, () => session.transport.handleRequest(request)) }
+  }
+
+  /** An `initialize` without a session: a new one, if the limits allow. */
+  async open(request: Request, client: string): Promise<SessionAnswer> {
+    const { maxSessions, maxSessionsPerClient } = this.limits
+    if ((this.#perClient.get(client) ?? 0) >= maxSessionsPerClient) {
+      return { refused: { status: 429, message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient); close one (DELETE) first.` } }
+    }
+    if (this.#sessions.size >= maxSessions) {
+      return { refused: { status: 503, message: `This server holds ${maxSessions} sessions already (maxLegacySessions); try again later.` } }
+    }
+    const server = this.factory()
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0 }),
+      onsessionclosed: (id) => this.#remove(id),
+    })
+    transport.onclose = () => {
+      if (transport.sessionId) this.#remove(transport.sessionId)
+    }
+    await server.connect(transport)
+    const response = await transport.handleRequest(request)
+    const id = transport.sessionId
+    const session = id === undefined ? undefined : this.#sessions.get(id)
+    if (id === undefined || !session) return { response }
+    session.inFlight += 1
+    return { response: this.#release(id, session, response) }
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.#sessions.values()]
+    await Promise.all(open.map((s) => s.server.close()))
+    await this.#destroy()
+  }
+
+  #add(id: string, session: Session): void {
+    this.#sessions.set(id, session)
+    this.#perClient.set(session.client, (this.#perClient.get(session.client) ?? 0) + 1)
+    this.#idle.touch(id)
+  }
+
+  #remove(id: string): void {
+    const session = this.#sessions.get(id)
+    if (!session) return
+    this.#sessions.delete(id)
+    this.#idle.remove(id)
+    const held = (this.#perClient.get(session.client) ?? 1) - 1
+    if (held > 0) this.#perClient.set(session.client, held)
+    else this.#perClient.delete(session.client)
+  }
+
+  /** Serve a request; the session is not idle until its response has ended. */
+  async #tracked(id: string, session: Session, serve: () => Promise<Response>): Promise<Response> {
+    session.inFlight += 1
+    this.#idle.remove(id)
+    try {
+      return this.#release(id, session, await serve())
+    } catch (error) {
+      this.#settled(id, session)
+      throw error
+    }
+  }
+
+  /** The response, watched: when its body ends (or is cancelled), the session's idle time starts. */
+  #release(id: string, session: Session, response: Response): Response {
+    if (!response.body) {
+      this.#settled(id, session)
+      return response
+    }
+    const reader = response.body.getReader()
+    const settle = () => this.#settled(id, session)
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        try {
+          const { value, done } = await reader.read()
+          if (done) {
+            controller.close()
+            settle()
+          } else controller.enqueue(value)
+        } catch (error) {
+          controller.error(error)
+          settle()
+        }
+      },
+      async cancel(reason) {
+        settle()
+        await reader.cancel(reason)
+      },
+    })
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+  }
+
+  #settled(id: string, session: Session): void {
+    session.inFlight -= 1
+    if (session.inFlight === 0 && this.#sessions.get(id) === session) this.#idle.touch(id)
+  }
+}
