@@ -5,13 +5,14 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { sleep, withResolvers } from 'effection'
+import { withResolvers } from 'effection'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { type ChatHandler, type ChatModel, createChatHandler, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire, readChatEvents } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
+import { longReport } from '../fixtures/long-report.ts'
 
 const cleanupLog: string[] = []
 const slowTool = createMcpTool('hold')
@@ -23,19 +24,7 @@ const slowTool = createMcpTool('hold')
       cleanupLog.push('hold finally')
     }
   })
-/** Reports a first step, then works for a long time: an abort must stop it, not wait for it. */
-const longReport = createMcpTool('long_report')
-  .elicits({})
-  .execute(function* (_p, ctx) {
-    try {
-      yield* ctx.notify('step 1', 1, 3)
-      yield* sleep(30_000)
-      yield* ctx.notify('step 2', 2, 3)
-      return 'report'
-    } finally {
-      cleanupLog.push('long_report finally')
-    }
-  })
+const report = longReport(() => cleanupLog.push('long_report finally'))
 const bigContext = createMcpTool('big_context')
   .elicits({ go: z.object({ ok: z.boolean() }) })
   .execute(function* (_p, ctx) {
@@ -64,7 +53,7 @@ afterEach(async () => {
 })
 
 async function start(options: Partial<Parameters<typeof createChatHandler>[0]> = {}) {
-  const handler = createChatHandler({ tools: [bookFlight, slowTool, bigContext, longReport], model, ...options })
+  const handler = createChatHandler({ tools: [bookFlight, slowTool, bigContext, report], model, ...options })
   const server = createServer(toNodeListener(handler))
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   servers.push({ server, handler })

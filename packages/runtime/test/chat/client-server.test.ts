@@ -2,13 +2,13 @@
  * Client and server together: the chat controller (what useChat runs) with the book_flight
  * plugin, talking to the real chat handler. The whole booking, as the playground does it.
  */
-import { sleep } from 'effection'
 import { describe, expect, it } from 'vitest'
-import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createChatHandler } from '../../src/server.ts'
 import { type ChatController, createChatController, type Emission, type ToolItem } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+import { longReport } from '../fixtures/long-report.ts'
 
 function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
   return null
@@ -78,20 +78,8 @@ describe('useChat controller against createChatHandler', () => {
 
   it('Cancel on a running call stops it at once, while its response is still streaming', async () => {
     const cleaned: string[] = []
-    const longReport = createMcpTool('long_report')
-      .elicits({})
-      .execute(function* (_p, ctx) {
-        try {
-          yield* ctx.notify('step 1', 1, 3)
-          yield* sleep(30_000)
-          yield* ctx.notify('step 2', 2, 3)
-          return 'report'
-        } finally {
-          cleaned.push('finally')
-        }
-      })
     const handler = createChatHandler({
-      tools: [longReport],
+      tools: [longReport(() => cleaned.push('finally'))],
       model: createScriptedModel({
         onUserMessage: [{ match: /report/, reply: { toolCalls: [{ name: 'long_report', input: {} }] } }],
         onToolResult: (name, _r, isError) => (isError ? `${name} stopped.` : `${name} done.`),
