@@ -25,6 +25,10 @@ export default defineConfig({
   resolve: { alias: [...sourceAliases('runtime'), ...sourceAliases('vite-plugin')] },
   test: {
     passWithNoTests: true,
+    // CI is a busy 2-core machine: many tests start servers, builds or processes. Tests with longer
+    // work set their own bound; none relies on Vitest's 5 s default.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../context/json-safe.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
@@ -40,6 +41,9 @@ export interface ChatHandler {
   /** Abort every call (server shutdown). */
   close(): Promise<void>
 }
+
+/** A body is a few levels of protocol around JSON data (tool inputs, results) of at most MAX_JSON_DEPTH. */
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 8
 
 export class ChatHandlerOptionsError extends McpBridgeError {
   readonly code = 'CHAT_HANDLER_OPTIONS_INVALID'
@@ -107,6 +111,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       json = JSON.parse(text)
     } catch (error) {
       return problem(400, 'INVALID_JSON', `The request body is not JSON: ${(error as Error).message}`)
+    }
+    if (nestsDeeperThan(json, MAX_BODY_DEPTH)) {
+      return problem(400, 'BODY_TOO_DEEP', `The request body nests deeper than ${MAX_BODY_DEPTH} levels; no chat message needs that.`)
     }
     const parsed = chatRequestBodySchema.safeParse(json)
     if (!parsed.success) {

@@ -19,9 +19,27 @@ export class ModelContextError extends McpBridgeError {
   }
 }
 
-/** Throw `ModelContextError` unless `value` round-trips through JSON unchanged. */
+/** How deeply JSON data may nest here; deeper input is refused before any recursive code sees it. */
+export const MAX_JSON_DEPTH = 64
+
+/** Throw `ModelContextError` unless `value` round-trips through JSON unchanged (and nests at most `MAX_JSON_DEPTH` deep). */
 export function assertJsonSafe(value: unknown, path = ''): void {
   walk(value, path, new Set())
+}
+
+/**
+ * True when `value` nests deeper than `limit` objects/arrays. Counted without recursion, so a
+ * hostile 100,000-deep document is measured, not a stack overflow.
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }]
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    if (next.value === null || typeof next.value !== 'object') continue
+    if (next.depth >= limit) return true
+    for (const child of Array.isArray(next.value) ? next.value : Object.values(next.value)) stack.push({ value: child, depth: next.depth + 1 })
+  }
+  return false
 }
 
 function walk(value: unknown, path: string, ancestors: Set<object>): void {
@@ -44,6 +62,7 @@ function walk(value: unknown, path: string, ancestors: Set<object>): void {
   if (value === null) return
   const object = value as object
   if (ancestors.has(object)) throw new ModelContextError(path, 'refers back to itself (a cycle), which JSON cannot carry')
+  if (ancestors.size >= MAX_JSON_DEPTH) throw new ModelContextError(path, `nests deeper than ${MAX_JSON_DEPTH} levels; flatten it`)
   ancestors.add(object)
   if (Array.isArray(object)) {
     object.forEach((item, i) => walk(item, `${path}[${i}]`, ancestors))

@@ -15,6 +15,9 @@ import { LOG_LEVELS } from '../tool/context.ts'
 
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson'
 
+/** Answers one request may carry (the work of each is bounded; their number must be too). */
+export const MAX_ANSWERS_PER_REQUEST = 16
+
 export const elicitResultSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('accept'), content: z.record(z.string(), z.unknown()) }),
   z.object({ action: z.literal('decline') }),
@@ -47,7 +50,8 @@ export const elicitResponseSchema = z.object({
 
 export const chatRequestBodySchema = z.object({
   messages: z.array(mcpMessageSchema),
-  elicitResponses: z.array(elicitResponseSchema).optional(),
+  /** A person answers one question at a time; a few in one request is plenty. */
+  elicitResponses: z.array(elicitResponseSchema).max(MAX_ANSWERS_PER_REQUEST).optional(),
   abort: z.object({ callId: z.string().min(1), token: z.string().min(1), reason: z.string().optional() }).optional(),
 })
 

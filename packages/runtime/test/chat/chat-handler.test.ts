@@ -274,6 +274,25 @@ describe('createChatHandler over HTTP', () => {
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
   })
 
+  it('bounds the work a body can ask for: nesting depth and the number of answers', async () => {
+    const { url, post } = await start()
+    const send = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    // 5,000 levels of nesting in a tool input: refused before anything recursive sees it.
+    const deep = '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000)
+    const nested = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":${deep}}]}]}`,
+    })
+    expect([nested.status, ((await nested.json()) as { code: string }).code]).toEqual([400, 'BODY_TOO_DEEP'])
+    // 9,000 answers for calls nobody holds: refused as a whole, not worked through one by one.
+    const answers = Array.from({ length: 9_000 }, (_, i) => ({ callId: `c${i}`, elicitId: `c${i}#1`, token: 'x', result: { action: 'decline' } }))
+    const many = await send({ messages: [user('hi')], elicitResponses: answers })
+    const problem = (await many.json()) as { code: string; issues: Array<{ path: string; message: string }> }
+    expect([many.status, problem.code, problem.issues[0]?.path]).toEqual([400, 'INVALID_BODY', 'elicitResponses'])
+    expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').length).toBeGreaterThan(0)
+  })
+
   it.each([
     ['another Host (DNS rebinding)', {}, { host: 'evil.example' }, 403],
     ['a page of another origin', {}, { host: '127.0.0.1:5173', origin: 'http://evil.example' }, 403],
@@ -379,7 +398,7 @@ describe('createChatHandler over HTTP', () => {
       expect(JSON.stringify(stateOf(events)[0])).toContain(`C${i} to D${i}`)
     })
     expect(handler.calls.size).toBe(0)
-  })
+  }, 60_000)
 })
 
 /** Waits for a condition on the event loop (bounded: fails after 5 s). */

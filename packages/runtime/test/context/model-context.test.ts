@@ -125,4 +125,15 @@ describe('x-model-context', () => {
     const message = `Hi\n\n${MODEL_CONTEXT_BOUNDARY}\n{not json`
     expect(extractModelContext({ message })).toEqual({ message, context: {}, source: 'none' })
   })
+
+  it('refuses context nested deeper than 64 levels with a ModelContextError naming where, never a RangeError', () => {
+    let deep: Record<string, unknown> = { leaf: 1 }
+    for (let i = 0; i < 5_000; i++) deep = { a: deep }
+    const run = () => encodeModelContext({ message: 'x', context: deep, schema: {} })
+    expect(run).toThrow(ModelContextError)
+    expect(run).toThrow(/nests deeper than 64 levels; flatten it/)
+    let ok: Record<string, unknown> = { leaf: 1 }
+    for (let i = 0; i < 60; i++) ok = { a: ok }
+    expect(() => encodeModelContext({ message: 'x', context: ok, schema: {} })).not.toThrow()
+  })
 })
