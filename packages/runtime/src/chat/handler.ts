@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../context/json-safe.ts'
+import { MAX_JSON_DEPTH } from '../context/json-safe.ts'
+import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
@@ -112,7 +113,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     } catch (error) {
       return problem(400, 'INVALID_JSON', `The request body is not JSON: ${(error as Error).message}`)
     }
-    if (nestsDeeperThan(json, MAX_BODY_DEPTH)) {
+    // Nodes are bounded by the body size already; depth is what recursive code downstream fears.
+    if (exceedsJsonBounds(json, { depth: MAX_BODY_DEPTH, nodes: Number.POSITIVE_INFINITY })) {
       return problem(400, 'BODY_TOO_DEEP', `The request body nests deeper than ${MAX_BODY_DEPTH} levels; no chat message needs that.`)
     }
     const parsed = chatRequestBodySchema.safeParse(json)

@@ -27,21 +27,6 @@ export function assertJsonSafe(value: unknown, path = ''): void {
   walk(value, path, new Set())
 }
 
-/**
- * True when `value` nests deeper than `limit` objects/arrays. Counted without recursion, so a
- * hostile 100,000-deep document is measured, not a stack overflow.
- */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }]
-  while (stack.length > 0) {
-    const next = stack.pop()!
-    if (next.value === null || typeof next.value !== 'object') continue
-    if (next.depth >= limit) return true
-    for (const child of Array.isArray(next.value) ? next.value : Object.values(next.value)) stack.push({ value: child, depth: next.depth + 1 })
-  }
-  return false
-}
-
 function walk(value: unknown, path: string, ancestors: Set<object>): void {
   switch (typeof value) {
     case 'string':

@@ -12,8 +12,8 @@ import {
   SILENT_KEYWORDS,
   WIRE_KEYWORDS,
 } from './elicitation-rules.ts'
-import { encodePointerToken, inlineLocalRefs, topLevelProperty } from './inline-refs.ts'
-import { isPlainObject, type ElicitationWireSchema, type JsonSchema } from './json-schema.ts'
+import { encodePointerToken, inlineLocalRefs, MAX_INLINED_NODES, topLevelProperty } from './inline-refs.ts'
+import { exceedsJsonBounds, isPlainObject, type ElicitationWireSchema, type JsonSchema } from './json-schema.ts'
 import type { Violation, ViolationRule } from './violation.ts'
 
 export interface ElicitationAnalysis {
@@ -27,10 +27,22 @@ export function checkElicitationSchema(schema: JsonSchema): Violation[] {
   return analyzeElicitationJsonSchema(schema).violations
 }
 
+/** Bounds on a schema handed to the checker (real elicitation schemas are a few levels deep). */
+const SCHEMA_BOUNDS = { depth: 64, nodes: 100_000 }
+
 export function analyzeElicitationJsonSchema(input: JsonSchema): ElicitationAnalysis {
   const violations: Violation[] = []
+  const excess = exceedsJsonBounds(input, SCHEMA_BOUNDS)
+  if (excess) {
+    const why = excess === 'depth' ? `nests deeper than ${SCHEMA_BOUNDS.depth} levels (or refers to itself)` : `has more than ${SCHEMA_BOUNDS.nodes.toLocaleString('en')} parts`
+    return { violations: [err('too-complex', '', undefined, `the schema ${why}; elicitation fields are flat primitives`)], wire: undefined }
+  }
   const { schema, unresolved } = inlineLocalRefs(input)
   for (const u of unresolved) {
+    if (u.reason === 'too-large') {
+      const message = `its $refs expand to more than ${MAX_INLINED_NODES.toLocaleString('en')} parts; elicitation fields are flat primitives`
+      return { violations: [err('too-complex', '', undefined, message)], wire: undefined }
+    }
     violations.push({
       severity: 'error',
       rule: 'recursive',

@@ -7,18 +7,25 @@ import { isPlainObject, setOwn, type JsonSchema } from './json-schema.ts'
 
 export interface InlineResult {
   schema: JsonSchema
-  /** Pointers of `$ref`s that could not be inlined (recursive or dangling). */
-  unresolved: Array<{ pointer: string; ref: string; reason: 'recursive' | 'dangling' }>
+  /** Pointers of `$ref`s that could not be inlined (recursive or dangling), or why inlining stopped. */
+  unresolved: Array<{ pointer: string; ref: string; reason: 'recursive' | 'dangling' | 'too-large' }>
 }
+
+/** Nodes the inlined schema may have: refs that fan out (A uses B twice, B uses C twice...) stop here. */
+export const MAX_INLINED_NODES = 10_000
+
+class TooLarge extends Error {}
 
 export function inlineLocalRefs(root: JsonSchema): InlineResult {
   const defs = isPlainObject(root.$defs) ? root.$defs : {}
   const unresolved: InlineResult['unresolved'] = []
+  let budget = MAX_INLINED_NODES
 
   const resolve = (ref: string): unknown =>
     ref === '#' ? root : ref.startsWith('#/$defs/') ? defs[decodePointerToken(ref.slice('#/$defs/'.length))] : undefined
 
   const walk = (node: unknown, pointer: string, active: ReadonlySet<string>): unknown => {
+    if (--budget < 0) throw new TooLarge()
     if (Array.isArray(node)) return node.map((item, i) => walk(item, `${pointer}/${i}`, active))
     if (!isPlainObject(node)) return node
     if (typeof node.$ref === 'string') {
@@ -44,7 +51,12 @@ export function inlineLocalRefs(root: JsonSchema): InlineResult {
     return out
   }
 
-  return { schema: walk(root, '', new Set(['#'])) as JsonSchema, unresolved }
+  try {
+    return { schema: walk(root, '', new Set(['#'])) as JsonSchema, unresolved }
+  } catch (error) {
+    if (!(error instanceof TooLarge)) throw error
+    return { schema: {}, unresolved: [{ pointer: '', ref: '', reason: 'too-large' }] }
+  }
 }
 
 export function encodePointerToken(token: string): string {

@@ -34,3 +34,29 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
+
+/** What JSON data coming from outside may cost here, before any recursive code walks it. */
+export interface JsonBounds {
+  /** Deepest nesting of objects and arrays. */
+  depth: number
+  /** Objects and arrays visited (counting every path to a shared one). */
+  nodes: number
+}
+
+/**
+ * Whether `value` nests deeper or is larger than `bounds`, measured without recursion. A cycle
+ * counts as too deep (it never ends); a fan-out of shared references as too large. So a hostile
+ * input is measured in bounded time, never a stack overflow.
+ */
+export function exceedsJsonBounds(value: unknown, bounds: JsonBounds): 'depth' | 'nodes' | undefined {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }]
+  let nodes = 0
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    if (next.value === null || typeof next.value !== 'object') continue
+    if (next.depth >= bounds.depth) return 'depth'
+    if (++nodes > bounds.nodes) return 'nodes'
+    for (const child of Array.isArray(next.value) ? next.value : Object.values(next.value)) stack.push({ value: child, depth: next.depth + 1 })
+  }
+  return undefined
+}

@@ -22,6 +22,7 @@ export type ViolationRule =
   | 'invalid-default'
   | 'invalid-required'
   | 'recursive'
+  | 'too-complex'
   | 'reserved-context-key'
   | 'unknown-keyword'
   | 'unsupported-format'

@@ -313,4 +313,20 @@ describe('checkElicitationSchema on raw JSON Schema', () => {
   it('treats an empty schema {} as not an object (the zod-to-json-schema failure mode)', () => {
     expect(checkElicitationSchema({})).toMatchObject([{ rule: 'not-object', severity: 'error' }])
   })
+
+  it('reports hostile schemas as a violation, never a RangeError: cycles, 10,000 levels, $ref fan-out', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} }
+    ;(cyclic.properties as Record<string, unknown>).self = cyclic
+    expect(checkElicitationSchema(cyclic)).toMatchObject([{ rule: 'too-complex', message: expect.stringMatching(/nests deeper than 64 levels \(or refers to itself\)/) }])
+
+    let deep: Record<string, unknown> = { type: 'string' }
+    for (let i = 0; i < 10_000; i++) deep = { type: 'object', properties: { a: deep } }
+    expect(checkElicitationSchema(deep)).toMatchObject([{ rule: 'too-complex', severity: 'error' }])
+
+    // d0 uses d1 twice, d1 uses d2 twice, ... : 2^20 copies if expanded naively.
+    const $defs: Record<string, unknown> = { d20: { type: 'string' } }
+    for (let i = 0; i < 20; i++) $defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i + 1}` }, r: { $ref: `#/$defs/d${i + 1}` } } }
+    const fanOut = { type: 'object', properties: { x: { $ref: '#/$defs/d0' } }, $defs }
+    expect(checkElicitationSchema(fanOut)).toMatchObject([{ rule: 'too-complex', message: expect.stringMatching(/\$refs expand to more than 10,000 parts/) }])
+  })
 })
