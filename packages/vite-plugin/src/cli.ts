@@ -3,6 +3,7 @@
  * dev server. Exit codes: 0 clean, 1 any error (including generated files that are stale
  * against the sources), 2 usage errors.
  */
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
@@ -22,13 +23,18 @@ Options:
   --out-dir DIR       where generated files go (default: src/mcp-bridge)
   --manifest FILE     manifest file name (default: mcp-tools.json)
   --json              print machine-readable diagnostics
+  --timeout SECONDS   stop and fail if the run takes longer (default 300); it runs
+                      the project's tool modules, and one may loop forever at import
   -h, --help          show this help
 
-Exit codes: 0 no errors, 1 errors found, 2 usage error.`
+Exit codes: 0 no errors, 1 errors found (or the run did not finish), 2 usage error.
+check and generate execute the project's tool modules (and what they import), as the app does.`
 
 export interface CliIo {
   out(line: string): void
   err(line: string): void
+  /** Told before each tool module is run. */
+  loading?(file: string): void
 }
 
 const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) }
@@ -47,6 +53,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
         'out-dir': { type: 'string' },
         manifest: { type: 'string' },
         json: { type: 'boolean', default: false },
+        timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -65,6 +72,15 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     return 2
   }
   const root = resolve(values.root ?? process.cwd())
+  const rootProblem = directoryProblem(root)
+  if (rootProblem) {
+    io.err(`mcp-bridge: --root ${values.root ?? root}: ${rootProblem}`)
+    return 2
+  }
+  if (values.timeout !== undefined && parseTimeout(values.timeout) === undefined) {
+    io.err(`mcp-bridge: --timeout takes a whole number of seconds from 1 to 86400 (got "${values.timeout}")`)
+    return 2
+  }
   let options
   try {
     options = await projectOptions(root, { include: values.include, exclude: values.exclude, outDir: values['out-dir'], manifest: values.manifest })
@@ -73,7 +89,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     return 2
   }
 
-  const loader = await createViteModuleLoader(root)
+  const loader = await createViteModuleLoader(root, { ...(io.loading && { onImport: io.loading }) })
   try {
     const generator = new McpBridgeGenerator(options, loader)
     const result = await generator.generate()
@@ -94,5 +110,20 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     return errors > 0 ? 1 : 0
   } finally {
     await loader.close()
+  }
+}
+
+/** `--timeout` in seconds, or undefined when it is not a sensible number. */
+export function parseTimeout(value: string): number | undefined {
+  const seconds = Number(value)
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400 ? seconds : undefined
+}
+
+/** Why `root` cannot be a project (it must be an existing directory; nothing is created for it). */
+function directoryProblem(root: string): string | undefined {
+  try {
+    return statSync(root).isDirectory() ? undefined : 'is a file, not a directory'
+  } catch {
+    return 'no such directory'
   }
 }

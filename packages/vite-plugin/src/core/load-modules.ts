@@ -55,6 +55,8 @@ export interface ModuleLoaderOptions {
   configFile?: string | false
   /** How to load that config; the plugin passes what the build itself used (default 'runner'). */
   configLoader?: 'bundle' | 'runner' | 'native'
+  /** Told before each module is run (the CLI reports it, so a module that never returns can be named). */
+  onImport?: (file: string) => void
 }
 
 export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
@@ -85,6 +87,7 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
   }
   return {
     async import(file) {
+      options.onImport?.(file)
       let timer: ReturnType<typeof setTimeout> | undefined
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ModuleLoadTimeoutError(file, timeoutMs)), timeoutMs)
