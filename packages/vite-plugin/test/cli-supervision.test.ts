@@ -6,22 +6,17 @@
  * Each case is a temporary copy of a fixture with one hostile module added.
  */
 import { execFile } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { bin, fixtureCopies, fixturesDir } from './support/fixtures.ts'
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-const fixturesDir = resolve(here, '../../../fixtures')
-const bin = resolve(here, '../bin/mcp-bridge.js')
-const temps: string[] = []
-afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })))
+const copies = fixtureCopies()
+afterAll(copies.removeAll)
 
 /** valid-basic plus one tool module whose top level does `body`. */
 function projectWith(body: string): string {
-  const dir = mkdtempSync(join(fixturesDir, '.tmp-hostile-'))
-  temps.push(dir)
-  cpSync(join(fixturesDir, 'valid-basic'), dir, { recursive: true })
+  const dir = copies.copy('valid-basic', 'hostile')
   writeFileSync(
     join(dir, 'src/tools/hostile.ts'),
     `import { createMcpTool } from '@mcp-bridge/runtime'\nexport const hostile = createMcpTool('hostile').elicits({}).execute(function* () { return 1 })\n${body}\n`,

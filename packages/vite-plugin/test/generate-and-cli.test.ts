@@ -3,24 +3,19 @@
  * stale detection, exit codes and JSON output. Runs on temporary copies of the fixtures.
  */
 import { execFile } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli.ts'
+import { bin, fixtureCopies, fixturesDir } from './support/fixtures.ts'
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-const fixturesDir = resolve(here, '../../../fixtures')
-const bin = resolve(here, '../bin/mcp-bridge.js')
-const temps: string[] = []
-afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })))
+const copies = fixtureCopies()
+afterAll(copies.removeAll)
 
-/** A copy of a fixture inside the repo (so `@mcp-bridge/runtime` and `zod` resolve), removed afterwards. */
+/** A copy of a fixture without its generated files. */
 function copyFixture(name: string): string {
-  const dir = mkdtempSync(join(fixturesDir, `.tmp-${name}-`))
-  temps.push(dir)
-  cpSync(join(fixturesDir, name), dir, { recursive: true })
+  const dir = copies.copy(name)
   rmSync(join(dir, 'src/mcp-bridge'), { recursive: true, force: true })
   return dir
 }
