@@ -16,6 +16,7 @@
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { nextEvent, type LiveCall } from '../calls/live-call.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
@@ -70,7 +71,21 @@ const LOST = 'This tool call is no longer running (it ended, expired, or the ser
 export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promise<void> {
   const conversation: McpMessage[] = body.messages.map((m) => ({ ...m, content: [...m.content] }))
   const finish = () => ctx.emit({ type: 'conversation_state', messages: conversation })
+  try {
+    await turn(ctx, body, conversation, finish)
+  } catch (error) {
+    // A model or adapter failure ends the turn, not the protocol: the client still gets the
+    // conversation so far as the final event, and can send the next message.
+    ctx.emit({ type: 'error', code: errorCode(error), message: error instanceof Error ? error.message : String(error) })
+    finish()
+  }
+}
 
+function errorCode(error: unknown): string {
+  return error instanceof McpBridgeError ? error.code : 'INTERNAL_ERROR'
+}
+
+async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
   if (body.abort) {
     const { callId, token, reason } = body.abort
     const call = ctx.calls.get(callId)

@@ -274,6 +274,21 @@ describe('createChatHandler over HTTP', () => {
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
   })
 
+  it('ends with conversation_state even when the model fails mid-stream, after an error event naming it', async () => {
+    const failing: ChatModel = {
+      id: 'failing',
+      async *stream() {
+        yield { type: 'text-delta', text: 'Thinking' }
+        throw new Error('upstream 502 from the model provider')
+      },
+    }
+    const { post } = await start({ model: failing })
+    const events = await post({ messages: [user('hi')] })
+    expect(events.map((e) => e.type)).toEqual(['text_delta', 'error', 'conversation_state'])
+    expect(one(events, 'error')).toEqual({ type: 'error', code: 'INTERNAL_ERROR', message: 'upstream 502 from the model provider' })
+    expect(stateOf(events)).toEqual([user('hi')])
+  })
+
   it('bounds the work a body can ask for: nesting depth and the number of answers', async () => {
     const { url, post } = await start()
     const send = (body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
