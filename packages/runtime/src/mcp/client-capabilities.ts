@@ -18,9 +18,20 @@ export interface MissingCapability {
   why: string
 }
 
+/**
+ * Form-mode elicitation (all a tool asks for): declared as `elicitation.form`, or as a bare
+ * `elicitation: {}` (what clients before URL mode sent). A client declaring only `url` has no forms.
+ */
+function supportsFormElicitation(caps: ClientCapabilities): boolean {
+  const elicitation = caps.elicitation as { form?: unknown; url?: unknown } | undefined
+  return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
+}
+
 /** The first capability `tool.requires(...)` names that the client lacks. */
 export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities): MissingCapability | undefined {
-  if (tool.requirements.elicitation && !caps.elicitation) return { capability: 'elicitation', why: 'it asks the user through ctx.elicit' }
+  if (tool.requirements.elicitation && !supportsFormElicitation(caps)) {
+    return { capability: 'elicitation', why: 'it asks the user through ctx.elicit, in form mode' }
+  }
   if (tool.requirements.sampling && !caps.sampling) return { capability: 'sampling', why: 'it asks the model through ctx.sample' }
   return undefined
 }

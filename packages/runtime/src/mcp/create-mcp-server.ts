@@ -7,7 +7,7 @@
  * Each connection (stdio) or request (modern HTTP) gets a fresh SDK server from `createServer`;
  * the suspended calls and the requestState key are shared by all of them.
  */
-import { McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
+import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
@@ -67,7 +67,11 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     )
     const server = mcp.server
     server.onerror = options.onError
-    server.setRequestHandler('tools/list', (_request, ctx) => {
+    server.setRequestHandler('tools/list', (request, ctx) => {
+      // One page holds every tool, so no cursor this server issued can come back.
+      if (request.params?.cursor !== undefined) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${String(request.params.cursor).slice(0, 100)}": this server lists every tool on one page.`)
+      }
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps))

@@ -77,11 +77,12 @@ export async function serveToolCall(
   const { name } = request.params
   const args = request.params.arguments ?? {}
   const tool = service.tools.get(name)
+  const caps = clientCapabilitiesOf(server, ctx)
   if (!tool) {
-    const known = [...service.tools.keys()].map((n) => `"${n}"`).join(', ')
+    // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
+    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps)).map((t) => `"${t.name}"`).join(', ')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
   }
-  const caps = clientCapabilitiesOf(server, ctx)
   const missing = missingRequirement(tool, caps)
   if (missing) {
     throw new MissingRequiredClientCapabilityError(

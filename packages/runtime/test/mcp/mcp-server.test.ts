@@ -127,6 +127,18 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     expect((await client.call('add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 })
   })
 
+  it('treats a client with URL-mode elicitation only as one without forms; names no hidden tool when a name is unknown', async () => {
+    const client = await connect(serve([add, askAge]), generation, { capabilities: { elicitation: { url: {} } } })
+    expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+    await expect(client.call('ask_age')).rejects.toThrow(/needs the client capability "elicitation" \(it asks the user through ctx\.elicit, in form mode\)/)
+    await expect(client.call('nope')).rejects.toThrow(/Unknown tool "nope"\. This server has: "add"\.$/)
+  })
+
+  it('answers a tools/list cursor it never issued with invalid params (-32602)', async () => {
+    const client = await connect(serve([add]), generation)
+    await expect(client.client.listTools({ cursor: 'forged' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown cursor "forged"/) })
+  })
+
   it('delivers logs and progress in the order the tool emitted them', async () => {
     const client = await connect(serve([countingTool().tool]), generation)
     const result = await client.call('count', { to: 3 })
