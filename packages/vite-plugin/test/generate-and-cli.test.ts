@@ -3,7 +3,7 @@
  * stale detection, exit codes and JSON output. Runs on temporary copies of the fixtures.
  */
 import { execFile } from 'node:child_process'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -70,6 +70,14 @@ describe('generate', () => {
     expect(checked.out).not.toContain('Missing')
     expect(checked.out).toMatch(/^src\/profile\.ts:8:7  profile › details\.user: nested objects/m)
     expect(checked.out).toMatch(/5 errors, 0 warnings; checked$/)
+  }, 60_000)
+
+  it('reads each real file once: a symlink loop or a second path to a folder adds no duplicate tools', async () => {
+    const root = copyFixture('valid-basic')
+    symlinkSync('.', join(root, 'src/again')) // src/again/again/... → the same files
+    symlinkSync('tools', join(root, 'src/tools-link'))
+    const result = await cli(['generate', '--root', root])
+    expect(result).toMatchObject({ code: 0, out: 'mcp-bridge generate: 2 tools, 0 errors, 0 warnings; wrote 3 files' })
   }, 60_000)
 })
 

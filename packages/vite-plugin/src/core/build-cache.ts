@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { glob } from 'tinyglobby'
+import { includedFiles } from './source-files.ts'
 import type { GenerateResult } from './generator.ts'
 import type { ResolvedOptions } from './options.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
@@ -16,13 +16,7 @@ import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 const CACHE_FILE = 'mcp-bridge-build.json'
 
 export async function fingerprint(options: ResolvedOptions): Promise<string> {
-  const files = (
-    await glob(options.include, {
-      cwd: options.root,
-      absolute: true,
-      ignore: [...options.exclude, '**/node_modules/**', `${options.outDir.replace(/\\/g, '/')}/**`],
-    })
-  ).sort()
+  const files = await includedFiles(options)
   const hash = createHash('sha256')
   hash.update(JSON.stringify({ ...options, versions: versions(), lockfile: lockfile(options.root) }))
   for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(file))

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { glob } from 'tinyglobby'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import type { Project } from 'ts-morph'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
@@ -14,6 +13,7 @@ import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { mayContainTools } from './patterns.ts'
 import { createDiscoveryProject } from './project.ts'
+import { includedFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 
@@ -48,13 +48,8 @@ export class McpBridgeGenerator {
 
   /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
   async sourceFiles(): Promise<string[]> {
-    const outDir = this.options.outDir.replace(/\\/g, '/')
-    const files = await glob(this.options.include, {
-      cwd: this.options.root,
-      absolute: true,
-      ignore: [...this.options.exclude, '**/node_modules/**', '**/*.d.ts', `${outDir}/**`],
-    })
-    return files.filter((f) => mayContainTools(readFileSync(f, 'utf8'))).sort()
+    const files = await includedFiles(this.options, ['**/*.d.ts'])
+    return files.filter((f) => mayContainTools(readFileSync(f, 'utf8')))
   }
 
   /**

@@ -1,0 +1,25 @@
+/**
+ * The files `include` names, once each. A directory reached through a symlink (a shared folder,
+ * or a loop such as `src/again -> .`) can name one file by several paths; each real file is kept
+ * once, under its first path in sorted order, so it is never discovered — or reported as a
+ * duplicate tool name — twice.
+ */
+import { realpathSync } from 'node:fs'
+import { glob } from 'tinyglobby'
+import type { ResolvedOptions } from './options.ts'
+
+export async function includedFiles(options: ResolvedOptions, extraIgnore: readonly string[] = []): Promise<string[]> {
+  const outDir = options.outDir.replace(/\\/g, '/')
+  const found = await glob(options.include, {
+    cwd: options.root,
+    absolute: true,
+    ignore: [...options.exclude, '**/node_modules/**', `${outDir}/**`, ...extraIgnore],
+  })
+  const seen = new Set<string>()
+  return found.sort().filter((file) => {
+    const real = realpathSync(file)
+    if (seen.has(real)) return false
+    seen.add(real)
+    return true
+  })
+}
