@@ -65,6 +65,16 @@ export function analyzeContextSchema(schema: unknown): Violation[] {
 }
 
 function zodObjectError(schema: unknown, what: string): Violation | undefined {
+  if (schema === undefined) {
+    return {
+      severity: 'error',
+      rule: 'not-zod-4',
+      pointer: '',
+      // The usual cause is not a typo but a cycle: two modules importing each other, so the
+      // imported schema is not defined yet when this tool is created.
+      message: `${what} is undefined when the tool is defined; if it is imported, check for a circular import (a module that imports this one back), or define it before the tool`,
+    }
+  }
   if (!isZod4Schema(schema)) {
     return {
       severity: 'error',

@@ -78,6 +78,12 @@ describe('createMcpTool', () => {
     expect(tool.body.kind).toBe('handoff')
   })
 
+  it('says a schema that is undefined at definition time may come from a circular import (not "not zod 4")', () => {
+    const define = () => createMcpTool('cyclic').elicits({ pick: undefined as never })
+    expect(define).toThrow(ElicitationSchemaError)
+    expect(define).toThrow(/pick: the response schema is undefined when the tool is defined; if it is imported, check for a circular import/)
+  })
+
   it('collects every schema error of every key into one ElicitationSchemaError', () => {
     const define = () =>
       createMcpTool('bad_tool').elicits({
