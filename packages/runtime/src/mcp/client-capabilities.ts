@@ -2,7 +2,7 @@
  * What the connected client declared. A 2025-11-25 client declares its capabilities once, at
  * `initialize`; a 2026-07-28 client sends them with every request in the `_meta` envelope.
  */
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server'
 import type { ClientCapabilityName } from '../errors/call-errors.ts'
 import type { SamplingRequest } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
@@ -11,6 +11,18 @@ export function clientCapabilitiesOf(server: Server, ctx: ServerContext): Client
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
   const perRequest = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined
   return perRequest ?? server.getClientCapabilities() ?? {}
+}
+
+/** The protocol revision a request is served under: per request (2026-07-28), else as negotiated at `initialize`. */
+export function protocolVersionOf(server: Server, ctx: ServerContext): string | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined
+  const perRequest = envelope?.[PROTOCOL_VERSION_META_KEY]
+  return typeof perRequest === 'string' ? perRequest : server.getNegotiatedProtocolVersion()
+}
+
+/** Before 2025-11-25 (e.g. 2025-06-18) a sampling message holds exactly one content block, not an array. */
+export function speaksBefore20251125(version: string | undefined): boolean {
+  return version !== undefined && version < '2025-11-25'
 }
 
 export interface MissingCapability {

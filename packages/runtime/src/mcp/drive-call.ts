@@ -14,8 +14,9 @@ import { nextEvent } from '../calls/live-call.ts'
 import { encodeModelContext } from '../context/model-context.ts'
 import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
+import type { SamplingRequest } from '../sampling/provider.ts'
 import type { InputWait } from './call-state.ts'
-import { missingForSampling } from './client-capabilities.ts'
+import { missingForSampling, speaksBefore20251125 } from './client-capabilities.ts'
 import type { McpCall } from './mcp-call.ts'
 
 export type Stop =
@@ -36,14 +37,16 @@ export async function driveCall(call: McpCall, ctx: ServerContext): Promise<Stop
         const parked = await Promise.race([call.extra.sampler.parked(), call.host.outcome.then(() => undefined)])
         if (!parked) break // the call ended; its terminal event follows
         const missing = missingForSampling(parked.request, call.extra.caps)
-        if (missing) {
-          parked.resolvers.reject(new McpCapabilityError(call.toolName, missing.capability, missing.why))
+        const shaped = missing ? undefined : samplingForVersion(parked.request, call.extra.version)
+        if (missing || !shaped) {
+          const why = missing ?? { capability: 'sampling' as const, why: `this client speaks ${call.extra.version}, where a sampling message holds one content block` }
+          parked.resolvers.reject(new McpCapabilityError(call.toolName, why.capability, why.why))
           break
         }
         return {
           kind: 'input',
           wait: { kind: 'sample', inputKey: `sample-${call.host.journal.length + 1}` },
-          request: inputRequired.createMessage(parked.request as Parameters<typeof inputRequired.createMessage>[0]),
+          request: inputRequired.createMessage(shaped as Parameters<typeof inputRequired.createMessage>[0]),
         }
       }
       case 'completed':
@@ -104,4 +107,14 @@ class Reporter {
       // A client that went away misses a report; the call itself goes on (or is cancelled).
     }
   }
+}
+
+/**
+ * The sampling request in the shape the client's revision accepts: before 2025-11-25 a message
+ * holds one content block (not an array). `undefined` when it cannot be said that way.
+ */
+function samplingForVersion(request: SamplingRequest, version: string | undefined): unknown {
+  if (!speaksBefore20251125(version)) return request
+  if (request.messages.some((m) => m.content.length !== 1)) return undefined
+  return { ...request, messages: request.messages.map((m) => ({ role: m.role, content: m.content[0] })) }
 }

@@ -13,6 +13,8 @@ export interface McpRound {
   readonly sampler: ParkingSampler
   /** The client's capabilities as of the latest round (2026-07-28 clients send them per request). */
   caps: ClientCapabilities
+  /** The protocol revision of the latest round: what shapes the client accepts. */
+  version: string | undefined
   /** What the call waits for between rounds, and the input request that asked for it. */
   wait: InputWait | undefined
   inputRequest: InputRequest | undefined

@@ -31,7 +31,7 @@ import type { CallRegistry } from '../calls/call-registry.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
-import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
+import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import { ParkingSampler } from './parked-sampling.ts'
@@ -52,6 +52,7 @@ function startCall(
   argsDigest: string,
   args: unknown,
   caps: McpRound['caps'],
+  version: string | undefined,
   replay?: readonly JournalEntry[],
 ): McpCall {
   const sampler = new ParkingSampler()
@@ -64,7 +65,7 @@ function startCall(
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
     client: request ? service.clientKey(request) : 'stdio',
     ...(replay && { replay }),
-    extra: { argsDigest, sampler, caps, wait: undefined, inputRequest: undefined, detachCancel: undefined },
+    extra: { argsDigest, sampler, caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined },
   })
 }
 
@@ -78,6 +79,7 @@ export async function serveToolCall(
   const args = request.params.arguments ?? {}
   const tool = service.tools.get(name)
   const caps = clientCapabilitiesOf(server, ctx)
+  const version = protocolVersionOf(server, ctx)
   if (!tool) {
     // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
     const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps)).map((t) => `"${t.name}"`).join(', ')
@@ -95,12 +97,12 @@ export async function serveToolCall(
   let call: McpCall
   if (state === undefined) {
     try {
-      call = startCall(service, ctx, tool, randomUUID(), digestArguments(args), args, caps)
+      call = startCall(service, ctx, tool, randomUUID(), digestArguments(args), args, caps, version)
     } catch (error) {
       return errorResult((error as Error).message)
     }
   } else {
-    const resumed = await resumeCall(service, tool, args, state, caps, ctx)
+    const resumed = await resumeCall(service, tool, args, state, caps, version, ctx)
     if ('failed' in resumed) return resumed.failed
     call = resumed.call
     if (!resumed.answered) {
@@ -137,6 +139,7 @@ async function resumeCall(
   args: unknown,
   state: CallState,
   caps: McpRound['caps'],
+  version: string | undefined,
   ctx: ServerContext,
 ): Promise<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
   if (state?.v !== 1 || state.tool !== tool.name || state.args !== digestArguments(args)) {
@@ -153,7 +156,7 @@ async function resumeCall(
   } else {
     // Not held here (a restart, another instance): replay the journal up to the same question.
     try {
-      call = startCall(service, ctx, tool, state.callId, state.args, args, caps, state.journal)
+      call = startCall(service, ctx, tool, state.callId, state.args, args, caps, version, state.journal)
     } catch (error) {
       return { failed: errorResult((error as Error).message) }
     }
@@ -171,6 +174,7 @@ async function resumeCall(
     call.extra.inputRequest = stop.request
   }
   call.extra.caps = caps
+  call.extra.version = version
 
   const answer = ctx.mcpReq.inputResponses?.[state.wait.inputKey]
   if (answer === undefined) return { call, answered: false }
