@@ -39,10 +39,13 @@ function supportsFormElicitation(caps: ClientCapabilities): boolean {
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
 }
 
-/** The first capability `tool.requires(...)` names that the client lacks. */
-export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities): MissingCapability | undefined {
+/** The first capability `tool.requires(...)` names that the client lacks (at the protocol `version` it speaks). */
+export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities, version?: string): MissingCapability | undefined {
   if (tool.requirements.elicitation && !supportsFormElicitation(caps)) {
     return { capability: 'elicitation', why: 'it asks the user through ctx.elicit, in form mode' }
+  }
+  if (speaksBefore20251125(version) && usesNewerFormFields(tool)) {
+    return { capability: 'elicitation', why: `it asks for several choices at once or for titled choices, which MCP ${version} forms cannot show (2025-11-25 can)` }
   }
   if (tool.requirements.sampling && !caps.sampling) return { capability: 'sampling', why: 'it asks the model through ctx.sample' }
   return undefined
@@ -60,4 +63,11 @@ export function missingForSampling(request: SamplingRequest, caps: ClientCapabil
 /** The `requiredCapabilities` shape of MissingRequiredClientCapabilityError. */
 export function asRequiredCapabilities(capability: ClientCapabilityName): ClientCapabilities {
   return capability === 'sampling.tools' ? { sampling: { tools: {} } } : { [capability]: {} }
+}
+
+/** Multi-select (`type: array`) and titled single-select (`oneOf`) fields arrived with MCP 2025-11-25. */
+function usesNewerFormFields(tool: AnyMcpTool): boolean {
+  return Object.values(tool.compiled).some((key) =>
+    Object.values(key.wire.properties).some((field) => field.type === 'array' || Array.isArray(field.oneOf)),
+  )
 }

@@ -11,7 +11,7 @@ import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, ty
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
-import { clientCapabilitiesOf, missingRequirement } from './client-capabilities.ts'
+import { clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
@@ -74,7 +74,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       }
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
-      const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps))
+      const version = protocolVersionOf(server, ctx)
+      const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps, version))
       return {
         tools: offered.map((tool) => ({
           name: tool.name,

@@ -82,10 +82,10 @@ export async function serveToolCall(
   const version = protocolVersionOf(server, ctx)
   if (!tool) {
     // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
-    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps)).map((t) => `"${t.name}"`).join(', ')
+    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps, version)).map((t) => `"${t.name}"`).join(', ')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
   }
-  const missing = missingRequirement(tool, caps)
+  const missing = missingRequirement(tool, caps, version)
   if (missing) {
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: asRequiredCapabilities(missing.capability) },

@@ -10,7 +10,8 @@ import { CreateMessageRequestSchema as Sample117, ElicitRequestSchema as Elicit1
 import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { InMemoryTransport as Memory132 } from 'mcp-sdk-1-32/inMemory.js'
 import { CreateMessageRequestSchema as Sample132, ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
-import { extractModelContext } from '../../src/index.ts'
+import { z } from 'zod'
+import { createMcpTool, extractModelContext } from '../../src/index.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
@@ -53,6 +54,31 @@ describe.each(peers)('$name client', (peer) => {
       expect(samples).toHaveLength(1)
       const contents = (samples[0]!.messages as Array<{ content: unknown }>).map((m) => m.content)
       expect(contents.every((c) => Array.isArray(c) === (peer.version === '2025-11-25'))).toBe(true)
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  }, 30_000)
+})
+
+describe('SDK 1.17 (2025-06-18) client and newer form fields', () => {
+  it('is not offered a tool whose form needs multi-select, and is told why when it calls it anyway', async () => {
+    const pickTags = createMcpTool('pick_tags')
+      .elicits({ tags: z.object({ tags: z.array(z.enum(['beach', 'city', 'mountains'])) }) })
+      .execute(function* (_p, ctx) {
+        return yield* ctx.elicit('tags', { message: 'Which?' })
+      })
+    const plain = createMcpTool('plain').elicits({}).execute(function* () {
+      return 'ok'
+    })
+    const server = createMcpServer({ name: 'sdk1', version: '1.0.0', tools: [pickTags, plain] })
+    const [clientSide, serverSide] = Memory117.createLinkedPair()
+    server.listen({ transport: serverSide as never })
+    const client = new Client117({ name: 'old', version: '1.0.0' }, { capabilities: { elicitation: {} } })
+    await client.connect(clientSide as never)
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['plain'])
+      await expect(client.callTool({ name: 'pick_tags', arguments: {} })).rejects.toThrow(/several choices at once or for titled choices, which MCP 2025-06-18 forms cannot show/)
     } finally {
       await client.close()
       await server.close()
