@@ -75,6 +75,7 @@ export class LegacySessions {
     const session = id === undefined ? undefined : this.#sessions.get(id)
     if (id === undefined || !session) return { response }
     session.inFlight += 1
+    this.#idle.remove(id)
     return { response: this.#release(id, session, response) }
   }
 
