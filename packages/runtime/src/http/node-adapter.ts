@@ -42,6 +42,9 @@ export function toNodeListener(handler: FetchHandler) {
       const response = await handler(request)
       res.writeHead(response.status, Object.fromEntries(response.headers))
       if (!response.body) return void res.end()
+      // A stream's headers go out now, not with its first chunk: an SSE stream with nothing to say
+      // yet (an MCP GET stream) is open for the client at once.
+      res.flushHeaders()
       const reader = response.body.getReader()
       const leave = () => void reader.cancel('the client went away').catch(() => {})
       res.once('close', leave)

@@ -112,6 +112,32 @@ describe('2025-11-25 sessions', () => {
     expect(late.body).toMatch(/not found \(it ended, expired, or the server restarted\)/)
   }, 20_000)
 
+  it('open a GET stream at once (headers flushed), and release a dropped one: the next GET is served', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    HTTP_URL.value = http.url
+    const first = await init()
+    const headers = { accept: 'text/event-stream', 'mcp-session-id': first.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await first.text()
+    // Bounded: a GET whose headers never come resolves to 'no headers' instead of hanging the test.
+    const get = (signal: AbortSignal) =>
+      Promise.race([fetch(http.url, { headers, signal }).then((r) => r.status), new Promise<string>((r) => setTimeout(() => r('no headers'), 5_000))])
+    const dropped = new AbortController()
+    expect(await get(dropped.signal)).toBe(200)
+    dropped.abort()
+    // The server learns of the drop when the socket closes; until then a new GET is a second
+    // stream (409). It must be released soon after, never kept for good.
+    let status: number | string = 0
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      const next = new AbortController()
+      status = await get(next.signal)
+      next.abort()
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(status).toBe(200)
+  }, 20_000)
+
   it('refuses bad createHandler options, naming each', () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
     expect(() => server.createHandler({ legacySessionIdleMs: Number.POSITIVE_INFINITY })).toThrow(/legacySessionIdleMs/)
