@@ -20,6 +20,7 @@ import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { ClientCounts } from './client-counts.ts'
 import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
 
@@ -80,7 +81,7 @@ export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #finished = new Map<string, { until: number; how: string }>()
   readonly #parked: IdleQueue<LiveCall<X>>
-  readonly #perClient = new Map<string, number>()
+  readonly #perClient = new ClientCounts()
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
   readonly options: Readonly<CallRegistryOptions>
@@ -101,7 +102,7 @@ export class CallRegistry<X = undefined> {
   /** Start a call. Throws `TooManyCallsError` past the limit, leaving every other call as it was. */
   start(spec: StartCall<X>): LiveCall<X> {
     const { maxCalls, maxCallsPerClient } = this.options
-    if ((this.#perClient.get(spec.client) ?? 0) >= maxCallsPerClient) {
+    if (this.#perClient.of(spec.client) >= maxCallsPerClient) {
       throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
     }
     if (this.#calls.size >= maxCalls) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
@@ -130,7 +131,7 @@ export class CallRegistry<X = undefined> {
     // A call that ended before it was registered (invalid params) is only remembered as ended.
     if (!TERMINAL_STATUSES.has(host.status())) {
       this.#calls.set(call.callId, call)
-      this.#perClient.set(spec.client, (this.#perClient.get(spec.client) ?? 0) + 1)
+      this.#perClient.add(spec.client)
     } else void host.outcome.then((outcome) => this.#end(call!, outcome))
     return call
   }
@@ -195,9 +196,7 @@ export class CallRegistry<X = undefined> {
     this.claim(call)
     if (this.#calls.get(call.callId) === call) {
       this.#calls.delete(call.callId)
-      const held = (this.#perClient.get(call.client) ?? 1) - 1
-      if (held > 0) this.#perClient.set(call.client, held)
-      else this.#perClient.delete(call.client)
+      this.#perClient.remove(call.client)
     } else if (this.#finished.has(call.callId)) return
     const how = outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : `it ${outcome.status}`
     this.#finished.set(call.callId, { until: Date.now() + this.options.idleTimeoutMs, how })

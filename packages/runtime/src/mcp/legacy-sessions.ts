@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
 
 export interface LegacySessionLimits {
@@ -27,7 +28,7 @@ export type SessionAnswer = { response: Response } | { refused: { status: number
 
 export class LegacySessions {
   readonly #sessions = new Map<string, Session>()
-  readonly #perClient = new Map<string, number>()
+  readonly #perClient = new ClientCounts()
   readonly #idle: IdleQueue<string>
   readonly #destroy: () => Promise<void>
 
@@ -54,7 +55,7 @@ export class LegacySessions {
   /** An `initialize` without a session: a new one, if the limits allow. */
   async open(request: Request, client: string): Promise<SessionAnswer> {
     const { maxSessions, maxSessionsPerClient } = this.limits
-    if ((this.#perClient.get(client) ?? 0) >= maxSessionsPerClient) {
+    if (this.#perClient.of(client) >= maxSessionsPerClient) {
       return { refused: { status: 429, message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient); close one (DELETE) first.` } }
     }
     if (this.#sessions.size >= maxSessions) {
@@ -87,7 +88,7 @@ export class LegacySessions {
 
   #add(id: string, session: Session): void {
     this.#sessions.set(id, session)
-    this.#perClient.set(session.client, (this.#perClient.get(session.client) ?? 0) + 1)
+    this.#perClient.add(session.client)
     this.#idle.touch(id)
   }
 
@@ -96,9 +97,7 @@ export class LegacySessions {
     if (!session) return
     this.#sessions.delete(id)
     this.#idle.remove(id)
-    const held = (this.#perClient.get(session.client) ?? 1) - 1
-    if (held > 0) this.#perClient.set(session.client, held)
-    else this.#perClient.delete(session.client)
+    this.#perClient.remove(session.client)
   }
 
   /** Serve a request; the session is not idle until its response has ended. */
