@@ -47,6 +47,9 @@ export type {
   ReportingContext,
   SamplingContext,
   ServerPhaseContext,
+  AfterPhaseContext,
+  StepFunction,
+  StepInfo,
   ToolCallInfo,
 } from './tool/context.ts'
 
@@ -62,7 +65,8 @@ export {
   ElicitationDeclinedError,
   ElicitationInvalidResponseError,
   ElicitInBranchError,
-  JournalMismatchError,
+  JournalDivergenceError,
+  StepFailedError,
   McpCapabilityError,
   SamplingResponseError,
   SamplingSchemaError,

@@ -9,14 +9,16 @@
  *     cancelled for the UI, and is idempotent;
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
-import { run, scoped, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import { run, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../context/json-safe.ts'
 import {
   ConcurrentElicitationError,
   ElicitContextError,
   ElicitationInvalidResponseError,
+  JournalDivergenceError,
   SamplingUnavailableError,
+  StepFailedError,
   ToolContextUsageError,
   ToolParamsError,
   UnknownElicitKeyError,
@@ -31,8 +33,9 @@ import type { ElicitResult, ElicitsMap } from '../tool/elicits.ts'
 import type { McpToolContext } from '../tool/context.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import { EventLog, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus } from './events.ts'
-import { Journal, type JournalEntry } from './journal.ts'
-import { createToolContext, serverPhaseContext } from './tool-context.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { BEFORE_STEP, describeEntry, Journal, type JournalEntry } from './journal.ts'
+import { afterPhaseContext, beforePhaseContext, createToolContext, type StepBody } from './tool-context.ts'
 
 export interface BridgeHostOptions<T extends AnyMcpTool> {
   tool: T
@@ -51,6 +54,11 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   scope?: Scope
   /** A journal to replay (resume a call recorded elsewhere); see `Journal`. */
   replay?: readonly JournalEntry[]
+  /**
+   * Make each new journal entry durable before the tool goes on (a call store's write). A step's
+   * result is thus recorded before anything that depends on it runs; if this throws, the call fails.
+   */
+  persist?: (journal: readonly JournalEntry[]) => Operation<void>
   /** Called once, synchronously, when the call ends (before `outcome` settles). */
   onEnd?: (outcome: BridgeOutcome<ToolResult<T>>) => void
 }
@@ -138,6 +146,7 @@ class BridgeCall<R> implements BridgeHost<R> {
   readonly outcome = new Promise<BridgeOutcome<R>>((resolve) => (this.settle = resolve))
   release: () => void = noop
   onEnd: ((outcome: BridgeOutcome<R>) => void) | undefined
+  persist: ((journal: readonly JournalEntry[]) => Operation<void>) | undefined
 
   constructor(
     readonly tool: AnyMcpTool,
@@ -254,7 +263,11 @@ class BridgeCall<R> implements BridgeHost<R> {
  */
 function* runCall(call: BridgeCall<unknown>): Operation<void> {
   try {
-    call.finish({ status: 'completed', result: yield* scoped(() => runToolBody(call)) })
+    const result = yield* scoped(() => runToolBody(call))
+    // A tool that returns before using up its journal took another path than the recorded run.
+    const unreached = call.recorder.unreached()
+    if (unreached) throw new JournalDivergenceError(call.tool.name, describeEntry(unreached), 'the end of the tool')
+    call.finish({ status: 'completed', result })
   } catch (error) {
     call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
   } finally {
@@ -265,11 +278,61 @@ function* runCall(call: BridgeCall<unknown>): Operation<void> {
 function* runToolBody(call: BridgeCall<unknown>): Operation<unknown> {
   const b = call.tool.body
   if (b.kind === 'execute') return yield* b.execute(call.params, call.ctx)
-  const recorded = call.recorder.take('before')
-  call.handoffValue = recorded ? recorded.value : yield* b.before(call.params, serverPhaseContext(call.ctx))
-  if (!recorded) call.recorder.record({ kind: 'before', value: call.handoffValue })
+  call.handoffValue = yield* stepStep(call, BEFORE_STEP, () => b.before(call.params, beforePhaseContext(call.ctx)))
   const clientResult = yield* b.client(call.handoffValue, call.ctx)
-  return yield* b.after(call.handoffValue, clientResult, serverPhaseContext(call.ctx))
+  return yield* b.after(call.handoffValue, clientResult, afterPhaseContext(call.ctx))
+}
+
+/** Record an entry and make it durable before the tool continues. */
+function* record(call: BridgeCall<unknown>, entry: Parameters<Journal['record']>[0]): Operation<void> {
+  call.recorder.record(entry)
+  if (call.persist) yield* call.persist(call.recorder.entries)
+}
+
+/**
+ * `ctx.step`: replay returns the recorded value (or throws the recorded failure); a live run
+ * runs the body, checks its value is plain JSON, and records the value as JSON gives it back —
+ * so the live run and every replay see exactly the same thing.
+ */
+function* stepStep(call: BridgeCall<unknown>, name: string, body: StepBody): Operation<unknown> {
+  const { tool, callId } = call
+  const recorded = call.recorder.take('step', name)
+  if (recorded) {
+    if ('error' in recorded) throw new StepFailedError(tool.name, name, recorded.error.message, recorded.error.code)
+    return recorded.value
+  }
+  const seq = call.recorder.entries.length + 1
+  let value: unknown
+  try {
+    const running = body({ idempotencyKey: `${callId}:${name}#${seq}` })
+    value = isPromise(running) ? yield* until(running) : yield* running
+  } catch (error) {
+    // Misuse inside the body (a nested step, a question) is a bug in the tool, not the step's outcome.
+    if (error instanceof ToolContextUsageError) throw error
+    const failure = stepFailure(error)
+    yield* record(call, { kind: 'step', name, error: failure })
+    throw Object.assign(new StepFailedError(tool.name, name, failure.message, failure.code), { cause: error })
+  }
+  try {
+    if (value !== undefined) assertJsonSafe(value)
+  } catch (error) {
+    throw new ToolContextUsageError(
+      tool.name,
+      `${name === BEFORE_STEP ? 'handoff before()' : `ctx.step("${name}")`} must return plain JSON so it can be recorded and replayed: ${(error as Error).message}`,
+    )
+  }
+  const copy: unknown = value === undefined ? undefined : JSON.parse(JSON.stringify(value))
+  yield* record(call, { kind: 'step', name, ...(copy !== undefined && { value: copy }) })
+  return copy
+}
+
+function stepFailure(error: unknown): { message: string; code?: string } {
+  const message = error instanceof Error ? error.message : String(error)
+  return error instanceof McpBridgeError ? { message, code: error.code } : { message }
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as Promise<unknown> | undefined)?.then === 'function'
 }
 
 function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string, unknown>): Operation<ElicitResult<unknown>> {
@@ -311,10 +374,10 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
   try {
     const resumed = yield* resolvers.operation
     if ('invalid' in resumed) {
-      call.recorder.record({ kind: 'elicit', key, seq: call.seq, invalid: resumed.invalid })
+      yield* record(call, { kind: 'elicit', name: key, invalid: resumed.invalid })
       throw new ElicitationInvalidResponseError(tool.name, key, resumed.invalid)
     }
-    call.recorder.record({ kind: 'elicit', key, seq: call.seq, result: resumed.result })
+    yield* record(call, { kind: 'elicit', name: key, result: resumed.result })
     return resumed.result
   } finally {
     // Synchronous on purpose: a halted call must not run further steps here.
@@ -324,7 +387,7 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
 }
 
 function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>> {
-  const recorded = call.recorder.take('sample')
+  const recorded = call.recorder.take('sample', 'sample')
   if (recorded) return recorded.result
   const provider = call.sampling
   if (!provider) throw new SamplingUnavailableError(call.tool.name)
@@ -333,7 +396,7 @@ function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schem
   call.log.push({ type: 'sample', request })
   try {
     const result = yield* completeSample(call.tool.name, provider, request, options.schema)
-    call.recorder.record({ kind: 'sample', result })
+    yield* record(call, { kind: 'sample', name: 'sample', result })
     call.log.push({ type: 'sample_result', text: result.text, ...(result.parsed !== undefined && { parsed: result.parsed }) })
     return result
   } finally {
@@ -346,6 +409,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
   // The call is the host: one object per call, its methods on the prototype.
   const call = new BridgeCall<R>(options.tool, options.callId, options.sampling, options.replay)
   call.onEnd = options.onEnd
+  call.persist = options.persist
   const params = call.tool.parameters.safeParse(options.params)
   if (!params.success) {
     call.finish({ status: 'failed', error: new ToolParamsError(call.tool.name, summarizeIssues(params.error.issues)) })
@@ -359,6 +423,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     callId: call.callId,
     elicit: (key, raw) => elicitStep(internal, key, raw),
     sample: (o) => sampleStep(internal, o),
+    step: (name, body) => stepStep(internal, name, body),
     log: (level, message, data) =>
       log.push({ type: 'log', level, message, ...(data !== undefined && { data }), ...replayedFlag(internal) }),
     notify: (message, progress, total) =>

@@ -1,25 +1,52 @@
 /**
- * The journal of a tool call: every resolved yield point (the handoff's `before` value, each
- * elicit result, each sample result), in order. A session store persists it; replaying it into
- * a new host re-runs the generator to the same point without asking anyone again, so a suspended
- * call can resume on another instance or after a restart. That only works if the tool is
- * deterministic between yield points, which replay checks step by step.
+ * The journal of a tool call: every resolved yield point — each `ctx.step` (and the handoff's
+ * `before`, which is a step), each elicit answer, each sample result — in order. A call store
+ * persists it; replaying it into a new host re-runs the tool's code to the same point without
+ * running a step or asking anyone again, so a suspended call can resume on another instance or
+ * after a restart.
+ *
+ * Entries are keyed by kind + name + sequence (their 1-based position). Replay checks each key
+ * as the tool reaches it: a tool whose code changed between runs, or that reached its yield
+ * points in another order, fails with `JournalDivergenceError` naming the entry — it is never
+ * fed an answer that belongs to another question.
  */
+import { JournalDivergenceError } from '../errors/call-errors.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 import type { SampleResult } from '../sampling/types.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
-import { JournalMismatchError } from '../errors/call-errors.ts'
-import type { IssueSummary } from '../errors/issues.ts'
+
+/** What a failed step left behind; replay throws it again as a `StepFailedError`. */
+export interface StepFailure {
+  message: string
+  /** The `code` of the error the step threw, when it had one. */
+  code?: string
+}
 
 export type JournalEntry =
-  | { kind: 'before'; value: unknown }
-  | { kind: 'elicit'; key: string; seq: number; result: ElicitResult<unknown> }
+  /** A step's result (`value` absent for `undefined`), or how it failed. */
+  | { kind: 'step'; name: string; seq: number; value?: unknown }
+  | { kind: 'step'; name: string; seq: number; error: StepFailure }
+  | { kind: 'elicit'; name: string; seq: number; result: ElicitResult<unknown> }
   /** The answer was invalid and the tool was handed an `ElicitationInvalidResponseError` instead. */
-  | { kind: 'elicit'; key: string; seq: number; invalid: IssueSummary[] }
-  | { kind: 'sample'; result: SampleResult<unknown> }
+  | { kind: 'elicit'; name: string; seq: number; invalid: IssueSummary[] }
+  | { kind: 'sample'; name: string; seq: number; result: SampleResult<unknown> }
+
+export type JournalKind = JournalEntry['kind']
+
+/** The name `before` is journaled under: a handoff's `before()` is a step like any other. */
+export const BEFORE_STEP = 'handoff.before'
+
+/** How an entry is named in messages: `step "issue ticket" (#3)`. */
+export function describeEntry(entry: Pick<JournalEntry, 'kind' | 'name' | 'seq'>): string {
+  return `${entry.kind} "${entry.name}" (#${entry.seq})`
+}
+
+/** Entries without their sequence number, as callers build them. */
+type Unnumbered = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'seq'> : never) : never
 
 export class Journal {
   readonly entries: JournalEntry[] = []
-  #replay: readonly JournalEntry[]
+  readonly #replay: readonly JournalEntry[]
 
   constructor(
     private readonly toolName: string,
@@ -28,23 +55,34 @@ export class Journal {
     this.#replay = replay
   }
 
-  /** The recorded entry for the next step, if we are still replaying; checks it is the same step. */
-  take<K extends JournalEntry['kind']>(kind: K, key?: string): Extract<JournalEntry, { kind: K }> | undefined {
-    const position = this.entries.length
-    const entry = this.#replay[position]
+  /**
+   * The recorded entry for the tool's next yield point while replaying (undefined once the
+   * journal is used up). Throws `JournalDivergenceError` if the journal has something else there.
+   */
+  take<K extends JournalKind>(kind: K, name: string): Extract<JournalEntry, { kind: K }> | undefined {
+    const seq = this.entries.length + 1
+    const entry = this.#replay[seq - 1]
     if (!entry) return undefined
-    const got = key === undefined ? kind : `${kind}:${key}`
-    const expected = entry.kind === 'elicit' ? `elicit:${entry.key}` : entry.kind
-    if (expected !== got) throw new JournalMismatchError(this.toolName, position + 1, expected, got)
+    if (entry.kind !== kind || entry.name !== name || entry.seq !== seq) {
+      throw new JournalDivergenceError(this.toolName, describeEntry(entry), describeEntry({ kind, name, seq }))
+    }
     this.entries.push(entry)
     return entry as Extract<JournalEntry, { kind: K }>
   }
 
-  record(entry: JournalEntry): void {
-    this.entries.push(entry)
+  /** Record a new entry; returns it with its sequence number. */
+  record(entry: Unnumbered): JournalEntry {
+    const numbered = { ...entry, seq: this.entries.length + 1 } as JournalEntry
+    this.entries.push(numbered)
+    return numbered
   }
 
   get replaying(): boolean {
     return this.entries.length < this.#replay.length
+  }
+
+  /** The first entry the tool never reached, if the call ended while replaying. */
+  unreached(): JournalEntry | undefined {
+    return this.#replay[this.entries.length]
   }
 }

@@ -6,12 +6,24 @@
 import { createContext, scoped, type Operation } from 'effection'
 import type { z } from 'zod'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
-import { LOG_LEVELS, type LogLevel, type McpToolContext, type SamplingContext, type ServerPhaseContext } from '../tool/context.ts'
+import {
+  LOG_LEVELS,
+  type AfterPhaseContext,
+  type LogLevel,
+  type McpToolContext,
+  type SamplingContext,
+  type ServerPhaseContext,
+  type StepInfo,
+} from '../tool/context.ts'
 import type { ElicitResult, ElicitRetryOptions, ElicitsMap } from '../tool/elicits.ts'
 import { ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, ToolContextUsageError } from '../errors/call-errors.ts'
 
 /** How deep in `ctx.branch` the current operation runs; scope-bound, so concurrent work is unaffected. */
 const BranchDepth = createContext<number>('@mcp-bridge/branch-depth', 0)
+/** The step whose body is running, if any: steps do not nest (an inner one would not replay). */
+const InStep = createContext<string | undefined>('@mcp-bridge/in-step', undefined)
+
+export type StepBody = (info: StepInfo) => Operation<unknown> | Promise<unknown>
 
 export interface ToolPrimitives {
   toolName: string
@@ -19,6 +31,8 @@ export interface ToolPrimitives {
   /** Ask once; resolves with the validated result. */
   elicit(key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>>
   sample(options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>>
+  /** Run a step once (or return its recorded result); the guards are applied here. */
+  step(name: string, body: StepBody): Operation<unknown>
   log(level: LogLevel, message: string, data?: unknown): void
   notify(message: string, progress?: number, total?: number): void
 }
@@ -31,7 +45,7 @@ export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpT
     strict: (key: string, o: Record<string, unknown>) => elicitStrict(p, key, o),
     withRetry: (key: string, o: Record<string, unknown> & ElicitRetryOptions) => elicitWithRetry(p, key, o),
   })
-  const ctx: SamplingContext & { elicit: unknown } = {
+  const ctx: SamplingContext & { elicit: unknown; step: unknown } = {
     toolName: p.toolName,
     callId: p.callId,
     log: (level: LogLevel, message: string, data?: unknown) => log(p, level, message, data),
@@ -39,12 +53,17 @@ export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpT
     sample: p.sample as SamplingContext['sample'],
     branch: <T>(body: (ctx: SamplingContext) => Operation<T>) => branch(ctx, body),
     elicit,
+    step: (name: string, body: StepBody) => step(p, name, body),
   }
   return ctx as McpToolContext<E>
 }
 
 function* ask(p: ToolPrimitives, key: string, options: Record<string, unknown>) {
   if (((yield* BranchDepth.get()) ?? 0) > 0) throw new ElicitInBranchError(p.toolName, key)
+  const outer = yield* InStep.get()
+  if (outer !== undefined) {
+    throw new ToolContextUsageError(p.toolName, `ctx.elicit("${key}") inside step "${outer}": a step runs once and may not ask the user; ask before or after it`)
+  }
   return yield* p.elicit(key, options)
 }
 
@@ -78,6 +97,24 @@ function* elicitWithRetry(
   }
 }
 
+function* step(p: ToolPrimitives, name: string, body: StepBody): Operation<unknown> {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new ToolContextUsageError(p.toolName, 'ctx.step(name, body) needs a non-empty name; it identifies the step in the journal')
+  }
+  if (typeof body !== 'function') throw new ToolContextUsageError(p.toolName, `ctx.step("${name}", body): body must be a function`)
+  if (((yield* BranchDepth.get()) ?? 0) > 0) {
+    throw new ToolContextUsageError(p.toolName, `ctx.step("${name}") inside ctx.branch: concurrent work has no order to replay; take the step outside the branch`)
+  }
+  const outer = yield* InStep.get()
+  if (outer !== undefined) {
+    throw new ToolContextUsageError(p.toolName, `ctx.step("${name}") inside step "${outer}": steps do not nest (the inner one would not replay); make them siblings`)
+  }
+  return yield* scoped(function* () {
+    yield* InStep.set(name)
+    return yield* p.step(name, body)
+  })
+}
+
 function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknown): Operation<void> {
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new ToolContextUsageError(p.toolName, `ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
@@ -103,7 +140,12 @@ function* branch<T>(ctx: SamplingContext, body: (ctx: SamplingContext) => Operat
   })
 }
 
-/** The server-only context of handoff `before` / `after`: reporting, no user, no model. */
-export function serverPhaseContext(ctx: McpToolContext<ElicitsMap>): ServerPhaseContext {
+/** The server-only context of a handoff's `before`: reporting, no user, no model, no steps (it is one). */
+export function beforePhaseContext(ctx: McpToolContext<ElicitsMap>): ServerPhaseContext {
   return { toolName: ctx.toolName, callId: ctx.callId, log: ctx.log, notify: ctx.notify }
+}
+
+/** The server-only context of a handoff's `after`: reporting and steps. */
+export function afterPhaseContext(ctx: McpToolContext<ElicitsMap>): AfterPhaseContext {
+  return { ...beforePhaseContext(ctx), step: ctx.step }
 }

@@ -118,13 +118,40 @@ export class SamplingResponseError extends McpBridgeError {
   }
 }
 
-export class JournalMismatchError extends McpBridgeError {
-  readonly code = 'JOURNAL_MISMATCH'
-  constructor(toolName: string, position: number, expected: string, got: string) {
+/**
+ * Replaying a call's journal met something other than what was recorded: the tool's code changed
+ * between suspend and resume, or it reached its steps and questions in another order. The call
+ * fails instead of handing a recorded result to the wrong step.
+ */
+export class JournalDivergenceError extends McpBridgeError {
+  readonly code = 'JOURNAL_DIVERGENCE'
+  constructor(
+    toolName: string,
+    /** The entry in the journal, e.g. `step "issue ticket" (#2)`. */
+    readonly recorded: string,
+    /** What the tool reached instead (`the end of the tool` when it returned early). */
+    readonly reached: string,
+  ) {
     super(
-      `Tool "${toolName}" did not replay deterministically: step ${position} was "${expected}" in the journal ` +
-        `but "${got}" now. Keep tool code deterministic between yield points (no Date.now()/Math.random() deciding what to ask).`,
+      `Tool "${toolName}" cannot resume: its journal has ${recorded} where the tool now reaches ${reached}. ` +
+        'The tool\'s code changed since the call was suspended, or code outside ctx.step() is not deterministic ' +
+        '(Date.now(), Math.random() or a fetch deciding what to ask). Start the call again; wrap side effects and ' +
+        'reads of the outside world in ctx.step() so they replay from the journal.',
     )
+  }
+}
+
+/** A step failed when it first ran; its replay fails the same way without running it again. */
+export class StepFailedError extends McpBridgeError {
+  readonly code = 'STEP_FAILED'
+  constructor(
+    toolName: string,
+    readonly step: string,
+    message: string,
+    /** The `code` of the original error, if it had one. */
+    readonly causeCode?: string,
+  ) {
+    super(`Tool "${toolName}": step "${step}" failed: ${message}`)
   }
 }
 

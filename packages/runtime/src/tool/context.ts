@@ -59,10 +59,40 @@ export interface ElicitFunction<E extends ElicitsMap> {
   ): Operation<ElicitResult<ElicitContent<E[K]>>>
 }
 
+/** What a step's body is told about itself. */
+export interface StepInfo {
+  /**
+   * `<callId>:<name>#<seq>`: the same every time this step is reached in this call, on any
+   * instance. Hand it to an external system as an idempotency key, so even a step cut off by a
+   * crash before its result was recorded (and run again on resume) takes effect once.
+   */
+  readonly idempotencyKey: string
+}
+
+/**
+ * `ctx.step(name, body)`: a journaled side effect. It runs once; its result (plain JSON) is
+ * recorded; when the call is resumed elsewhere or after a restart, replay returns the recorded
+ * value without running `body`. Code outside steps runs again on every resume and must be
+ * deterministic. A step that throws fails as a `StepFailedError` (the same on replay). Steps may
+ * not nest, and do not run inside `ctx.branch` (concurrent work has no replayable order).
+ */
+export interface StepFunction {
+  <T>(name: string, body: (info: StepInfo) => Operation<T> | Promise<T>): Operation<T>
+}
+
 /** The context of `execute` and of a handoff's `client` phase. */
 export interface McpToolContext<E extends ElicitsMap> extends SamplingContext {
   elicit: ElicitFunction<E>
+  step: StepFunction
 }
 
-/** The context of a handoff's `before` and `after` phases (server-only, run once each). */
+/**
+ * The context of a handoff's `before` phase (server-only; `before` is itself one step, so it
+ * reports but takes no steps of its own).
+ */
 export type ServerPhaseContext = ReportingContext
+
+/** The context of a handoff's `after` phase: server-only, and it may take steps (a charge). */
+export interface AfterPhaseContext extends ReportingContext {
+  step: StepFunction
+}

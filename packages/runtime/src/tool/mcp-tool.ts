@@ -9,7 +9,7 @@ import type { z } from 'zod'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { ElicitViolation } from '../schema/violation.ts'
 import type { CompiledElicits } from './compile-elicits.ts'
-import type { McpToolContext, ServerPhaseContext } from './context.ts'
+import type { AfterPhaseContext, McpToolContext, ServerPhaseContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
 
 export interface ToolRequirements {
@@ -30,7 +30,7 @@ export interface HandoffPhases<P extends z.ZodObject, E extends ElicitsMap, H, C
   /** The interactive phase: elicit, sample, log, notify. */
   client(handoff: H, ctx: McpToolContext<E>): Operation<CR>
   /** Server-side finalisation; runs once. Its value is the tool result. */
-  after(handoff: H, clientResult: CR, ctx: ServerPhaseContext): Operation<R>
+  after(handoff: H, clientResult: CR, ctx: AfterPhaseContext): Operation<R>
 }
 
 export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>

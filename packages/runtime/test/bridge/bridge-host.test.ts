@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events'
 import { spawn, suspend, withResolvers, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ConcurrentElicitationError, createMcpTool, ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, type ElicitRequest, JournalMismatchError, type SamplingProvider, type SamplingRequest, type SamplingResponse, SamplingSchemaError, SCHEMA_TOOL_NAME, ToolParamsError, UnsupportedElicitationModeError } from '../../src/index.ts'
+import { ConcurrentElicitationError, createMcpTool, ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, type ElicitRequest, JournalDivergenceError, type SamplingProvider, type SamplingRequest, type SamplingResponse, SamplingSchemaError, SCHEMA_TOOL_NAME, ToolParamsError, UnsupportedElicitationModeError } from '../../src/index.ts'
 import { type BridgeHost, type BridgeOutcome, createBridgeHost } from '../../src/server.ts'
 import { createMockMcpClient } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
@@ -394,7 +394,7 @@ describe('createBridgeHost: handoff', () => {
     host.respond({ id: req.id, result: { action: 'accept', content: { ok: true } } })
     expect(await host.outcome).toEqual({ status: 'completed', result: 'Booked OSL-1' })
     expect(calls).toEqual(['before', 'client', 'after'])
-    expect(host.journal.map((j) => j.kind)).toEqual(['before', 'elicit'])
+    expect(host.journal.map((j) => `${j.kind}:${j.name}`)).toEqual(['step:handoff.before', 'elicit:confirm'])
   })
 })
 
@@ -512,13 +512,13 @@ describe('createBridgeHost: journal replay', () => {
     expect(await resumed.outcome).toMatchObject({ status: 'completed', result: { flight: 'SH-142', seat: '1B' } })
   })
 
-  it('fails with JournalMismatchError when the tool takes another path on replay', async () => {
+  it('fails with JournalDivergenceError when the tool takes another path on replay', async () => {
     const outcome = await createBridgeHost({
       tool: bookFlight,
       params: { from: 'A', destination: 'B' },
       callId: 'c',
-      replay: [{ kind: 'elicit', key: 'pickSeat', seq: 1, result: { action: 'decline' } }],
+      replay: [{ kind: 'elicit', name: 'pickSeat', seq: 1, result: { action: 'decline' } }],
     }).outcome
-    expect(errorOf(outcome)).toBeInstanceOf(JournalMismatchError)
+    expect(errorOf(outcome)).toBeInstanceOf(JournalDivergenceError)
   })
 })

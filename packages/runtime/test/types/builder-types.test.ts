@@ -18,6 +18,43 @@ const elicits = {
 }
 
 describe('builder types', () => {
+  it('types ctx.step by its body; before() takes no steps, after() does, branches have none', () => {
+    createMcpTool('steps')
+      .elicits({})
+      .execute(function* (_params, ctx) {
+        const charge = yield* ctx.step('charge', function* ({ idempotencyKey }) {
+          expectTypeOf(idempotencyKey).toBeString()
+          return { id: 'ch_1', cents: 500 }
+        })
+        expectTypeOf(charge).toEqualTypeOf<{ id: string; cents: number }>()
+        const fetched = yield* ctx.step('lookup', async () => 42)
+        expectTypeOf(fetched).toBeNumber()
+        yield* ctx.branch(function* (b) {
+          // @ts-expect-error a branch cannot take steps
+          yield* b.step('x', function* () {})
+        })
+        return charge.id
+      })
+    createMcpTool('handoff_steps')
+      .elicits({})
+      .handoff({
+        *before(_p, ctx) {
+          // @ts-expect-error before() is a step itself
+          yield* ctx.step('x', function* () {})
+          return 1
+        },
+        *client() {
+          return 2
+        },
+        *after(h, r, ctx) {
+          return yield* ctx.step('finish', function* () {
+            return h + r
+          })
+        },
+      })
+    expect(true).toBe(true)
+  })
+
   it('types ctx.elicit by key: declared keys only, response type follows the key', () => {
     createMcpTool('book_flight')
       .parameters(z.object({ from: z.string(), to: z.string() }))
