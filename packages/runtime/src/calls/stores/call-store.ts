@@ -1,0 +1,97 @@
+/**
+ * The call store: where a tool call's durable record lives, so that a suspended call survives a
+ * reload, a restart, or an answer that reaches another instance. One interface serves chat calls,
+ * MCP calls and conversations; `createMemoryStore` (tests, one process), `createSqliteStore` (one
+ * file, the embedded default) and `createRedisStore` (several instances) implement it, and one
+ * contract test suite runs against all three.
+ *
+ * Two mechanisms keep concurrent instances honest:
+ *   - a per-call **lock** (a lease with a time limit and a fencing number): only its holder
+ *     advances the call, so two answers reaching two instances cannot both run the next step;
+ *   - a **revision** on every record: `update` succeeds only on top of the revision it read, so a
+ *     holder whose lease ran out (a stalled process) cannot overwrite what the next holder wrote.
+ */
+import type { JournalEntry } from '../../bridge/journal.ts'
+
+export type StoredCallStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'aborted'
+
+export type StoredOutcome =
+  | { status: 'completed'; result: unknown }
+  | { status: 'failed'; message: string; code?: string }
+  | { status: 'aborted'; reason: string }
+
+/** The question a waiting call asks: its id and key, and what the serving side needs to ask it again. */
+export interface StoredQuestion {
+  id: string
+  key: string
+  /** Surface-specific: the encoded `elicit_request` (chat), the input request and wait (MCP). */
+  wire: unknown
+}
+
+export interface CallRecord {
+  callId: string
+  surface: 'chat' | 'mcp'
+  tool: string
+  /** The call's arguments as the tool received them (replay starts the tool with them again). */
+  params: unknown
+  /** sha256 of their canonical JSON (an MCP requestState must match it). */
+  paramsDigest: string
+  /** Whose call it is (per-client limits). */
+  client: string
+  status: StoredCallStatus
+  journal: JournalEntry[]
+  pending?: StoredQuestion
+  /** sha256 of the call's token (chat); the token itself never reaches the store. */
+  tokenHash?: string
+  /** The instance that last advanced the call. */
+  owner: string
+  /** Starts at 1; every update adds 1. */
+  revision: number
+  createdAt: number
+  updatedAt: number
+  /** After this (epoch ms) the record may be gone. */
+  expiresAt: number
+  outcome?: StoredOutcome
+}
+
+export interface ConversationRecord {
+  id: string
+  /** sha256 of the conversation's secret; a reader must present the secret. */
+  secretHash: string
+  /** What the client restores (messages, tool cards, the pending question): opaque to the store. */
+  state: unknown
+  revision: number
+  updatedAt: number
+  expiresAt: number
+}
+
+/** A held lock on one call. `fence` grows with every acquisition of that call's lock. */
+export interface CallLease {
+  readonly callId: string
+  readonly owner: string
+  readonly fence: number
+}
+
+export interface CallStore {
+  /** `memory`, `sqlite` or `redis`, for messages. */
+  readonly kind: string
+  /** Insert a new record (revision 1); false if one with that id exists. */
+  create(record: CallRecord): Promise<boolean>
+  get(callId: string): Promise<CallRecord | undefined>
+  /**
+   * Replace the record if the stored one has revision `record.revision - 1`; false otherwise (it
+   * was advanced by someone else, or is gone).
+   */
+  update(record: CallRecord): Promise<boolean>
+  /** Take the call's lock for `ttlMs`; undefined while someone else holds it. */
+  lock(callId: string, owner: string, ttlMs: number): Promise<CallLease | undefined>
+  /** Extend a held lock; false if it was lost (expired and taken by another). */
+  renew(lease: CallLease, ttlMs: number): Promise<boolean>
+  /** Release a held lock (a lock held by someone else is left alone). */
+  unlock(lease: CallLease): Promise<void>
+  getConversation(id: string): Promise<ConversationRecord | undefined>
+  /** Insert (revision 1) or replace on top of `revision - 1`; false on a conflict. */
+  putConversation(record: ConversationRecord): Promise<boolean>
+  /** Release connections and handles. The store is unusable afterwards. */
+  close(): Promise<void>
+}

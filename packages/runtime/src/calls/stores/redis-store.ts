@@ -1,0 +1,126 @@
+/**
+ * `createRedisStore({ url })`: the call store for several instances of a server. Every rule that
+ * must hold across instances is one Lua script, atomic in Redis:
+ *
+ *   - `create`/`update` compare the stored revision before writing, so only the writer that read
+ *     the latest revision wins;
+ *   - a call's lock is `SET lock NX PX ttl` holding `owner fence`, the fence taken from a counter
+ *     that only grows, so a holder whose lease ran out can neither renew nor release the next
+ *     holder's lock;
+ *   - records carry their expiry (PEXPIREAT), so Redis forgets a call when the call's retention ends.
+ *
+ * The driver is `ioredis` (an optional peer). Commands fail after two reconnection attempts
+ * instead of queueing forever: a request never hangs on a Redis that is down.
+ */
+import { z } from 'zod'
+import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
+import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
+import { loadDriver } from './load-driver.ts'
+import { StoreClosedError, StoreOptionsError, StoreUnavailableError } from './store-errors.ts'
+
+export interface RedisStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
+  url: string
+  /** Prefix of every key (default `mcp-bridge:`), to share a Redis with the app or other deployments. */
+  keyPrefix?: string
+}
+
+/** The part of ioredis this store uses. */
+interface RedisClient {
+  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>
+  hget(key: string, field: string): Promise<string | null>
+  quit(): Promise<unknown>
+  disconnect(): void
+  on(event: 'error', listener: (error: Error) => void): unknown
+}
+type RedisConstructor = new (url: string, options: Record<string, unknown>) => RedisClient
+
+const optionsSchema = z
+  .object({
+    url: z.string().regex(/^rediss?:\/\/\S+$/, 'a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"'),
+    keyPrefix: z.string().min(1).max(100).optional(),
+  })
+  .strict()
+
+/** Write `body` at revision ARGV[2] if the stored revision is ARGV[1] ('0': none may exist). */
+const PUT = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1`
+
+const LOCK = `
+local fence = redis.call('INCR', KEYS[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+if redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'NX', 'PX', ARGV[2]) then return fence end
+return 0`
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`
+
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`
+
+/** Fence counters outlive any lock by far; a week covers every call's retention. */
+const FENCE_TTL_MS = 7 * 24 * 3600_000
+
+export async function createRedisStore(options: RedisStoreOptions): Promise<CallStore> {
+  const checked = optionsSchema.safeParse(options ?? {})
+  if (!checked.success) {
+    throw new StoreOptionsError(`createRedisStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+  }
+  const { url, keyPrefix = 'mcp-bridge:' } = checked.data
+  const Redis = await loadDriver<RedisConstructor>('createRedisStore', 'ioredis', (m) => m.Redis ?? m.default)
+  const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: false })
+  // Connection errors surface on the commands that fail; without a listener ioredis would also print them.
+  redis.on('error', () => {})
+  let closed = false
+
+  const key = {
+    call: (id: string) => `${keyPrefix}call:${id}`,
+    lock: (id: string) => `${keyPrefix}lock:${id}`,
+    fence: (id: string) => `${keyPrefix}fence:${id}`,
+    conversation: (id: string) => `${keyPrefix}conversation:${id}`,
+  }
+  async function command<T>(run: () => Promise<T>): Promise<T> {
+    if (closed) throw new StoreClosedError('Redis')
+    try {
+      return await run()
+    } catch (error) {
+      throw new StoreUnavailableError('redis', url, error)
+    }
+  }
+  const put = (k: string, previous: number, revision: number, body: unknown, expiresAt: number) =>
+    command(() => redis.eval(PUT, 1, k, String(previous), String(revision), JSON.stringify(body), String(expiresAt))).then((r) => r === 1)
+  async function read<T>(k: string): Promise<T | undefined> {
+    const body = await command(() => redis.hget(k, 'body'))
+    return body === null ? undefined : (JSON.parse(body) as T)
+  }
+
+  return {
+    kind: 'redis',
+    create: (r: CallRecord) => put(key.call(r.callId), 0, r.revision, r, r.expiresAt),
+    get: (callId) => read<CallRecord>(key.call(callId)),
+    update: (r) => put(key.call(r.callId), r.revision - 1, r.revision, r, r.expiresAt),
+    async lock(callId, owner, ttlMs) {
+      const fence = Number(await command(() => redis.eval(LOCK, 2, key.lock(callId), key.fence(callId), owner, ttlMs, FENCE_TTL_MS)))
+      return fence > 0 ? { callId, owner, fence } : undefined
+    },
+    async renew(lease: CallLease, ttlMs) {
+      return (await command(() => redis.eval(RENEW, 1, key.lock(lease.callId), `${lease.owner} ${lease.fence}`, ttlMs))) === 1
+    },
+    async unlock(lease) {
+      await command(() => redis.eval(UNLOCK, 1, key.lock(lease.callId), `${lease.owner} ${lease.fence}`))
+    },
+    getConversation: (id) => read<ConversationRecord>(key.conversation(id)),
+    putConversation: (r: ConversationRecord) => put(key.conversation(r.id), r.revision - 1, r.revision, r, r.expiresAt),
+    async close() {
+      if (closed) return
+      closed = true
+      await redis.quit().catch(() => redis.disconnect())
+    },
+  }
+}

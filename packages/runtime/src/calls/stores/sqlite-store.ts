@@ -1,0 +1,175 @@
+/**
+ * `createSqliteStore({ path })`: the embedded default for a single server — one SQLite file,
+ * created on first use, in WAL mode so reads never wait for the writer. A record survives a crash
+ * of the process (kill -9) as soon as its write returned; with `synchronous = NORMAL` the last
+ * writes before a power loss may be lost, which is the usual WAL trade.
+ *
+ * The driver is `libsql` (an optional peer): it installs a prebuilt binary in seconds on Node 20
+ * and 22 and has better-sqlite3's synchronous API; better-sqlite3 12 compiles from source here
+ * (~70 s) and its version 13 needs Node 22. Statements are synchronous and microseconds long, so
+ * the async interface only wraps them.
+ *
+ * Several processes may open the same file (a restarted server while the old one is still dying):
+ * locks and revisions are rows, so the same rules hold between processes as between instances.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { z } from 'zod'
+import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
+import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
+import { loadDriver } from './load-driver.ts'
+import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+
+export interface SqliteStoreOptions {
+  /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
+  path: string
+  /** Prefix of the table names (default `mcp_bridge_`), to share a database with the app. */
+  tablePrefix?: string
+}
+
+/** The part of the libsql / better-sqlite3 API this store uses. */
+interface SqliteDatabase {
+  exec(sql: string): unknown
+  prepare(sql: string): SqliteStatement
+  close(): void
+}
+interface SqliteStatement {
+  run(...params: unknown[]): { changes: number }
+  get(...params: unknown[]): unknown
+}
+type DatabaseConstructor = new (path: string) => SqliteDatabase
+
+const optionsSchema = z
+  .object({
+    path: z.string().min(1, 'give the database file, e.g. "data/calls.db"'),
+    tablePrefix: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/, 'letters, digits and _ only (it becomes part of table names)').optional(),
+  })
+  .strict()
+
+/** Expired rows are swept every this many writes (reads ignore them anyway). */
+const SWEEP_EVERY = 500
+
+export async function createSqliteStore(options: SqliteStoreOptions): Promise<CallStore> {
+  const checked = optionsSchema.safeParse(options ?? {})
+  if (!checked.success) {
+    throw new StoreOptionsError(`createSqliteStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+  }
+  const { path, tablePrefix = 'mcp_bridge_' } = checked.data
+  const Database = await loadDriver<DatabaseConstructor>('createSqliteStore', 'libsql', (m) => m.default ?? m)
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
+  const db = new Database(path)
+  const t = { calls: `${tablePrefix}calls`, locks: `${tablePrefix}locks`, conversations: `${tablePrefix}conversations` }
+  db.exec(`
+    PRAGMA journal_mode = WAL;
+    PRAGMA synchronous = NORMAL;
+    PRAGMA busy_timeout = 5000;
+    CREATE TABLE IF NOT EXISTS ${t.calls} (
+      call_id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);
+    CREATE INDEX IF NOT EXISTS ${t.calls}_expiry ON ${t.calls} (expires_at);
+    CREATE TABLE IF NOT EXISTS ${t.locks} (
+      call_id TEXT PRIMARY KEY, owner TEXT NOT NULL, fence INTEGER NOT NULL, until INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS ${t.conversations} (
+      id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);
+  `)
+  const sql = {
+    // An expired record is as good as absent: a new one may take its id.
+    create: db.prepare(
+      `INSERT INTO ${t.calls} (call_id, revision, expires_at, record) VALUES (?, ?, ?, ?)
+       ON CONFLICT (call_id) DO UPDATE SET revision = excluded.revision, expires_at = excluded.expires_at, record = excluded.record
+       WHERE ${t.calls}.expires_at <= ?`,
+    ),
+    get: db.prepare(`SELECT record FROM ${t.calls} WHERE call_id = ? AND expires_at > ?`),
+    update: db.prepare(
+      `UPDATE ${t.calls} SET revision = ?, expires_at = ?, record = ? WHERE call_id = ? AND revision = ? AND expires_at > ?`,
+    ),
+    // The row stays after unlock (until = 0) so the fence keeps growing across holders.
+    lock: db.prepare(
+      `INSERT INTO ${t.locks} (call_id, owner, fence, until) VALUES (?, ?, 1, ?)
+       ON CONFLICT (call_id) DO UPDATE SET owner = excluded.owner, fence = ${t.locks}.fence + 1, until = excluded.until
+       WHERE ${t.locks}.until <= ?
+       RETURNING fence`,
+    ),
+    renew: db.prepare(`UPDATE ${t.locks} SET until = ? WHERE call_id = ? AND fence = ? AND until > ?`),
+    unlock: db.prepare(`UPDATE ${t.locks} SET until = 0 WHERE call_id = ? AND fence = ?`),
+    getConversation: db.prepare(`SELECT record FROM ${t.conversations} WHERE id = ? AND expires_at > ?`),
+    insertConversation: db.prepare(
+      `INSERT INTO ${t.conversations} (id, revision, expires_at, record) VALUES (?, 1, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET revision = 1, expires_at = excluded.expires_at, record = excluded.record
+       WHERE ${t.conversations}.expires_at <= ?`,
+    ),
+    updateConversation: db.prepare(
+      `UPDATE ${t.conversations} SET revision = ?, expires_at = ?, record = ? WHERE id = ? AND revision = ? AND expires_at > ?`,
+    ),
+    sweepCalls: db.prepare(`DELETE FROM ${t.calls} WHERE expires_at <= ?`),
+    sweepLocks: db.prepare(`DELETE FROM ${t.locks} WHERE until <= ? AND call_id NOT IN (SELECT call_id FROM ${t.calls})`),
+    sweepConversations: db.prepare(`DELETE FROM ${t.conversations} WHERE expires_at <= ?`),
+  }
+  let closed = false
+  let writes = 0
+  function open(): void {
+    if (closed) throw new StoreClosedError('SQLite')
+  }
+  function wrote(): void {
+    if (++writes % SWEEP_EVERY !== 0) return
+    const now = Date.now()
+    sql.sweepCalls.run(now)
+    sql.sweepLocks.run(now)
+    sql.sweepConversations.run(now)
+  }
+  const record = <T>(row: unknown): T | undefined => (row ? (JSON.parse((row as { record: string }).record) as T) : undefined)
+
+  return {
+    kind: 'sqlite',
+    async create(r: CallRecord) {
+      open()
+      const { changes } = sql.create.run(r.callId, r.revision, r.expiresAt, JSON.stringify(r), Date.now())
+      wrote()
+      return changes === 1
+    },
+    async get(callId) {
+      open()
+      return record<CallRecord>(sql.get.get(callId, Date.now()))
+    },
+    async update(r) {
+      open()
+      const { changes } = sql.update.run(r.revision, r.expiresAt, JSON.stringify(r), r.callId, r.revision - 1, Date.now())
+      wrote()
+      return changes === 1
+    },
+    async lock(callId, owner, ttlMs) {
+      open()
+      const now = Date.now()
+      const row = sql.lock.get(callId, owner, now + ttlMs, now) as { fence: number } | undefined
+      return row ? { callId, owner, fence: Number(row.fence) } : undefined
+    },
+    async renew(lease: CallLease, ttlMs) {
+      open()
+      const now = Date.now()
+      return sql.renew.run(now + ttlMs, lease.callId, lease.fence, now).changes === 1
+    },
+    async unlock(lease) {
+      open()
+      sql.unlock.run(lease.callId, lease.fence)
+    },
+    async getConversation(id) {
+      open()
+      return record<ConversationRecord>(sql.getConversation.get(id, Date.now()))
+    },
+    async putConversation(r) {
+      open()
+      const text = JSON.stringify(r)
+      const now = Date.now()
+      const { changes } =
+        r.revision === 1
+          ? sql.insertConversation.run(r.id, r.expiresAt, text, now)
+          : sql.updateConversation.run(r.revision, r.expiresAt, text, r.id, r.revision - 1, now)
+      wrote()
+      return changes === 1
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * One contract, three stores: the same suite runs against the memory store, a real SQLite file
+ * and a real redis-server, so the registry can rely on the same rules whichever is configured.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
+import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+
+let redis: RedisProcess
+const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-store-'))
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+afterAll(async () => {
+  await redis?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+let n = 0
+const factories: Record<string, () => Promise<CallStore>> = {
+  memory: async () => createMemoryStore(),
+  sqlite: () => createSqliteStore({ path: join(dir, `calls-${++n}.db`) }),
+  redis: () => createRedisStore({ url: redis.url, keyPrefix: `test-${++n}:` }),
+}
+
+function record(callId: string, patch: Partial<CallRecord> = {}): CallRecord {
+  const now = Date.now()
+  return {
+    callId,
+    surface: 'chat',
+    tool: 'book_flight',
+    params: { from: 'OSL' },
+    paramsDigest: 'd',
+    client: '127.0.0.1',
+    status: 'waiting',
+    journal: [{ kind: 'step', name: 'charge', seq: 1, value: { id: 'ch_1' } }],
+    pending: { id: `${callId}#1`, key: 'pickSeat', wire: { message: 'Pick a seat' } },
+    tokenHash: 'h',
+    owner: 'instance-a',
+    revision: 1,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: now + 60_000,
+    ...patch,
+  }
+}
+
+describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
+  let store: CallStore
+  beforeAll(async () => {
+    store = await factories[kind]!()
+  })
+  afterAll(async () => {
+    await store.close()
+  })
+
+  it('creates once, reads back what was written, and reads a copy', async () => {
+    const r = record('c1')
+    expect(await store.create(r)).toBe(true)
+    expect(await store.create(record('c1', { tool: 'other' }))).toBe(false)
+    const read = await store.get('c1')
+    expect(read).toEqual(r)
+    read!.journal.push({ kind: 'step', name: 'x', seq: 2 })
+    expect((await store.get('c1'))!.journal).toHaveLength(1)
+    expect(await store.get('nope')).toBeUndefined()
+  })
+
+  it('updates only on top of the revision it read', async () => {
+    await store.create(record('c2'))
+    expect(await store.update(record('c2', { revision: 2, status: 'running' }))).toBe(true)
+    // A writer that read revision 1 is too late now.
+    expect(await store.update(record('c2', { revision: 2, status: 'completed' }))).toBe(false)
+    expect(await store.update(record('c2', { revision: 5 }))).toBe(false)
+    expect((await store.get('c2'))!).toMatchObject({ revision: 2, status: 'running' })
+    expect(await store.update(record('never-created', { revision: 2 }))).toBe(false)
+  })
+
+  it('forgets a record when it expires, and lets a new call take the id', async () => {
+    await store.create(record('c3', { expiresAt: Date.now() + 150 }))
+    expect(await store.get('c3')).toBeDefined()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await store.get('c3')).toBeUndefined()
+    expect(await store.update(record('c3', { revision: 2 }))).toBe(false)
+    expect(await store.create(record('c3'))).toBe(true)
+  })
+
+  it('locks: one holder at a time, fences grow, a stale holder can neither renew nor unlock', async () => {
+    const a = await store.lock('c4', 'a', 10_000)
+    expect(a).toMatchObject({ callId: 'c4', owner: 'a' })
+    expect(await store.lock('c4', 'b', 10_000)).toBeUndefined()
+    expect(await store.renew(a!, 10_000)).toBe(true)
+    await store.unlock(a!)
+    const b = await store.lock('c4', 'b', 150)
+    expect(b!.fence).toBeGreaterThan(a!.fence)
+    expect(await store.renew(a!, 10_000)).toBe(false)
+    await store.unlock(a!) // not a's lock any more: left alone
+    expect(await store.lock('c4', 'c', 10_000)).toBeUndefined()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // b's lease ran out: c may take it, and b can no longer renew.
+    const c = await store.lock('c4', 'c', 10_000)
+    expect(c!.fence).toBeGreaterThan(b!.fence)
+    expect(await store.renew(b!, 10_000)).toBe(false)
+    await store.unlock(c!)
+  })
+
+  it('of two concurrent lockers exactly one wins', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
+    expect(results.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('keeps conversations with the same revision rule', async () => {
+    const now = Date.now()
+    const conversation = { id: 'v1', secretHash: 's', state: { messages: [{ role: 'user', text: 'hi' }] }, revision: 1, updatedAt: now, expiresAt: now + 60_000 }
+    expect(await store.putConversation(conversation)).toBe(true)
+    expect(await store.putConversation(conversation)).toBe(false)
+    expect(await store.putConversation({ ...conversation, revision: 2, state: { messages: [] } })).toBe(true)
+    expect(await store.getConversation('v1')).toMatchObject({ revision: 2, state: { messages: [] } })
+    expect(await store.getConversation('v2')).toBeUndefined()
+  })
+})
+
+describe('store options and failures', () => {
+  it('names the option that is wrong', async () => {
+    await expect(createSqliteStore({ path: '' })).rejects.toThrow(/path: .*give the database file/)
+    await expect(createSqliteStore({ path: 'x.db', tablePrefix: 'a;drop' })).rejects.toThrow(/tablePrefix/)
+    await expect(createSqliteStore({ path: 'x.db', wal: true } as never)).rejects.toThrow(/wal/)
+    await expect(createRedisStore({ url: 'localhost:6379' })).rejects.toThrow(/url: a redis:\/\/ or rediss:\/\/ URL/)
+  })
+
+  it('a Redis that does not answer is a clear error, not a hang', async () => {
+    const store = await createRedisStore({ url: `redis://127.0.0.1:${redis.port + 1}` })
+    await expect(store.get('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' })
+    await store.close()
+  }, 30_000)
+
+  it('a record written to a SQLite file survives closing and reopening it', async () => {
+    const path = join(dir, 'reopen', 'calls.db')
+    const first = await createSqliteStore({ path })
+    await first.create(record('kept'))
+    await first.close()
+    await expect(first.get('kept')).rejects.toMatchObject({ code: 'STORE_CLOSED' })
+    const second = await createSqliteStore({ path })
+    expect(await second.get('kept')).toMatchObject({ callId: 'kept', journal: [{ name: 'charge' }] })
+    await second.close()
+  })
+})
