@@ -48,7 +48,7 @@ async function scenario(withAbuser: boolean) {
   for (let i = 0; i < 100; i++) {
     ordinary.push(await ask(`alice-${i % 5}`))
     // Alice answers nothing either: free her places as a person finishing would.
-    if (i % 5 === 4) for (const c of handler.calls.list()) if (c.client.startsWith('alice')) await handler.calls.abort(c.callId)
+    if (i % 5 === 4) for (const c of handler.calls.list()) if (c.client.startsWith('alice')) await handler.calls.get(c.callId)?.host.abort()
   }
   await abuser
   await handler.close()

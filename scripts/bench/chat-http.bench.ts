@@ -68,7 +68,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
     }),
   )
   const seconds = (performance.now() - start) / 1000
-  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId)))
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, "bench over")))
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!
   if (print) console.log(

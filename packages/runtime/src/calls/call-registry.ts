@@ -1,28 +1,36 @@
 /**
- * The one registry of live tool calls, used by the chat engine and the MCP server alike. A call
- * suspended on a question stays alive here between HTTP requests, and its lifetime belongs to
- * the registry's Effection scope:
+ * The one registry of tool calls, used by the chat engine and the MCP server alike. Live calls
+ * (their generators) belong to the registry's Effection scope; their durable records live in a
+ * `CallStore`, so a call survives this process:
  *
- *   - `start` runs the call in that scope (closing the registry aborts every call, its `finally`
- *     blocks run);
- *   - `park` marks the call as waiting for its client, `claim` as served again; an `IdleQueue` in
- *     the scope aborts a call parked for longer than `idleTimeoutMs`;
+ *   - `start` runs a new call in the scope. Each journal entry is written to the store before the
+ *     tool goes on, so a step that ran is never run again by a replay;
+ *   - `park` stores the question the call waits for and lets go of it; an `IdleQueue` aborts a
+ *     call parked longer than `idleTimeoutMs`;
+ *   - `resume` is how a request with an answer gets the call back — on any instance: it takes the
+ *     call's lock in the store, checks the record (the token, that the call still waits and was
+ *     not finished), and returns the live generator when this process holds the current one, or
+ *     replays the journal into a new one (no step re-runs);
+ *   - when a call ends, however it ends, its outcome is stored: later answers, aborts and MCP
+ *     requestStates for it are refused on every instance and after restarts;
  *   - each call belongs to a client (by default its remote address): one client may hold at most
- *     `maxCallsPerClient`, so it cannot take every place of `maxCalls` from the others;
- *   - a call leaves the registry when it ends, however it ends, and how it ended is remembered
- *     for `idleTimeoutMs`, so a replayed MCP requestState cannot run a finished call again.
+ *     `maxCallsPerClient`, so it cannot take every place of `maxCalls` from the others.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createScope, type Scope } from 'effection'
+import { call as callPromise, type Operation } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { ClientCounts } from './client-counts.ts'
 import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
+import type { CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
+import { createMemoryStore } from './stores/memory-store.ts'
 
 export class TooManyCallsError extends McpBridgeError {
   readonly code = 'TOO_MANY_CALLS'
@@ -42,6 +50,14 @@ export class DuplicateCallError extends McpBridgeError {
   }
 }
 
+/** The store refused a write because another instance advanced the call meanwhile. */
+export class CallSupersededError extends McpBridgeError {
+  readonly code = 'CALL_SUPERSEDED'
+  constructor(callId: string) {
+    super(`Tool call "${callId}" was advanced by another request or instance; this copy of it stopped.`)
+  }
+}
+
 export interface CallRegistryOptions {
   /** Abort a call that waits for its client longer than this (ms). */
   idleTimeoutMs: number
@@ -53,6 +69,12 @@ export interface CallRegistryOptions {
   maxCallsOption: string
   maxCallsPerClientOption: string
   idleTimeoutOption: string
+  /** Where records live (default: this process's memory). */
+  store?: CallStore
+  /** Which surface the calls belong to, recorded with each call. */
+  surface: 'chat' | 'mcp'
+  /** This instance, as recorded in `owner` (default: random). */
+  instanceId?: string
 }
 
 export interface StartCall<X> {
@@ -60,10 +82,12 @@ export interface StartCall<X> {
   params: unknown
   callId: string
   sampling?: SamplingProvider
-  /** A journal to replay (resume a call recorded elsewhere). */
-  replay?: readonly JournalEntry[]
+  /** sha256 of the arguments (MCP requestStates are bound to it). */
+  paramsDigest?: string
   /** Whose call it is, for the per-client limit (e.g. the remote address). */
   client: string
+  /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
+  issueToken?: false
   extra: X
 }
 
@@ -77,17 +101,43 @@ export interface LiveCallInfo {
   pendingKey: string | undefined
 }
 
+/** Why a request may not resume or abort a call. `code` is stable; `message` says it for people. */
+export interface CallRefusal {
+  ok: false
+  code: 'NOT_FOUND' | 'FINISHED' | 'BUSY' | 'WRONG_TOKEN' | 'STALE' | 'REPLAY_FAILED'
+  message: string
+  /** FINISHED: how it ended ("it completed", "it was aborted: ..."). */
+  how?: string
+}
+
+export interface ResumeOptions<X> {
+  /** The token the request presents (chat); MCP requests are authorised by their sealed state. */
+  token?: unknown
+  /** The revision the request saw (an MCP requestState); a record that moved on since is stale. */
+  revision?: number
+  /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */
+  replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest'> | undefined
+}
+
+export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
+
+/** How long a request may hold a call's lock between taking it and parking or ending the call. */
+const LEASE_MS = 30_000
+
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
-  readonly #finished = new Map<string, { until: number; how: string }>()
   readonly #parked: IdleQueue<LiveCall<X>>
   readonly #perClient = new ClientCounts()
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
+  readonly store: CallStore
+  readonly instanceId: string
   readonly options: Readonly<CallRegistryOptions>
 
   constructor(options: CallRegistryOptions) {
     this.options = Object.freeze({ ...options })
+    this.store = options.store ?? createMemoryStore()
+    this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url')
     const [scope, destroy] = createScope()
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
@@ -99,15 +149,24 @@ export class CallRegistry<X = undefined> {
     return this.#calls.size
   }
 
-  /** Start a call. Throws `TooManyCallsError` past the limit, leaving every other call as it was. */
-  start(spec: StartCall<X>): LiveCall<X> {
+  /** Start a new call. Throws `TooManyCallsError` past the limit, leaving every other call as it was. */
+  start(spec: StartCall<X> & { issueToken?: true }): LiveCall<X> & { token: string }
+  start(spec: StartCall<X>): LiveCall<X> & { token?: string }
+  start(spec: StartCall<X>): LiveCall<X> & { token?: string } {
+    if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
+    if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0 })
+    const token = randomBytes(18).toString('base64url')
+    return Object.assign(this.#run(spec, { tokenHash: hashToken(token), revision: 0 }), { token })
+  }
+
+  #run(spec: StartCall<X>, durable: { tokenHash: string | undefined; revision: number; replay?: readonly JournalEntry[]; createdAt?: number }): LiveCall<X> {
     const { maxCalls, maxCallsPerClient } = this.options
     if (this.#perClient.of(spec.client) >= maxCallsPerClient) {
       throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
     }
     if (this.#calls.size >= maxCalls) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
-    if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
     let call: LiveCall<X> | undefined
+    const registry = this
     const host = createBridgeHost({
       tool: spec.tool,
       params: spec.params,
@@ -115,24 +174,34 @@ export class CallRegistry<X = undefined> {
       scope: this.#scope,
       // Synchronous: a call that ended is out of the registry before anyone hears of its end.
       onEnd: (outcome) => (call ? this.#end(call, outcome) : undefined),
+      persist: function* (journal): Operation<void> {
+        if (call) yield* callPromise(() => registry.#write(call!, { status: 'running', journal: [...journal] }, true))
+      },
       ...(spec.sampling && { sampling: spec.sampling }),
-      ...(spec.replay && { replay: spec.replay }),
+      ...(durable.replay && { replay: durable.replay }),
     })
     call = {
       callId: spec.callId,
       client: spec.client,
       toolName: spec.tool.name,
       host,
-      token: randomBytes(18).toString('base64url'),
-      createdAt: Date.now(),
+      tokenHash: durable.tokenHash,
+      createdAt: durable.createdAt ?? Date.now(),
       events: host.subscribe(),
       extra: spec.extra,
+      params: spec.params,
+      paramsDigest: spec.paramsDigest ?? '',
+      revision: durable.revision,
+      lease: undefined,
+      writes: Promise.resolve(),
+      superseded: false,
+      storedQuestion: undefined,
     }
-    // A call that ended before it was registered (invalid params) is only remembered as ended.
+    // A call that ended before it was registered (invalid params) is not held.
     if (!TERMINAL_STATUSES.has(host.status())) {
       this.#calls.set(call.callId, call)
       this.#perClient.add(spec.client)
-    } else void host.outcome.then((outcome) => this.#end(call!, outcome))
+    }
     return call
   }
 
@@ -140,11 +209,9 @@ export class CallRegistry<X = undefined> {
     return this.#calls.get(callId)
   }
 
-  /** Constant-time check of the token a request presents for a call. */
+  /** Constant-time check of the token a request presents for a live call. */
   verifyToken(call: LiveCall<X>, token: unknown): boolean {
-    const a = Buffer.from(call.token)
-    const b = Buffer.from(typeof token === 'string' ? token : '')
-    return a.length === b.length && timingSafeEqual(a, b)
+    return tokenMatches(call.tokenHash, token)
   }
 
   /** True while no request is serving the call (it waits for its client). */
@@ -152,27 +219,119 @@ export class CallRegistry<X = undefined> {
     return this.#parked.has(call)
   }
 
-  /** The call waits for its client; it is aborted if no request claims it within `idleTimeoutMs`. */
-  park(call: LiveCall<X>): void {
-    if (this.#calls.get(call.callId) === call) this.#parked.touch(call)
+  /**
+   * The call waits for its client: store the question, let go of its lock, and start its idle
+   * time. Resolves once the record is stored (an answer may then reach any instance).
+   */
+  async park(call: LiveCall<X>, question: StoredQuestion): Promise<void> {
+    if (this.#calls.get(call.callId) !== call) return
+    // Parked again on the question already stored (a refused answer, a retry without one): the
+    // record is current, and a requestState minted for it stays valid.
+    if (call.storedQuestion !== question.id) {
+      await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question }).catch(() => undefined)
+    }
+    await this.#unlock(call)
+    if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) this.#parked.touch(call)
   }
 
-  /** A request serves the call again: its expiry is called off. */
-  claim(call: LiveCall<X>): void {
-    this.#parked.remove(call)
+  /**
+   * Get a waiting call back to hand it an answer, on whichever instance the request reached.
+   * On success the caller holds the call's lock until it parks the call again or the call ends.
+   */
+  async resume(callId: string, options: ResumeOptions<X>): Promise<Resumed<X>> {
+    const lease = await this.store.lock(callId, this.instanceId, LEASE_MS)
+    if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now; wait for it.`)
+    const release = () => this.store.unlock(lease).catch(() => undefined)
+    const record = await this.store.get(callId)
+    const live = this.#calls.get(callId)
+    const problem = this.#checkRecord(callId, record, options)
+    if (problem) {
+      await release()
+      return problem
+    }
+    if (live && live.revision === record!.revision && this.isParked(live)) {
+      this.#parked.remove(live)
+      live.lease = lease
+      return { ok: true, call: live, replayed: false, record: record! }
+    }
+    // This process holds an outdated copy (another instance advanced the call) or none at all.
+    if (live) this.#supersede(live)
+    const spec = options.replay(record!)
+    if (!spec) {
+      await release()
+      return refusal('REPLAY_FAILED', `Tool "${record!.tool}" of call "${callId}" is not served here, so the call cannot resume on this server.`)
+    }
+    try {
+      const call = this.#run(
+        { ...spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest },
+        { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
+      )
+      call.lease = lease
+      return { ok: true, call, replayed: true, record: record! }
+    } catch (error) {
+      await release()
+      return refusal('REPLAY_FAILED', (error as Error).message)
+    }
   }
 
-  async abort(callId: string, reason = 'aborted'): Promise<void> {
-    await this.#calls.get(callId)?.host.abort(reason)
-  }
-
-  /** How a recently finished call ended ("it completed", "it was aborted: ..."), if it did. */
-  finishedHow(callId: string): string | undefined {
-    const entry = this.#finished.get(callId)
-    if (entry === undefined) return undefined
-    if (entry.until > Date.now()) return entry.how
-    this.#finished.delete(callId)
+  #checkRecord(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): CallRefusal | undefined {
+    if (!record) {
+      return refusal('NOT_FOUND', 'This tool call is no longer known (it expired, or it was held by a server that keeps calls only in memory).')
+    }
+    if (options.token !== undefined || record.tokenHash !== undefined) {
+      if (!tokenMatches(record.tokenHash, options.token)) {
+        return refusal('WRONG_TOKEN', `This request does not carry the token of tool call ${callId}; nothing was changed.`)
+      }
+    }
+    if (record.outcome) {
+      const how = describeOutcome(record.outcome)
+      return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }
+    }
+    if (record.status !== 'waiting') return refusal('BUSY', `Tool call "${callId}" is running, not waiting for an answer.`)
+    if (options.revision !== undefined && options.revision !== record.revision) {
+      return refusal('STALE', `Tool call "${callId}" has moved on since this request's state was issued.`)
+    }
     return undefined
+  }
+
+  /**
+   * Abort a call the request proves it owns (its token), wherever it is: running or parked here,
+   * or waiting in the store with no live copy here. `wasRunning` says a response was serving it.
+   */
+  async abort(callId: string, token: unknown, reason: string): Promise<{ ok: true; wasRunning: boolean; toolName: string } | CallRefusal> {
+    const live = this.#calls.get(callId)
+    if (live && !this.isParked(live)) {
+      if (!this.verifyToken(live, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
+      await live.host.abort(reason)
+      return { ok: true, wasRunning: true, toolName: live.toolName }
+    }
+    const resumed = await this.resume(callId, { token, replay: () => undefined })
+    if (!resumed.ok && resumed.code !== 'REPLAY_FAILED') return resumed
+    if (resumed.ok) {
+      await resumed.call.host.abort(reason)
+      return { ok: true, wasRunning: false, toolName: resumed.call.toolName }
+    }
+    // Waiting in the store, not live here: record the abort without replaying the tool.
+    const lease = await this.store.lock(callId, this.instanceId, LEASE_MS)
+    if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now.`)
+    try {
+      const record = await this.store.get(callId)
+      const problem = this.#checkRecord(callId, record, { token, replay: () => undefined })
+      if (problem) return problem
+      const now = Date.now()
+      const outcome = { status: 'aborted' as const, reason }
+      const written = await this.store.update({ ...record!, status: 'aborted', outcome, revision: record!.revision + 1, updatedAt: now, owner: this.instanceId, expiresAt: now + this.options.idleTimeoutMs })
+      if (!written) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
+      return { ok: true, wasRunning: false, toolName: record!.tool }
+    } finally {
+      await this.store.unlock(lease).catch(() => undefined)
+    }
+  }
+
+  /** How a finished call ended ("it completed", "it was aborted: ..."), if the store remembers it. */
+  async finishedHow(callId: string): Promise<string | undefined> {
+    const record = await this.store.get(callId)
+    return record?.outcome ? describeOutcome(record.outcome) : undefined
   }
 
   list(): LiveCallInfo[] {
@@ -186,24 +345,99 @@ export class CallRegistry<X = undefined> {
     }))
   }
 
-  /** Abort every call (their `finally` blocks run) and end the registry's scope. */
+  /**
+   * Stop every live call and end the registry's scope. Their records stay as they were: a call
+   * waiting for an answer can be resumed by the next process using the same store.
+   */
   async close(reason = 'the server closed'): Promise<void> {
+    for (const call of this.#calls.values()) call.superseded = true
     await Promise.all([...this.#calls.values()].map((call) => call.host.abort(reason)))
+    await Promise.all([...this.#calls.values()].map((call) => call.writes))
     await this.#destroy()
   }
 
-  #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
-    this.claim(call)
+  /** Stop a local copy that is not the current one any more, without recording anything for it. */
+  #supersede(call: LiveCall<X>): void {
+    call.superseded = true
+    this.#forget(call)
+    void call.host.abort('another instance advanced this call')
+  }
+
+  #forget(call: LiveCall<X>): void {
+    this.#parked.remove(call)
     if (this.#calls.get(call.callId) === call) {
       this.#calls.delete(call.callId)
       this.#perClient.remove(call.client)
-    } else if (this.#finished.has(call.callId)) return
-    const how = outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : `it ${outcome.status}`
-    this.#finished.set(call.callId, { until: Date.now() + this.options.idleTimeoutMs, how })
-    // Keep the memory of finished ids bounded: drop the expired ones as we go.
-    if (this.#finished.size > this.options.maxCalls * 4) {
-      const now = Date.now()
-      for (const [id, entry] of this.#finished) if (entry.until <= now) this.#finished.delete(id)
     }
   }
+
+  #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
+    this.#forget(call)
+    if (call.superseded) return void this.#unlock(call)
+    const change: RecordChange = { status: outcome.status, journal: [...call.host.journal], outcome: storedOutcome(outcome) }
+    // A call that never stored anything (it ended before its first step or question) needs no record.
+    if (call.revision === 0 && call.host.journal.length === 0) return
+    void this.#write(call, change)
+      .catch(() => undefined)
+      .then(() => this.#unlock(call))
+  }
+
+  async #unlock(call: LiveCall<X>): Promise<void> {
+    const lease = call.lease
+    call.lease = undefined
+    if (lease) await this.store.unlock(lease).catch(() => undefined)
+  }
+
+  /**
+   * Write the call's record on top of the revision this copy last wrote. Writes of one call are
+   * chained, so they reach the store in order. With `strict`, a refused write (another instance
+   * advanced the call) throws `CallSupersededError` into the tool, which stops.
+   */
+  #write(call: LiveCall<X>, change: RecordChange, strict = false): Promise<void> {
+    const next = call.writes.then(async () => {
+      if (call.superseded) {
+        if (strict) throw new CallSupersededError(call.callId)
+        return
+      }
+      const now = Date.now()
+      const finished = isFinished(change.status)
+      const record: CallRecord = {
+        callId: call.callId,
+        surface: this.options.surface,
+        tool: call.toolName,
+        params: call.params,
+        paramsDigest: call.paramsDigest,
+        client: call.client,
+        status: change.status,
+        journal: change.journal,
+        ...(change.pending && { pending: change.pending }),
+        ...(call.tokenHash !== undefined && { tokenHash: call.tokenHash }),
+        owner: this.instanceId,
+        revision: call.revision + 1,
+        createdAt: call.createdAt,
+        updatedAt: now,
+        // A waiting call lives as long as it may wait; a finished one is remembered as long, so a
+        // late answer or requestState for it is still refused as finished.
+        expiresAt: now + this.options.idleTimeoutMs + (finished ? 0 : LEASE_MS),
+        ...(change.outcome && { outcome: change.outcome }),
+      }
+      let written = call.revision === 0 ? await this.store.create(record) : await this.store.update(record)
+      // The record expired while a request held the call for longer than its retention: this
+      // copy is still the current one (nobody can take over a call without its record).
+      if (!written && call.revision > 0 && !(await this.store.get(call.callId))) written = await this.store.create(record)
+      if (written) {
+        call.revision = record.revision
+        call.storedQuestion = change.status === 'waiting' ? change.pending?.id : undefined
+        return
+      }
+      call.superseded = true
+      if (strict) throw new CallSupersededError(call.callId)
+    })
+    call.writes = next.catch(() => undefined)
+    return next
+  }
+}
+
+function refusal(code: CallRefusal['code'], message: string): CallRefusal {
+  return { ok: false, code, message }
 }

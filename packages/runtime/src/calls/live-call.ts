@@ -1,11 +1,13 @@
 /**
- * One tool call held by a `CallRegistry`: the bridge host running it, the token that authorises
- * answers and aborts, and one reader of its events that every request serving the call continues
- * from (a turn reads up to the call's question; the next turn, with the answer, reads on). `X` is
- * what the serving side keeps per call (nothing for chat; the round state for MCP).
+ * One tool call held by a `CallRegistry`: the bridge host running it, the hash of the token that
+ * authorises answers and aborts, one reader of its events that every request serving the call
+ * continues from (a turn reads up to the call's question; the next turn, with the answer, reads
+ * on), and what the registry needs to keep its stored record current. `X` is what the serving
+ * side keeps per call (nothing for chat; the round state for MCP).
  */
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
+import type { CallLease } from './stores/call-store.ts'
 
 export interface LiveCall<X = unknown> {
   readonly callId: string
@@ -13,13 +15,25 @@ export interface LiveCall<X = unknown> {
   /** Whose call it is (for per-client limits). */
   readonly client: string
   readonly host: BridgeHost<unknown>
-  /** Issued with the call; a state-changing request must present it. */
-  readonly token: string
+  /** sha256 of the token issued with the call (none for MCP calls, authorised by their state). */
+  readonly tokenHash: string | undefined
   readonly createdAt: number
   /** The call's events, read once, in order, by whichever request is serving it now. */
   readonly events: AsyncGenerator<BridgeEvent, void, undefined>
   /** What the serving side keeps for this call. */
   readonly extra: X
+  readonly params: unknown
+  readonly paramsDigest: string
+  /** The revision of the stored record this copy wrote last (0: nothing stored yet). */
+  revision: number
+  /** The store lock held while a request advances the call. */
+  lease: CallLease | undefined
+  /** The chain of this call's store writes (they reach the store in order). */
+  writes: Promise<void>
+  /** Another instance advanced the call: this copy stops and records nothing more. */
+  superseded: boolean
+  /** The id of the question the stored record says the call waits for, if it does. */
+  storedQuestion: string | undefined
 }
 
 /** The next event of a call, or `undefined` once it has ended and every event was read. */

@@ -81,6 +81,11 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
   }
 }
 
+/** Why a call cannot be answered or aborted any more, for the user and the model. */
+function lostMessage(refusal: { code: string; message: string }): string {
+  return refusal.code === 'FINISHED' ? `${refusal.message} Nothing was changed.` : LOST
+}
+
 function errorCode(error: unknown): string {
   return error instanceof McpBridgeError ? error.code : 'INTERNAL_ERROR'
 }
@@ -88,41 +93,54 @@ function errorCode(error: unknown): string {
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
   if (body.abort) {
     const { callId, token, reason } = body.abort
-    const call = ctx.calls.get(callId)
-    if (!call) {
-      ctx.emit({ type: 'call_not_found', callId, message: LOST })
-    } else if (!ctx.calls.verifyToken(call, token)) {
-      ctx.emit({ type: 'error', code: 'WRONG_TOKEN', message: `This abort does not carry the token of tool call ${callId}; nothing was aborted.` })
+    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user')
+    if (!aborted.ok) {
+      if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') ctx.emit({ type: 'call_not_found', callId, message: lostMessage(aborted) })
+      else ctx.emit({ type: 'error', code: aborted.code, message: aborted.message })
+    } else if (aborted.wasRunning) {
+      // The response that runs it sees it end (its `finally` has run) and reports it there.
+      return ctx.emit({ type: 'call_aborted', callId })
     } else {
-      // Parked: no response is reading the call, so this one reports its end. Otherwise the
-      // response that runs it sees it end (its `finally` has run) and reports it there.
-      const parked = ctx.calls.isParked(call)
-      await call.host.abort(reason ?? 'cancelled by the user')
-      if (!parked) return ctx.emit({ type: 'call_aborted', callId })
+      // It was waiting: no response is reading it, so this one reports its end.
       addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}.`)))
-      ctx.emit({ type: 'tool_result', callId, toolName: call.toolName, result: 'cancelled by the user', isError: true })
+      ctx.emit({ type: 'tool_result', callId, toolName: aborted.toolName, result: 'cancelled by the user', isError: true })
     }
   }
 
   for (const response of body.elicitResponses ?? []) {
-    const call = ctx.calls.get(response.callId)
-    if (!call) {
-      ctx.emit({ type: 'call_not_found', callId: response.callId, message: LOST })
-      addToolResult(conversation, response.callId, chatResult(response.callId, errorResult(`Error: ${LOST}`)))
+    const refuse = (code: string, message: string, issues?: Array<{ path: string; message: string }>) =>
+      ctx.emit({ type: 'elicit_refused', callId: response.callId, elicitId: response.elicitId, code, message, ...(issues && { issues }) })
+    const resumed = await ctx.calls.resume(response.callId, {
+      token: response.token,
+      replay: (record) => {
+        const tool = ctx.tools.get(record.tool)
+        return tool && { tool, sampling: modelSampling(ctx.model), extra: undefined }
+      },
+    })
+    if (!resumed.ok) {
+      if (resumed.code === 'NOT_FOUND' || resumed.code === 'FINISHED') {
+        const message = lostMessage(resumed)
+        ctx.emit({ type: 'call_not_found', callId: response.callId, message })
+        addToolResult(conversation, response.callId, chatResult(response.callId, errorResult(`Error: ${message}`)))
+      } else refuse(resumed.code, resumed.message)
       continue
     }
-    const refuse = (code: string, message: string, issues?: Array<{ path: string; message: string }>) =>
-      ctx.emit({ type: 'elicit_refused', callId: call.callId, elicitId: response.elicitId, code, message, ...(issues && { issues }) })
-    if (!ctx.calls.verifyToken(call, response.token)) {
-      refuse('WRONG_TOKEN', 'This answer does not carry the token issued with the call; nothing was resumed.')
-      continue
+    const { call } = resumed
+    if (resumed.replayed) {
+      // Replay the journal up to the question the record says the call waits for.
+      const stop = await nextStop(ctx, call, true)
+      if (stop.kind === 'done' || stop.request.id !== resumed.record.pending?.id) {
+        if (stop.kind === 'waiting') await call.host.abort('replaying its journal led to another question')
+        await report(ctx, conversation, call, stop.kind === 'done' ? stop.outcome : await call.host.outcome)
+        continue
+      }
     }
     const outcome = call.host.respond({ id: response.elicitId, result: response.result })
     if (!outcome.ok) {
       refuse(outcome.code, outcome.message, outcome.issues)
+      await ctx.calls.park(call, resumed.record.pending!)
       continue
     }
-    ctx.calls.claim(call)
     await settle(ctx, conversation, call)
   }
 
@@ -174,7 +192,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
     ctx.emit({ type: 'tool_result', callId: use.id, toolName: use.name, result: message, isError: true })
   }
   if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
-  let call: ChatCall
+  let call: ChatCall & { token: string }
   try {
     call = ctx.calls.start({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model), client: ctx.client, extra: undefined })
   } catch (error) {
@@ -194,24 +212,35 @@ async function settle(ctx: EngineContext, conversation: McpMessage[], call: Chat
       await call.host.abort(`context of "${request.key}" is ${size} bytes (limit ${ctx.limits.maxContextBytes})`)
       return settle(ctx, conversation, call)
     }
-    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: encodeElicitRequest(request) })
-    ctx.calls.park(call)
+    const wire = encodeElicitRequest(request)
+    // Stored before it is announced: the answer may reach another instance.
+    await ctx.calls.park(call, { id: request.id, key: request.key, wire })
+    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: wire })
     return
   }
-  const result = toolResultOf(stop.outcome)
+  await report(ctx, conversation, call, stop.outcome)
+}
+
+/** A call's end joins the conversation and reaches the client. */
+async function report(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, outcome: BridgeOutcome<unknown>): Promise<void> {
+  const result = toolResultOf(outcome)
   addToolResult(conversation, call.callId, chatResult(call.callId, result))
   ctx.emit({
     type: 'tool_result',
     callId: call.callId,
     toolName: call.toolName,
-    result: stop.outcome.status === 'completed' ? stop.outcome.result : resultText(result),
+    result: outcome.status === 'completed' ? outcome.result : resultText(result),
     ...(result.isError && { isError: true }),
   })
 }
 
-/** Forward the call's new logs and progress until it asks the user or ends. */
-async function nextStop(ctx: EngineContext, call: ChatCall): Promise<CallStop> {
+/**
+ * Forward the call's new logs and progress until it asks the user or ends. While replaying
+ * (`quiet`), what the tool reports again is not forwarded: the user saw it the first time.
+ */
+async function nextStop(ctx: EngineContext, call: ChatCall, quiet = false): Promise<CallStop> {
   for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
+    if ((quiet || 'replayed' in event) && (event.type === 'log' || event.type === 'notify')) continue
     if (event.type === 'log') ctx.emit({ type: 'tool_log', callId: call.callId, level: event.level, message: event.message })
     else if (event.type === 'notify') {
       ctx.emit({

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
+import { callStoreOption } from '../calls/stores/store-option.ts'
+import type { CallStore } from '../calls/stores/call-store.ts'
 import { MAX_JSON_DEPTH } from '../context/json-safe.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -33,6 +35,12 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
   limits?: Partial<ChatLimits>
   /** A system prompt for the model. */
   system?: string
+  /**
+   * Where tool calls are recorded so they survive restarts and can be answered on any instance
+   * (see "Durable calls" in the README): `createSqliteStore` for one server, `createRedisStore`
+   * for several. Default: this process's memory. The handler does not close it.
+   */
+  store?: CallStore
 }
 
 export interface ChatHandler {
@@ -74,6 +82,7 @@ const optionsSchema = z
     clientKey: z.function().optional(),
     allowedHosts: z.unknown().optional(),
     allowedOrigins: z.unknown().optional(),
+    store: callStoreOption.optional(),
   })
   .strict()
 
@@ -93,6 +102,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     maxCallsPerClient: limits.maxCallsPerClient,
     maxCallsPerClientOption: 'limits.maxCallsPerClient',
     idleTimeoutOption: 'limits.idleTimeoutMs',
+    surface: 'chat',
+    ...(options.store && { store: options.store }),
   })
 
   async function handle(request: Request): Promise<Response> {

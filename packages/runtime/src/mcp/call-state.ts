@@ -1,27 +1,28 @@
 /**
  * The `requestState` of a suspended call (MCP 2026-07-28 multi round-trip requests; the SDK's
- * legacy shim uses the same rounds for 2025-11-25 clients). It is everything needed to resume the
- * call anywhere — which call, what it waits for, and the journal to replay if this process no
- * longer holds the call — sealed with the SDK's HMAC codec: the client can read it but not forge,
- * alter or extend it, and it expires with the wait for input. It is bound to the method and the
+ * legacy shim uses the same rounds for 2025-11-25 clients): which call, what it waits for, and
+ * the revision of the call's stored record it was minted at. The journal is not in it: the call
+ * store holds it, so a state of a call that moved on or finished is refused wherever it is
+ * replayed. Sealed with the SDK's HMAC codec: the client can read it but not forge, alter or
+ * extend it, and it expires with the wait for input. It is bound to the method and the
  * authenticated client, and carries a digest of the arguments, so it cannot be moved to another
  * call either.
  */
 import { createHash } from 'node:crypto'
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server'
-import type { JournalEntry } from '../bridge/journal.ts'
 
 /** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
 export type InputWait = { kind: 'elicit'; inputKey: string; elicitId: string } | { kind: 'sample'; inputKey: string }
 
 export interface CallState {
-  v: 1
+  v: 2
   callId: string
   tool: string
   /** sha256 of the canonical JSON of the call's arguments. */
   args: string
   wait: InputWait
-  journal: JournalEntry[]
+  /** The revision of the call's stored record when this state was minted. */
+  rev: number
 }
 
 export function createCallStateCodec(key: Uint8Array | string, ttlSeconds: number): RequestStateCodec<CallState> {

@@ -50,6 +50,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       maxCallsOption: 'maxSuspendedCalls',
       maxCallsPerClient: options.maxSuspendedCallsPerClient,
       maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
+      surface: 'mcp',
+      ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
     clientKey: options.clientKey,

@@ -23,13 +23,14 @@ export type Stop =
   | { kind: 'input'; wait: InputWait; request: InputRequest }
   | { kind: 'done'; outcome: BridgeOutcome<unknown> }
 
-export async function driveCall(call: McpCall, ctx: ServerContext): Promise<Stop> {
+/** `quiet`: a replay up to the question the call waits for; what it reports was reported the first time. */
+export async function driveCall(call: McpCall, ctx: ServerContext, quiet = false): Promise<Stop> {
   const reporter = new Reporter(call, ctx)
   for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
     switch (event.type) {
       case 'log':
       case 'notify':
-        await reporter.report(event)
+        if (!quiet) await reporter.report(event)
         break
       case 'elicit':
         return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request) }

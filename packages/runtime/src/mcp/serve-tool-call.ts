@@ -4,12 +4,14 @@
  *
  *   round 1: start the tool on the bridge and run it to its first question → `input_required`
  *            with that question and a sealed requestState; or to its end → the result.
- *   round n: verify the state (the SDK's seam already checked its HMAC and expiry), find the
- *            suspended call — or rebuild it from the state's journal if this process no longer
- *            holds it — hand it the client's answer, and run it to its next stop.
+ *   round n: verify the state (the SDK's seam already checked its HMAC and expiry), resume the
+ *            call through the registry — the suspended generator if this process holds the
+ *            current one, else a replay of the stored journal (no step re-runs) — hand it the
+ *            client's answer, and run it to its next stop.
  *
- * The tool runs once: between rounds it stays suspended in this process. Cancelling the request
- * aborts it (its `finally` blocks run), and so does a wait that outlives the state's TTL.
+ * Between rounds the call waits in this process and in the call store. Cancelling the request
+ * aborts it (its `finally` blocks run), and so does a wait that outlives the state's TTL; a state
+ * of a call that moved on or finished is refused on every instance sharing the store.
  */
 import { randomUUID } from 'node:crypto'
 import {
@@ -26,7 +28,6 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server'
 import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
-import type { JournalEntry } from '../bridge/journal.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
@@ -43,29 +44,23 @@ export interface ToolCallService {
   clientKey: ClientKey
 }
 
-/** Start a call in the registry, or replay one from its journal. */
-function startCall(
-  service: ToolCallService,
-  ctx: ServerContext,
-  tool: AnyMcpTool,
-  callId: string,
-  argsDigest: string,
-  args: unknown,
-  caps: McpRound['caps'],
-  version: string | undefined,
-  replay?: readonly JournalEntry[],
-): McpCall {
-  const sampler = new ParkingSampler()
+function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
+  return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
+}
+
+function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined): McpCall {
   const request = ctx.http?.req
+  const round = newRound(digestArguments(args), caps, version)
   return service.calls.start({
     tool,
     params: args,
-    callId,
-    sampling: sampler,
+    callId: randomUUID(),
+    sampling: round.sampler,
+    paramsDigest: round.argsDigest,
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
     client: request ? service.clientKey(request) : 'stdio',
-    ...(replay && { replay }),
-    extra: { argsDigest, sampler, caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined },
+    issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
+    extra: round,
   })
 }
 
@@ -97,7 +92,7 @@ export async function serveToolCall(
   let call: McpCall
   if (state === undefined) {
     try {
-      call = startCall(service, ctx, tool, randomUUID(), digestArguments(args), args, caps, version)
+      call = startCall(service, ctx, tool, args, caps, version)
     } catch (error) {
       return errorResult((error as Error).message)
     }
@@ -108,7 +103,7 @@ export async function serveToolCall(
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
       if (!isModernRound(ctx)) watchCancellation(call, ctx)
-      service.calls.park(call)
+      await parkCall(service, call)
       return askAgain(service, call, ctx)
     }
   }
@@ -124,8 +119,14 @@ export async function serveToolCall(
   // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
   // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
   if (isModernRound(ctx)) call.extra.detachCancel?.()
-  service.calls.park(call)
+  await parkCall(service, call)
   return askAgain(service, call, ctx)
+}
+
+/** Store the question (any instance sharing the store can take the answer) and wait for it. */
+function parkCall(service: ToolCallService, call: McpCall): Promise<void> {
+  const { wait, inputRequest } = call.extra
+  return service.calls.park(call, { id: wait!.inputKey, key: wait!.kind === 'elicit' ? wait!.elicitId : 'sample', wire: { wait, inputRequest } })
 }
 
 function isModernRound(ctx: ServerContext): boolean {
@@ -142,36 +143,40 @@ async function resumeCall(
   version: string | undefined,
   ctx: ServerContext,
 ): Promise<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
-  if (state?.v !== 1 || state.tool !== tool.name || state.args !== digestArguments(args)) {
+  if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
-  const ended = service.calls.finishedHow(state.callId)
-  if (ended) throw invalidState(`that tool call is over, ${ended}`)
-  let call = service.calls.get(state.callId)
-  if (call) {
-    if (!service.calls.isParked(call)) throw invalidState('that tool call is being resumed by another request')
-    if (call.extra.wait?.inputKey !== state.wait.inputKey) throw invalidState('it is stale: the call has moved on since')
-    service.calls.claim(call)
-    call.extra.detachCancel?.()
-  } else {
+  const resumed = await service.calls.resume(state.callId, {
+    revision: state.rev,
+    replay: (record) => {
+      const round = newRound(record.paramsDigest, caps, version)
+      return { tool, sampling: round.sampler, extra: round }
+    },
+  })
+  if (!resumed.ok) {
+    if (resumed.code === 'FINISHED') throw invalidState(`that tool call is over, ${resumed.how}`)
+    if (resumed.code === 'BUSY') throw invalidState('that tool call is being resumed by another request')
+    if (resumed.code === 'STALE') throw invalidState('it is stale: the call has moved on since')
+    if (resumed.code === 'REPLAY_FAILED') return { failed: errorResult(resumed.message) }
+    throw invalidState(resumed.message.replace(/\.$/, ''))
+  }
+  const { call } = resumed
+  if (resumed.replayed) {
     // Not held here (a restart, another instance): replay the journal up to the same question.
-    try {
-      call = startCall(service, ctx, tool, state.callId, state.args, args, caps, version, state.journal)
-    } catch (error) {
-      return { failed: errorResult((error as Error).message) }
-    }
-    const stop = await driveCall(call, ctx)
+    const stop = await driveCall(call, ctx, true)
     if (stop.kind === 'done' || stop.wait.inputKey !== state.wait.inputKey) {
-      await call.host.abort('it could not be resumed')
+      if (stop.kind === 'input') await call.host.abort('replaying its journal led to another question')
+      const outcome = await call.host.outcome
       return {
-        failed: errorResult(
-          `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. ` +
-            'Call the tool again.',
+        failed: outcome.status === 'failed' ? toolResultOf(outcome) : errorResult(
+          `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. Call the tool again.`,
         ),
       }
     }
     call.extra.wait = stop.wait
     call.extra.inputRequest = stop.request
+  } else {
+    call.extra.detachCancel?.()
   }
   call.extra.caps = caps
   call.extra.version = version
@@ -181,7 +186,7 @@ async function resumeCall(
   try {
     deliver(call, answer)
   } catch (error) {
-    service.calls.park(call) // nothing was applied: the call keeps waiting for a proper answer
+    await parkCall(service, call) // nothing was applied: the call keeps waiting for a proper answer
     throw error
   }
   return { call, answered: true }
@@ -206,12 +211,12 @@ function deliver(call: McpCall, answer: unknown): void {
 async function askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext): Promise<InputRequiredResult> {
   const { wait, inputRequest } = call.extra
   const state: CallState = {
-    v: 1,
+    v: 2,
     callId: call.callId,
     tool: call.toolName,
     args: call.extra.argsDigest,
     wait: wait!,
-    journal: [...call.host.journal],
+    rev: call.revision,
   }
   return inputRequired({
     inputRequests: { [wait!.inputKey]: inputRequest! },

@@ -8,6 +8,8 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
+import type { CallStore } from '../calls/stores/call-store.ts'
+import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 
@@ -44,6 +46,12 @@ export interface McpServerOptions {
   clientKey?: ClientKey
   /** Out-of-band errors (a refused requestState, a transport failure). Default: ignored. */
   onError?: (error: Error) => void
+  /**
+   * Where suspended calls are recorded (journal, pending question, outcome): a requestState is
+   * resumed from the store, so with a shared store (`createRedisStore`) any instance serves it,
+   * and a finished call is refused everywhere. Default: this process's memory. Not closed by the server.
+   */
+  store?: CallStore
 }
 
 export class McpServerOptionsError extends McpBridgeError {
@@ -62,6 +70,7 @@ export interface ResolvedServerOptions {
   maxSuspendedCallsPerClient: number
   clientKey: ClientKey
   onError: (error: Error) => void
+  store: CallStore | undefined
 }
 
 const optionsSchema = z
@@ -77,6 +86,7 @@ const optionsSchema = z
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
     clientKey: z.function().optional(),
     onError: z.function().optional(),
+    store: callStoreOption.optional(),
   })
   .strict()
 
@@ -103,5 +113,6 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
+    store: input.store,
   }
 }

@@ -49,7 +49,7 @@ describe('runtime folders', () => {
 
   it('has the folders of the architecture', () => {
     expect([...graph.keys()].sort()).toEqual(
-      ['bridge', 'calls', 'chat', 'client', 'context', 'errors', 'http', 'mcp', 'plugin', 'protocol', 'react', 'sampling', 'schema', 'testing', 'tool'].sort(),
+      ['bridge', 'calls', 'calls/stores', 'chat', 'client', 'context', 'errors', 'http', 'mcp', 'plugin', 'protocol', 'react', 'sampling', 'schema', 'testing', 'tool'].sort(),
     )
   })
 
@@ -61,7 +61,7 @@ describe('runtime folders', () => {
   it.each(['client', 'react', 'tool', 'schema', 'context', 'errors', 'plugin', 'protocol', 'sampling'])(
     '%s never reaches a server-only folder',
     (folder) => {
-      const server = ['bridge', 'calls', 'chat', 'http', 'mcp', 'testing']
+      const server = ['bridge', 'calls', 'calls/stores', 'chat', 'http', 'mcp', 'testing']
       expect([...reachable(graph, folder)].filter((f) => server.includes(f))).toEqual([])
     },
   )

@@ -356,7 +356,7 @@ describe('createChatHandler over HTTP', () => {
     const refused = await post({ messages: [user('hold')] })
     expect(one(refused, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/already holds 1 tool calls.*limits\.maxActiveCalls/) })
     expect(handler.calls.list()).toMatchObject([{ callId: held.callId, status: 'awaiting_elicit' }])
-    await handler.calls.abort(held.callId)
+    await handler.calls.get(held.callId)!.host.abort()
     const big = await post({ messages: [user('big')] })
     expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000\)/) })
   })

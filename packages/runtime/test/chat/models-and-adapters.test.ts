@@ -150,22 +150,25 @@ describe('CallRegistry: a parked call expires unless claimed', () => {
       maxCallsOption: 'limits.maxActiveCalls',
       maxCallsPerClient: 10,
       maxCallsPerClientOption: 'limits.maxCallsPerClient',
+      surface: 'chat',
     })
     const call = registry.start({ tool, params: {}, callId: 'c1', client: 'test', extra: undefined })
     for (let e = await nextEvent(call); e && e.type !== 'elicit'; e = await nextEvent(call));
-    registry.park(call)
+    const question = { id: 'c1#1', key: 'a', wire: {} }
+    await registry.park(call, question)
     await vi.advanceTimersByTimeAsync(59_000)
-    registry.claim(call) // a request is serving it: no expiry while it does
+    // A request is serving it: no expiry while it does.
+    expect(await registry.resume('c1', { token: call.token, replay: () => undefined })).toMatchObject({ ok: true, replayed: false })
     await vi.advanceTimersByTimeAsync(120_000)
     expect(registry.size).toBe(1)
-    registry.park(call)
+    await registry.park(call, question)
     await vi.advanceTimersByTimeAsync(59_999)
     expect(registry.size).toBe(1)
     await vi.advanceTimersByTimeAsync(1)
     expect(await call.host.outcome).toEqual({ status: 'aborted', reason: 'no answer came within 60 s (limits.idleTimeoutMs)' })
     expect(cleaned).toEqual(['finally'])
     expect(registry.size).toBe(0)
-    expect(registry.finishedHow('c1')).toBe('it was aborted: no answer came within 60 s (limits.idleTimeoutMs)')
+    expect(await registry.finishedHow('c1')).toBe('it was aborted: no answer came within 60 s (limits.idleTimeoutMs)')
     await registry.close()
   })
 })

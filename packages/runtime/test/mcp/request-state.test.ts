@@ -5,6 +5,7 @@
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
+import { type CallStore, createMemoryStore } from '../../src/server.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { FULL_CAPABILITIES } from './support/mcp-clients.ts'
 
@@ -34,8 +35,8 @@ async function manualClient(server: BridgeMcpServer) {
   return { client, call }
 }
 
-function serve(): BridgeMcpServer {
-  const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], secret: SECRET })
+function serve(store?: CallStore): BridgeMcpServer {
+  const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], secret: SECRET, ...(store && { store }) })
   open.push(server)
   return server
 }
@@ -108,17 +109,31 @@ describe('requestState integrity (2026-07-28)', () => {
     expect(Object.keys(next.inputRequests)).toEqual(['elicit-pickSeat-2'])
   })
 
-  it('resumes on another server instance with the same secret by replaying the journal (a restart loses nothing)', async () => {
-    const first = asked(await (await manualClient(serve())).call({}))
-    const { call } = await manualClient(serve()) // a fresh instance: it never saw this call
+  it('resumes on another instance sharing the store by replaying the journal; a finished call is refused everywhere', async () => {
+    const store = createMemoryStore() // shared by the instances, as a Redis would be
+    const first = asked(await (await manualClient(serve(store))).call({}))
+    const { call } = await manualClient(serve(store)) // a fresh instance: it never saw this call
     const seat = asked(await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'CA-287' } } }, requestState: first.requestState }))
     const tip = asked(await call({ inputResponses: { 'elicit-pickSeat-2': { action: 'accept', content: { row: 7, seat: 'A' } } }, requestState: seat.requestState }))
     expect(Object.values(tip.inputRequests)[0]!.method).toBe('sampling/createMessage')
-    const { call: call3 } = await manualClient(serve()) // and once more, for the sampling answer
-    const done = (await call3({
+    const { call: call3 } = await manualClient(serve(store)) // and once more, for the sampling answer
+    const last = {
       inputResponses: { [Object.keys(tip.inputRequests)[0]!]: { role: 'assistant', content: { type: 'text', text: 'Bring snacks.' }, model: 'm' } },
       requestState: tip.requestState,
-    })) as CallToolResult
+    }
+    const done = (await call3(last)) as CallToolResult
     expect(done.structuredContent).toMatchObject({ ticketNumber: 'TK-CA-287-7A', tip: 'Bring snacks.' })
+    // The last state of the finished call, replayed on each instance, completes nothing again.
+    for (const again of [call, call3, (await manualClient(serve(store))).call]) {
+      await expect(again(last)).rejects.toThrow(/that tool call is over, it completed/)
+    }
+  })
+
+  it('without a shared store another instance cannot resume the call, and says why', async () => {
+    const first = asked(await (await manualClient(serve())).call({}))
+    const { call } = await manualClient(serve())
+    await expect(call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'CA-287' } } }, requestState: first.requestState })).rejects.toThrow(
+      /This requestState cannot be used: This tool call is no longer known \(it expired, or it was held by a server that keeps calls only in memory\)/,
+    )
   })
 })

@@ -1,0 +1,45 @@
+/**
+ * How a live call becomes a stored `CallRecord`, and the few checks a request makes against a
+ * record before it may touch the call (its token, whether it is over). Kept apart from the
+ * registry so the rules read in one place.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto'
+import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { CallRecord, StoredCallStatus, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url')
+}
+
+/** Constant-time: does `token` hash to `tokenHash`? */
+export function tokenMatches(tokenHash: string | undefined, token: unknown): boolean {
+  if (tokenHash === undefined || typeof token !== 'string') return false
+  const a = Buffer.from(tokenHash)
+  const b = Buffer.from(hashToken(token))
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+export function storedOutcome(outcome: BridgeOutcome<unknown>): StoredOutcome {
+  if (outcome.status === 'completed') return { status: 'completed', result: outcome.result }
+  if (outcome.status === 'aborted') return { status: 'aborted', reason: outcome.reason }
+  const { error } = outcome
+  return { status: 'failed', message: error.message, ...(error instanceof McpBridgeError && { code: error.code }) }
+}
+
+/** "it completed", "it was aborted: the user cancelled", for messages. */
+export function describeOutcome(outcome: StoredOutcome): string {
+  return outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : outcome.status === 'failed' ? `it failed: ${outcome.message}` : 'it completed'
+}
+
+export function isFinished(status: StoredCallStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'aborted'
+}
+
+/** What changes in a record at a write: everything else is carried over. */
+export interface RecordChange {
+  status: StoredCallStatus
+  journal: CallRecord['journal']
+  pending?: StoredQuestion
+  outcome?: StoredOutcome
+}
