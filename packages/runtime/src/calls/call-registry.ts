@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto'
 import { createScope, type Scope } from 'effection'
 import { call as callPromise, type Operation } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import { TERMINAL_STATUSES } from '../bridge/events.ts'
+import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
@@ -197,10 +197,13 @@ export class CallRegistry<X = undefined> {
       superseded: false,
       storedQuestion: undefined,
     }
-    // A call that ended before it was registered (invalid params) is not held.
     if (!TERMINAL_STATUSES.has(host.status())) {
       this.#calls.set(call.callId, call)
       this.#perClient.add(spec.client)
+    } else {
+      // It ended before `onEnd` could see it (invalid params, a replay that diverged at once):
+      // it is not held, but its end is recorded and its lock released like any other's.
+      this.#end(call, endOf(host.events))
     }
     return call
   }
@@ -373,13 +376,25 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.#forget(call)
-    if (call.superseded) return void this.#unlock(call)
+    if (call.superseded) {
+      call.writes = call.writes.then(() => this.#unlock(call))
+      return
+    }
     const change: RecordChange = { status: outcome.status, journal: [...call.host.journal], outcome: storedOutcome(outcome) }
     // A call that never stored anything (it ended before its first step or question) needs no record.
     if (call.revision === 0 && call.host.journal.length === 0) return
-    void this.#write(call, change)
+    call.writes = this.#write(call, change)
       .catch(() => undefined)
       .then(() => this.#unlock(call))
+  }
+
+  /**
+   * Resolves once everything the call wrote is stored and its lock released: after this, any
+   * instance sees how it ended. Report a call's end only then, or a quick follow-up request could
+   * find it still locked.
+   */
+  settled(call: LiveCall<X>): Promise<void> {
+    return call.writes
   }
 
   async #unlock(call: LiveCall<X>): Promise<void> {
@@ -436,6 +451,14 @@ export class CallRegistry<X = undefined> {
     call.writes = next.catch(() => undefined)
     return next
   }
+}
+
+/** A finished call's outcome, read from its terminal event (available synchronously, unlike `outcome`). */
+function endOf(events: readonly BridgeEvent[]): BridgeOutcome<unknown> {
+  const last = events[events.length - 1]
+  if (last?.type === 'completed') return { status: 'completed', result: last.result }
+  if (last?.type === 'failed') return { status: 'failed', error: last.error }
+  return { status: 'aborted', reason: last?.type === 'aborted' ? last.reason : 'ended' }
 }
 
 function refusal(code: CallRefusal['code'], message: string): CallRefusal {

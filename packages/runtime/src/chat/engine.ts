@@ -223,6 +223,7 @@ async function settle(ctx: EngineContext, conversation: McpMessage[], call: Chat
 
 /** A call's end joins the conversation and reaches the client. */
 async function report(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, outcome: BridgeOutcome<unknown>): Promise<void> {
+  await ctx.calls.settled(call)
   const result = toolResultOf(outcome)
   addToolResult(conversation, call.callId, chatResult(call.callId, result))
   ctx.emit({

@@ -112,6 +112,7 @@ export async function serveToolCall(
   const stop = await driveCall(call, ctx)
   if (stop.kind === 'done') {
     call.extra.detachCancel?.()
+    await service.calls.settled(call)
     return toolResultOf(stop.outcome)
   }
   call.extra.wait = stop.wait

@@ -1,0 +1,179 @@
+/**
+ * Durable calls with real processes and real stores: a chat server killed with SIGKILL while a
+ * call waits, restarted on the same SQLite file; two instances sharing a real redis-server; a
+ * tool whose code changed between suspend and resume. The ticket desk's ledger shows every
+ * side effect, so "exactly once" is counted, not assumed.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { McpMessage } from '../../src/index.ts'
+import { type ChatHandler, type CallStore, createChatHandler, createRedisStore, createSqliteStore, toNodeListener } from '../../src/server.ts'
+import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
+import { createScriptedModel } from '../../src/testing.ts'
+import { openLedger, ticketDesk } from '../fixtures/ticket-desk.ts'
+import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-durable-'))
+let redis: RedisProcess
+beforeAll(async () => {
+  redis = await startRedis()
+}, 30_000)
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+afterAll(async () => {
+  await redis?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const model = createScriptedModel({
+  onUserMessage: [{ match: /ticket to (\w+)/, reply: (_t, m) => ({ toolCalls: [{ name: 'book_ticket', input: { route: m![1]! } }] }) }],
+  onToolResult: (name, result) => `${name}: ${JSON.stringify(result)}`,
+  fallback: 'ok',
+})
+const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
+
+async function post(url: string, body: ChatRequestBody): Promise<ChatStreamEvent[]> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  expect(res.status).toBe(200)
+  const events: ChatStreamEvent[] = []
+  for await (const e of readChatEvents(res.body!)) events.push(e)
+  return events
+}
+const find = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) =>
+  events.find((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+
+/** The question a response ended on, with what it takes to answer it from any instance. */
+function pendingOf(events: ChatStreamEvent[]) {
+  const asked = find(events, 'elicit_request')
+  const call = find(events, 'tool_call')
+  const state = find(events, 'conversation_state')
+  if (!asked || !call?.token || !state) throw new Error(`no question in ${JSON.stringify(events.map((e) => e.type))}`)
+  return {
+    messages: state.messages,
+    answer: (ok: boolean): ChatRequestBody => ({
+      messages: state.messages,
+      elicitResponses: [{ callId: asked.callId, elicitId: asked.request.id, token: call.token!, result: { action: 'accept', content: { ok } } }],
+    }),
+  }
+}
+
+/** An in-process chat instance on its own port with its own store connection. */
+async function instance(store: CallStore, tool = ticketDesk(join(dir, 'ledger-shared.db'))): Promise<{ url: string; handler: ChatHandler }> {
+  const handler = createChatHandler({ tools: [tool], model, store })
+  const server: Server = createServer(toNodeListener(handler))
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  cleanups.push(async () => {
+    await handler.close()
+    await new Promise((r) => server.close(r))
+  })
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, handler }
+}
+
+describe('a chat server killed mid-call (SQLite)', () => {
+  const script = fileURLToPath(new URL('../support/durable-chat-server.ts', import.meta.url))
+
+  async function spawnServer(db: string): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, db], { stdio: ['ignore', 'pipe', 'pipe'] })
+    cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'))
+    let out = ''
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start in 60 s:\n${out}`)), 60_000)
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d
+        const m = /listening (\d+)/.exec(out)
+        if (m) resolve((clearTimeout(timer), Number(m[1])))
+      })
+      child.stderr!.on('data', (d: Buffer) => (out += d))
+      child.once('exit', (code) => reject((clearTimeout(timer), new Error(`the server exited (${code}):\n${out}`))))
+    })
+    return { child, url: `http://127.0.0.1:${port}/api/chat` }
+  }
+
+  it('is restarted on the same file; the answer completes the call and each step ran exactly once', async () => {
+    const db = join(dir, 'restart.db')
+    const first = await spawnServer(db)
+    const asked = pendingOf(await post(first.url, { messages: [user('a ticket to OSL')] }))
+    first.child.kill('SIGKILL')
+    await new Promise((r) => first.child.once('exit', r))
+
+    const second = await spawnServer(db)
+    const done = await post(second.url, asked.answer(true))
+    expect(find(done, 'tool_result')).toMatchObject({ toolName: 'book_ticket', result: { booked: true, ticket: 'TK-OSL' } })
+    expect(find(done, 'error')).toBeUndefined()
+
+    const ledger = openLedger(db)
+    cleanups.push(() => ledger.close())
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket'])
+    // The same answer again, to the restarted server: refused, nothing runs twice.
+    const again = await post(second.url, asked.answer(true))
+    expect(find(again, 'call_not_found')?.message).toMatch(/already finished: it completed/)
+    expect(ledger.rows()).toHaveLength(2)
+  }, 180_000)
+})
+
+describe('two instances sharing a redis-server', () => {
+  async function pair() {
+    const [storeA, storeB] = await Promise.all([createRedisStore({ url: redis.url }), createRedisStore({ url: redis.url })])
+    cleanups.push(() => storeA.close(), () => storeB.close())
+    const ledgerPath = join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`)
+    const [a, b] = await Promise.all([instance(storeA, ticketDesk(ledgerPath)), instance(storeB, ticketDesk(ledgerPath))])
+    const ledger = openLedger(ledgerPath)
+    cleanups.push(() => ledger.close())
+    return { a, b, ledger }
+  }
+
+  it('a call started on A is answered on B; its last answer replayed on A or B completes nothing again', async () => {
+    const { a, b, ledger } = await pair()
+    const asked = pendingOf(await post(a.url, { messages: [user('a ticket to BER')] }))
+    const done = await post(b.url, asked.answer(true))
+    expect(find(done, 'tool_result')).toMatchObject({ result: { booked: true, ticket: 'TK-BER' } })
+    for (const at of [a, b]) {
+      const replay = await post(at.url, asked.answer(true))
+      expect(find(replay, 'call_not_found')?.message).toMatch(/already finished: it completed/)
+      expect(find(replay, 'tool_result')).toBeUndefined()
+    }
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket'])
+  }, 60_000)
+
+  it('of two concurrent answers to one call on two instances exactly one advances it', async () => {
+    const { a, b, ledger } = await pair()
+    const asked = pendingOf(await post(a.url, { messages: [user('a ticket to ROM')] }))
+    const results = await Promise.all([post(a.url, asked.answer(true)), post(b.url, asked.answer(true))])
+    const completed = results.filter((events) => find(events, 'tool_result'))
+    expect(completed).toHaveLength(1)
+    const loser = results.find((events) => !find(events, 'tool_result'))!
+    const refusal = find(loser, 'elicit_refused') ?? find(loser, 'call_not_found')
+    expect(refusal?.message).toMatch(/being answered by another request|already finished/)
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket'])
+  }, 60_000)
+})
+
+describe('a tool whose code changed between suspend and resume', () => {
+  it('fails cleanly with JournalDivergenceError, and the user is told', async () => {
+    const store = await createSqliteStore({ path: join(dir, 'diverge.db') })
+    cleanups.push(() => store.close())
+    const ledgerPath = join(dir, 'ledger-diverge.db')
+    const before = await instance(store, ticketDesk(ledgerPath, 'reserve fare'))
+    const asked = pendingOf(await post(before.url, { messages: [user('a ticket to LIS')] }))
+    await before.handler.close() // the deploy: the old code stops, its calls stay in the store
+    const after = await instance(store, ticketDesk(ledgerPath, 'hold seat')) // the new code names its first step differently
+    const events = await post(after.url, asked.answer(true))
+    const result = find(events, 'tool_result')
+    expect(result).toMatchObject({ toolName: 'book_ticket', isError: true })
+    expect(String(result!.result)).toMatch(/cannot resume: its journal has step "reserve fare" \(#1\) where the tool now reaches step "hold seat" \(#1\)/)
+    const ledger = openLedger(ledgerPath)
+    cleanups.push(() => ledger.close())
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve'])
+    // The call is over for good: a second try is refused as finished.
+    const second = await post(after.url, asked.answer(true))
+    expect(find(second, "call_not_found")?.message).toMatch(/already finished: it failed/)
+  }, 60_000)
+})
