@@ -5,11 +5,14 @@
  */
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
 import { serverTools } from '../src/mcp-bridge/server.gen.ts'
+import { chooseStore } from '../src/server/store.ts'
 
 const server = createMcpServer({
   name: 'mcp-bridge-playground',
   version: '0.1.0',
   tools: serverTools,
+  // The same durable store as the chat: SQLite under playground/data/, or Redis with REDIS_URL.
+  store: await chooseStore(),
   onError: (error) => console.error(`[mcp-bridge-playground] ${error.message}`),
 })
 server.listen()

@@ -6,6 +6,7 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { createChatHandler, fromAiSdk, type ChatModel } from '@mcp-bridge/runtime/server'
 import { serverTools } from '../mcp-bridge/server.gen.ts'
+import { chooseStore } from './store.ts'
 import { demoModel } from './demo-model.ts'
 
 export function chooseModel(env: Record<string, string | undefined> = process.env): ChatModel {
@@ -17,9 +18,13 @@ export function chooseModel(env: Record<string, string | undefined> = process.en
   return fromAiSdk(provider.chat(env.MODEL ?? 'gpt-4o-mini'))
 }
 
+/** Durable tool calls: SQLite under playground/data/, or Redis with REDIS_URL (see store.ts). */
+export const store = await chooseStore()
+
 export const chat = createChatHandler({
   tools: serverTools,
   model: chooseModel(),
+  store,
   system: 'You are a travel assistant. Use the tools to book flights, pick colors, collect ratings and build reports.',
 })
 

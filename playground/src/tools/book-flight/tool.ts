@@ -1,6 +1,7 @@
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { z } from 'zod'
 import { flightSchema, ROWS, SEAT_LETTERS, searchFlights, takenSeats } from './data.ts'
+import { issueTicket } from './ledger.ts'
 
 export const bookFlight = createMcpTool('book_flight')
   .description('Book a flight for the user: they pick a flight, then a seat.')
@@ -32,12 +33,18 @@ export const bookFlight = createMcpTool('book_flight')
     const seatLabel = `${seat.content.row}${seat.content.seat}`
     if (taken.includes(seatLabel)) return { booked: false, reason: `Seat ${seatLabel} is taken.` }
 
-    yield* ctx.notify('Getting a travel tip', 1, 2)
+    // The side effect, exactly once: a resumed call (after a reload, a restart, on another
+    // instance) replays the recorded ticket instead of issuing another.
+    yield* ctx.notify('Issuing the ticket', 1, 3)
+    const ticket = yield* ctx.step('issue ticket', function* ({ idempotencyKey }) {
+      return issueTicket(idempotencyKey, flight.id, seatLabel)
+    })
+    yield* ctx.notify('Getting a travel tip', 2, 3)
     const tip = yield* ctx.sample({ prompt: `Give one short travel tip for arriving at ${params.destination} airport.`, maxTokens: 80 })
-    yield* ctx.notify('Booked', 2, 2)
+    yield* ctx.notify('Booked', 3, 3)
     return {
       booked: true,
-      ticketNumber: `TK-${flight.id}-${seatLabel}`,
+      ticketNumber: ticket.ticketNumber,
       flight: `${flight.airline} ${flight.id}`,
       route,
       departs: flight.departs,
