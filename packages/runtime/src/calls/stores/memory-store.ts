@@ -6,9 +6,15 @@
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'
 
+interface Entry {
+  text: string
+  revision: number
+  expiresAt: number
+}
+
 export function createMemoryStore(): CallStore {
-  const calls = new Map<string, { text: string; revision: number; expiresAt: number }>()
-  const conversations = new Map<string, { text: string; revision: number; expiresAt: number }>()
+  const calls = new Map<string, Entry>()
+  const conversations = new Map<string, Entry>()
   // A released lock keeps its row (until = 0), so the call's fence keeps growing across holders.
   const locks = new Map<string, { owner: string; fence: number; until: number }>()
   let closed = false
@@ -31,27 +37,25 @@ export function createMemoryStore(): CallStore {
   function open(): void {
     if (closed) throw new StoreClosedError('memory')
   }
+  /** Store `record` at `revision` if the live entry has revision `previous` (0: there is none). */
+  function put(map: Map<string, Entry>, id: string, record: { revision: number; expiresAt: number }, previous: number): boolean {
+    open()
+    if ((live(map, id)?.revision ?? 0) !== previous) return false
+    map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
+    return true
+  }
+  function read<T>(map: Map<string, Entry>, id: string): T | undefined {
+    open()
+    const entry = live(map, id)
+    return entry && (JSON.parse(entry.text) as T)
+  }
 
   return {
     kind: 'memory',
-    async create(record) {
-      open()
-      if (live(calls, record.callId)) return false
-      calls.set(record.callId, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
-      return true
-    },
-    async get(callId) {
-      open()
-      const entry = live(calls, callId)
-      return entry && (JSON.parse(entry.text) as CallRecord)
-    },
-    async update(record) {
-      open()
-      const entry = live(calls, record.callId)
-      if (!entry || entry.revision !== record.revision - 1) return false
-      calls.set(record.callId, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
-      return true
-    },
+    create: async (record) => put(calls, record.callId, record, 0),
+    get: async (callId) => read<CallRecord>(calls, callId),
+    // An update needs a stored record underneath (revision 1 and up), as in SQL and Redis.
+    update: async (record) => record.revision > 1 && put(calls, record.callId, record, record.revision - 1),
     async lock(callId, owner, ttlMs) {
       open()
       if (++lockings % 500 === 0) sweepLocks()
@@ -73,18 +77,8 @@ export function createMemoryStore(): CallStore {
       const held = locks.get(lease.callId)
       if (held?.fence === lease.fence) held.until = 0
     },
-    async getConversation(id) {
-      open()
-      const entry = live(conversations, id)
-      return entry && (JSON.parse(entry.text) as ConversationRecord)
-    },
-    async putConversation(record) {
-      open()
-      const entry = live(conversations, record.id)
-      if ((entry?.revision ?? 0) !== record.revision - 1) return false
-      conversations.set(record.id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
-      return true
-    },
+    getConversation: async (id) => read<ConversationRecord>(conversations, id),
+    putConversation: async (record) => put(conversations, record.id, record, record.revision - 1),
     async close() {
       closed = true
       calls.clear()
