@@ -17,8 +17,7 @@
  *     `maxCallsPerClient`, so it cannot take every place of `maxCalls` from the others.
  */
 import { randomBytes } from 'node:crypto'
-import { createScope, type Scope } from 'effection'
-import { call as callPromise, type Operation } from 'effection'
+import { call as callPromise, createScope, type Operation, type Scope } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
@@ -233,8 +232,10 @@ export class CallRegistry<X = undefined> {
     if (call.storedQuestion !== question.id) {
       await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question }).catch(() => undefined)
     }
-    await this.#unlock(call)
+    // Parked before the lock goes: a request that takes the lock next must find this copy waiting
+    // here, or it would take it for an outdated one and replay the call.
     if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) this.#parked.touch(call)
+    await this.#unlock(call)
   }
 
   /**
@@ -249,6 +250,8 @@ export class CallRegistry<X = undefined> {
     const live = this.#calls.get(callId)
     const problem = this.#checkRecord(callId, record, options)
     if (problem) {
+      // A copy held here of a call that finished or moved on elsewhere only takes a place: drop it.
+      if (live && record && this.isParked(live) && (record.outcome || record.revision !== live.revision)) this.#supersede(live)
       await release()
       return problem
     }
@@ -270,6 +273,7 @@ export class CallRegistry<X = undefined> {
         { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
       )
       call.lease = lease
+      call.storedQuestion = record!.pending?.id // the stored record already asks it
       return { ok: true, call, replayed: true, record: record! }
     } catch (error) {
       await release()
@@ -298,8 +302,10 @@ export class CallRegistry<X = undefined> {
   }
 
   /**
-   * Abort a call the request proves it owns (its token), wherever it is: running or parked here,
-   * or waiting in the store with no live copy here. `wasRunning` says a response was serving it.
+   * Abort a call the request proves it owns (its token), wherever it is: running here (halted at
+   * once), or waiting — here or only in the store. A waiting call is not replayed to be aborted:
+   * a local copy is stopped (its `finally` runs) and the abort is written to the record directly.
+   * `wasRunning` says a response was serving the call (and reports its end).
    */
   async abort(callId: string, token: unknown, reason: string): Promise<{ ok: true; wasRunning: boolean; toolName: string } | CallRefusal> {
     const live = this.#calls.get(callId)
@@ -308,22 +314,26 @@ export class CallRegistry<X = undefined> {
       await live.host.abort(reason)
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
-    const resumed = await this.resume(callId, { token, replay: () => undefined })
-    if (!resumed.ok && resumed.code !== 'REPLAY_FAILED') return resumed
-    if (resumed.ok) {
-      await resumed.call.host.abort(reason)
-      return { ok: true, wasRunning: false, toolName: resumed.call.toolName }
-    }
-    // Waiting in the store, not live here: record the abort without replaying the tool.
     const lease = await this.store.lock(callId, this.instanceId, LEASE_MS)
     if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now.`)
     try {
       const record = await this.store.get(callId)
       const problem = this.#checkRecord(callId, record, { token, replay: () => undefined })
       if (problem) return problem
+      if (live) {
+        this.#supersede(live, reason)
+        await live.host.outcome
+      }
       const now = Date.now()
-      const outcome = { status: 'aborted' as const, reason }
-      const written = await this.store.update({ ...record!, status: 'aborted', outcome, revision: record!.revision + 1, updatedAt: now, owner: this.instanceId, expiresAt: now + this.options.idleTimeoutMs })
+      const written = await this.store.update({
+        ...record!,
+        status: 'aborted',
+        outcome: { status: 'aborted', reason },
+        revision: record!.revision + 1,
+        updatedAt: now,
+        owner: this.instanceId,
+        expiresAt: now + this.options.idleTimeoutMs,
+      })
       if (!written) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
       return { ok: true, wasRunning: false, toolName: record!.tool }
     } finally {
@@ -360,10 +370,10 @@ export class CallRegistry<X = undefined> {
   }
 
   /** Stop a local copy that is not the current one any more, without recording anything for it. */
-  #supersede(call: LiveCall<X>): void {
+  #supersede(call: LiveCall<X>, reason = 'another instance advanced this call'): void {
     call.superseded = true
     this.#forget(call)
-    void call.host.abort('another instance advanced this call')
+    void call.host.abort(reason)
   }
 
   #forget(call: LiveCall<X>): void {

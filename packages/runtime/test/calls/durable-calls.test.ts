@@ -143,6 +143,18 @@ describe('two instances sharing a redis-server', () => {
     expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket'])
   }, 60_000)
 
+  it('a call waiting on A is cancelled from B; A then refuses its answer as finished and drops its copy', async () => {
+    const { a, b, ledger } = await pair()
+    const asked = pendingOf(await post(a.url, { messages: [user('a ticket to OSL')] }))
+    const call = asked.answer(true).elicitResponses![0]!
+    const cancelled = await post(b.url, { messages: asked.messages, abort: { callId: call.callId, token: call.token } })
+    expect(find(cancelled, 'tool_result')).toMatchObject({ toolName: 'book_ticket', isError: true, result: 'cancelled by the user' })
+    const late = await post(a.url, asked.answer(true))
+    expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: cancelled by the user/)
+    expect(a.handler.calls.size).toBe(0)
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve'])
+  }, 60_000)
+
   it('of two concurrent answers to one call on two instances exactly one advances it', async () => {
     const { a, b, ledger } = await pair()
     const asked = pendingOf(await post(a.url, { messages: [user('a ticket to ROM')] }))
