@@ -127,7 +127,7 @@ export async function serveToolCall(
 /** Store the question (any instance sharing the store can take the answer) and wait for it. */
 function parkCall(service: ToolCallService, call: McpCall): Promise<void> {
   const { wait, inputRequest } = call.extra
-  return service.calls.park(call, { id: wait!.inputKey, key: wait!.kind === 'elicit' ? wait!.elicitId : 'sample', wire: { wait, inputRequest } })
+  return service.calls.park(call, { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } })
 }
 
 function isModernRound(ctx: ServerContext): boolean {
