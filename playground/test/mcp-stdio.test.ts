@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { extractModelContext } from '@mcp-bridge/runtime'
 import { accept, connectClient, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
+import { cleanEnv } from './support/processes.ts'
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/mcp-stdio.mjs')
 const clients: ScriptedClient[] = []
@@ -17,7 +18,9 @@ afterEach(async () => {
 describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation) => {
   it('lists the tools and books a flight with the real book_flight, reading x-model-context', async () => {
     // From another directory, as a desktop client would start it.
-    const client = await connectClient(undefined, generation, { stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe' } })
+    const client = await connectClient(undefined, generation, {
+      stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
+    })
     clients.push(client)
     const names = (await client.client.listTools()).tools.map((t) => t.name).sort()
     expect(names).toEqual(['book_flight', 'build_report', 'choose_color', 'plan_trip', 'rate_trip'])

@@ -7,14 +7,23 @@
  * carries the process's last output, so a hang in CI says where it hung.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
-/** The test's environment minus what must not reach the app (Vitest's, real-model variables). */
+/** A data folder for the servers this test file starts: their calls and tickets stay out of playground/data/. */
+const DATA = mkdtempSync(join(tmpdir(), 'mcp-bridge-playground-data-'))
+
+/**
+ * The test's environment minus what must not reach the app (Vitest's, real-model variables,
+ * a Redis URL), with a private data folder.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const kept = Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$|FORCE_COLOR)/.test(k))
-  return { ...Object.fromEntries(kept), NO_COLOR: '1', ...extra }
+  const kept = Object.entries(process.env).filter(([k]) => !/^(NODE_ENV|VITEST|VITE_|TEST|OPENAI_|MODEL$|FORCE_COLOR|REDIS_URL$|MCP_BRIDGE_DATA$)/.test(k))
+  return { ...Object.fromEntries(kept), NO_COLOR: '1', MCP_BRIDGE_DATA: DATA, ...extra }
 }
 
 export async function freePort(): Promise<number> {

@@ -6,6 +6,8 @@
  *
  * Server-only: the Vite plugin drops this import from the client bundle with the tool's body.
  */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import Database from 'libsql'
 import { dataFile } from '../../server/store.ts'
 
@@ -18,7 +20,9 @@ let db: InstanceType<typeof Database> | undefined
 
 function ledger(): InstanceType<typeof Database> {
   if (db) return db
-  db = new Database(dataFile())
+  const file = dataFile()
+  mkdirSync(dirname(file), { recursive: true }) // the tool may run before any store created the folder
+  db = new Database(file)
   db.exec(`
     PRAGMA busy_timeout = 5000;
     CREATE TABLE IF NOT EXISTS tickets (
