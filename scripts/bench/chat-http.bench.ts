@@ -1,16 +1,22 @@
 /**
- * Chat figures (issue 5): over loopback HTTP, requests per second and p50/p99 latency of
- * resuming a suspended tool call with an elicitation answer, at 1, 50 and 200 concurrent
- * calls. Each request resumes a call that elicits again, so every request is one full
- * resume → tool step → next elicitation → response. Bounded: a fixed number of requests per level.
+ * Chat figures: over loopback HTTP, requests per second and p50/p99 latency of resuming a
+ * suspended tool call with an elicitation answer, at 1, 50 and 200 concurrent calls, for each
+ * call store (memory; SQLite in a temp file; Redis when `redis-server` is installed, started on a
+ * free port). Each request resumes a call that elicits again, so every request is one full
+ * resume (lock, record check) → tool step → journal write → next elicitation stored → response.
+ * Bounded: a fixed number of requests per level. BENCH_STORES=memory,sqlite limits the stores.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { readChatEvents, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime/client'
-import { createChatHandler, toNodeListener } from '@mcp-bridge/runtime/server'
+import { type CallStore, createChatHandler, createMemoryStore, createRedisStore, createSqliteStore, toNodeListener } from '@mcp-bridge/runtime/server'
 import { createScriptedModel } from '@mcp-bridge/runtime/testing'
 import { z } from 'zod'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 const loop = createMcpTool('confirm_loop')
   .elicits({ next: z.object({ ok: z.boolean() }) })
@@ -21,10 +27,10 @@ const loop = createMcpTool('confirm_loop')
     }
   })
 const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'confirm_loop', input: {} }] } }] })
-const handler = createChatHandler({ tools: [loop], model, limits: { maxActiveCalls: 10_000 } })
-const server = createServer(toNodeListener(handler))
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
+// Every session comes from this one loopback client: lift the per-client limit with the total.
+const limits = { maxActiveCalls: 10_000, maxCallsPerClient: 10_000 }
+let handler: ReturnType<typeof createChatHandler>
+let url = ''
 
 type ElicitEvent = Extract<ChatStreamEvent, { type: 'elicit_request' }>
 async function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
@@ -76,7 +82,40 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
   )
 }
 
-await level(1, 300, false) // warm-up
-for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
-await handler.close()
-server.close()
+/** A redis-server on a free loopback port, or undefined when it is not installed. */
+async function startRedis(): Promise<{ url: string; stop(): void } | undefined> {
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const ready = await new Promise<boolean>((resolve) => {
+    child.once('error', () => resolve(false))
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('Ready to accept') && resolve(true))
+    setTimeout(() => resolve(false), 10_000)
+  })
+  if (!ready) return (child.kill(), undefined)
+  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() }
+}
+
+const wanted = (process.env.BENCH_STORES ?? 'memory,sqlite,redis').split(',')
+const dir = mkdtempSync(join(tmpdir(), 'bench-chat-'))
+const redis = wanted.includes('redis') ? await startRedis() : undefined
+const stores: Array<[string, () => Promise<CallStore>]> = [
+  ['memory', async () => createMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: join(dir, 'calls.db') })],
+  ...(redis ? [['redis', () => createRedisStore({ url: redis.url })] as [string, () => Promise<CallStore>]] : []),
+]
+for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
+  const store = await create()
+  handler = createChatHandler({ tools: [loop], model, limits, store })
+  const server = createServer(toNodeListener(handler))
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
+  console.log(`store: ${name}`)
+  await level(1, 300, false) // warm-up
+  for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
+  await handler.close()
+  await store.close()
+  server.close()
+}
+if (wanted.includes('redis') && !redis) console.log('store: redis — skipped (redis-server is not installed)')
+redis?.stop()
+rmSync(dir, { recursive: true, force: true })

@@ -19,7 +19,7 @@ const confirm = createMcpTool('confirm')
     return r.action === 'accept' && r.content.ok ? `confirmed ${n}` : 'no'
   })
 
-let server = createMcpServer({ name: 'bench', version: '1', tools: [confirm] })
+let server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCallsPerClient: 100_000 })
 
 async function connect(modern: boolean, manual = false): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
@@ -46,7 +46,7 @@ async function callsPerSecond(modern: boolean, total: number): Promise<number> {
 }
 
 async function heapPerSuspended(count: number): Promise<number> {
-  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCalls: count })
+  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCalls: count, maxSuspendedCallsPerClient: count })
   const client = await connect(true, true)
   gc!()
   const before = process.memoryUsage().heapUsed
