@@ -17,6 +17,8 @@ export type { Choice, FormField, FormValues } from './client/form-model.ts'
 export {
   chatRequestBodySchema,
   chatStreamEventSchema,
+  conversationKeySchema,
+  conversationSnapshotSchema,
   elicitRequestWireSchema,
   elicitResponseSchema,
   elicitResultSchema,
@@ -26,9 +28,13 @@ export type {
   ChatRequestBody,
   ChatStreamEvent,
   ChatStreamEventType,
+  ConversationKey,
+  ConversationSnapshot,
   ElicitRequestWire,
   ElicitResponseWire,
   ElicitResultWire,
+  TranscriptEvent,
 } from './protocol/chat-wire.ts'
+export type { ConversationStorage } from './client/conversation-key.ts'
 export { decodeElicitRequest, encodeChatEvent, encodeElicitRequest, readChatEvents } from './protocol/codec.ts'
 export { ChatProtocolError, encodeNdjson, readNdjson } from './protocol/ndjson.ts'

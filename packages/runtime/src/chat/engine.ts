@@ -39,6 +39,8 @@ export interface ChatLimits {
   maxCallsPerClient: number
   /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
   idleTimeoutMs: number
+  /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
+  conversationTtlMs: number
 }
 
 export const DEFAULT_LIMITS: ChatLimits = {
@@ -48,6 +50,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxActiveCalls: 1_000,
   maxCallsPerClient: 20,
   idleTimeoutMs: 30 * 60_000,
+  conversationTtlMs: 7 * 24 * 3600_000,
 }
 
 export type ChatCall = LiveCall<undefined>
@@ -61,6 +64,11 @@ export interface EngineContext {
   client: string
   system?: string
   emit(event: ChatStreamEvent): void
+  /**
+   * Save the conversation so far (a conversation the client asked to keep): at the turn's start,
+   * when a call asks or ends, and at its end.
+   */
+  checkpoint?(messages: readonly McpMessage[]): Promise<void>
   signal: AbortSignal
 }
 
@@ -72,12 +80,19 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
   const conversation: McpMessage[] = body.messages.map((m) => ({ ...m, content: [...m.content] }))
   const finish = () => ctx.emit({ type: 'conversation_state', messages: conversation })
   try {
+    await ctx.checkpoint?.(conversation)
     await turn(ctx, body, conversation, finish)
   } catch (error) {
     // A model or adapter failure ends the turn, not the protocol: the client still gets the
     // conversation so far as the final event, and can send the next message.
     ctx.emit({ type: 'error', code: errorCode(error), message: error instanceof Error ? error.message : String(error) })
     finish()
+  }
+  // Also when the client left mid-turn: its calls went on, and a reload will look for them here.
+  try {
+    await ctx.checkpoint?.(conversation)
+  } catch (error) {
+    ctx.emit({ type: 'error', code: errorCode(error), message: `The conversation could not be saved: ${(error as Error).message}` })
   }
 }
 
@@ -199,6 +214,8 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
     return refuse((error as Error).message)
   }
   ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input, token: call.token })
+  // A reload while it runs finds its card (and its token, to cancel it).
+  await ctx.checkpoint?.(conversation)
   await settle(ctx, conversation, call)
 }
 
@@ -216,6 +233,7 @@ async function settle(ctx: EngineContext, conversation: McpMessage[], call: Chat
     // Stored before it is announced: the answer may reach another instance.
     await ctx.calls.park(call, { id: request.id, key: request.key, wire })
     ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: wire })
+    await ctx.checkpoint?.(conversation)
     return
   }
   await report(ctx, conversation, call, stop.outcome)
@@ -233,6 +251,7 @@ async function report(ctx: EngineContext, conversation: McpMessage[], call: Chat
     result: outcome.status === 'completed' ? outcome.result : resultText(result),
     ...(result.isError && { isError: true }),
   })
+  await ctx.checkpoint?.(conversation)
 }
 
 /**

@@ -2,12 +2,14 @@
  * `createChatHandler({ tools, model, limits? })`: a fetch-style handler `(Request) => Promise<Response>`
  * that validates the body and streams the turn as newline-delimited JSON events. Bad input is a
  * 4xx with a message that names the problem; nothing is half-applied and existing calls are
- * unaffected.
+ * unaffected. A turn that names a conversation is recorded in the store, and
+ * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
 import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
+import { createMemoryStore } from '../calls/stores/memory-store.ts'
 import { MAX_JSON_DEPTH } from '../context/json-safe.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -16,9 +18,10 @@ import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
-import { chatRequestBodySchema, NDJSON_CONTENT_TYPE, type ChatStreamEvent } from '../protocol/chat-wire.ts'
+import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type ChatRequestBody, type ChatStreamEvent } from '../protocol/chat-wire.ts'
 import { encodeChatEvent } from '../protocol/codec.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 
@@ -38,7 +41,8 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
   /**
    * Where tool calls are recorded so they survive restarts and can be answered on any instance
    * (see "Durable calls" in the README): `createSqliteStore` for one server, `createRedisStore`
-   * for several. Default: this process's memory. The handler does not close it.
+   * for several. Conversations (for reloads) are kept there too. Default: this process's
+   * memory. The handler does not close it.
    */
   store?: CallStore
 }
@@ -74,6 +78,7 @@ const optionsSchema = z
         maxCallsPerClient: positive,
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        conversationTtlMs: z.number().int().min(60_000, 'at least a minute (60000 ms)').max(366 * 24 * 3600_000, 'at most a year'),
       })
       .partial()
       .strict()
@@ -95,6 +100,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }
   const origin = resolveRequestOrigin(options, 'createChatHandler')
   const clientKey = options.clientKey ?? defaultClientKey
+  const store = options.store ?? createMemoryStore()
+  const conversations = new ConversationLog(store, limits.conversationTtlMs)
   const calls = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
@@ -103,13 +110,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     maxCallsPerClientOption: 'limits.maxCallsPerClient',
     idleTimeoutOption: 'limits.idleTimeoutMs',
     surface: 'chat',
-    ...(options.store && { store: options.store }),
+    store,
   })
 
   async function handle(request: Request): Promise<Response> {
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return problem(403, 'FORBIDDEN_ORIGIN', foreign)
-    if (request.method !== 'POST') return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for the chat endpoint (got ${request.method}).`)
+    if (request.method === 'GET') return restore(request)
+    if (request.method !== 'POST') {
+      return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, or GET ?conversation=<id> to restore one (got ${request.method}).`)
+    }
     const type = request.headers.get('content-type') ?? ''
     if (!/^application\/json\b/i.test(type)) {
       return problem(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type || 'no content type'}).`)
@@ -134,6 +144,17 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       return problem(400, 'INVALID_BODY', `The request body is not a chat request: ${formatIssues(issues)}`, issues)
     }
     const body = parsed.data
+    let recorder: TurnRecorder | undefined
+    if (body.conversation) {
+      const allowed = await storeCall(() => conversations.mayUse(body.conversation!))
+      if (allowed instanceof Response) return allowed
+      if (!allowed) {
+        return problem(403, 'CONVERSATION_FORBIDDEN', `Conversation ${body.conversation.id} belongs to another secret. Start a new conversation (a new random id).`)
+      }
+      recorder = conversations.recorder(body.conversation)
+      const said = userText(body)
+      if (said !== undefined) recorder.record({ type: 'user_message', text: said })
+    }
     const client = clientKey(request)
     const encoder = new TextEncoder()
     const stop = new AbortController()
@@ -144,10 +165,24 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         let open = true
         // After the client left, events go nowhere (enqueueing into a cancelled stream would throw).
         const emit = (event: ChatStreamEvent) => {
+          recorder?.record(event)
           if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
         }
         try {
-          await runTurn({ model: options.model, tools, calls, limits, client, emit, signal: stop.signal, ...(options.system && { system: options.system }) }, body)
+          await runTurn(
+            {
+              model: options.model,
+              tools,
+              calls,
+              limits,
+              client,
+              emit,
+              signal: stop.signal,
+              ...(recorder && { checkpoint: recorder.checkpoint }),
+              ...(options.system && { system: options.system }),
+            },
+            body,
+          )
         } catch (error) {
           emit({ type: 'error', code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) })
         } finally {
@@ -163,7 +198,44 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return new Response(stream, { headers: { 'content-type': NDJSON_CONTENT_TYPE, 'cache-control': 'no-store' } })
   }
 
+  /** `GET ?conversation=<id>` with `Authorization: Bearer <secret>`: the conversation, for a reload. */
+  async function restore(request: Request): Promise<Response> {
+    const id = new URL(request.url).searchParams.get('conversation')
+    if (id === null) return problem(400, 'CONVERSATION_ID_MISSING', 'GET on the chat endpoint restores a conversation: add ?conversation=<id>.')
+    const secret = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    if (secret === undefined) {
+      return problem(401, 'CONVERSATION_SECRET_MISSING', "Send the conversation's secret as the header `Authorization: Bearer <secret>`.")
+    }
+    const key = conversationKeySchema.safeParse({ id, secret })
+    if (!key.success) return problem(400, 'INVALID_CONVERSATION_KEY', `Not a conversation key: ${formatIssues(summarizeIssues(key.error.issues))}`)
+    const snapshot = await storeCall(() => conversations.snapshot(key.data))
+    if (snapshot instanceof Response) return snapshot
+    if (!snapshot) {
+      return problem(404, 'CONVERSATION_NOT_FOUND', `No conversation ${id} with this secret (it was never saved, or expired: limits.conversationTtlMs).`)
+    }
+    return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+  }
+
   return Object.assign(handle, { calls, close: () => calls.close('the chat server closed') })
+}
+
+/** A store that cannot be reached is the server's problem, said as such (503), not a crash. */
+async function storeCall<T>(read: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await read()
+  } catch (error) {
+    const code = error instanceof McpBridgeError ? error.code : 'STORE_UNAVAILABLE'
+    return problem(503, code, `The conversation store could not be reached: ${(error as Error).message}`)
+  }
+}
+
+/** The text of a request that starts a turn from a new user message (not an answer or an abort). */
+function userText(body: ChatRequestBody): string | undefined {
+  if (body.elicitResponses?.length || body.abort) return undefined
+  const last = body.messages[body.messages.length - 1]
+  if (last?.role !== 'user') return undefined
+  const text = last.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
+  return text || undefined
 }
 
 async function readLimited(request: Request, max: number): Promise<string | undefined> {

@@ -3,20 +3,34 @@
  * stream of events to a state (messages, tool calls with their logs, progress and results),
  * runs plugin handlers for questions, and sends answers back with the call's token.
  * `useChat` is a thin hook over this; tests drive it directly.
+ *
+ * With an `id`, the conversation is kept on the server: its random key (id and secret) is
+ * remembered in `storage` (localStorage by default), every request names it, and `restore()`
+ * rebuilds the chat after a reload or in a second tab — messages, tool cards, and the question a
+ * call still waits on, shown again by its plugin and answerable.
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { IssueSummary } from '../errors/issues.ts'
 import type { PluginClientRegistration } from '../plugin/types.ts'
-import type { ChatRequestBody, ChatStreamEvent, ElicitRequestWire, ElicitResultWire } from '../protocol/chat-wire.ts'
+import {
+  conversationSnapshotSchema,
+  type ChatRequestBody,
+  type ChatStreamEvent,
+  type ConversationKey,
+  type ElicitRequestWire,
+  type ElicitResultWire,
+  type TranscriptEvent,
+} from '../protocol/chat-wire.ts'
 import { readChatEvents } from '../protocol/codec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { LogLevel } from '../tool/context.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
+import { conversationKeyStore, type ConversationStorage } from './conversation-key.ts'
 import { createEmissionStore, type EmissionStore } from './emission-store.ts'
 import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type SendOutcome } from './plugin-executor.ts'
 import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 
-export type ChatStatus = 'idle' | 'streaming' | 'awaiting_input' | 'error'
+export type ChatStatus = 'idle' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
 
 /** The chat endpoint answered with an error status, or reported an error in the stream. */
 export class ChatEndpointError extends McpBridgeError {
@@ -64,6 +78,14 @@ export interface ChatControllerOptions {
   plugins?: readonly PluginClientRegistration[]
   fetch?: typeof fetch
   headers?: Record<string, string>
+  /**
+   * Keep this conversation on the server so a reload or a second tab restores it: a name for it in
+   * this browser ("support", "main"). The server never sees the name; it sees a random id and
+   * secret, remembered in `storage` under `mcp-bridge:chat:<id>`.
+   */
+  id?: string
+  /** Where the conversation's key is remembered (default: `localStorage`). */
+  storage?: ConversationStorage
 }
 
 /** What the client knows of a live call: its token, and the question it waits on. */
@@ -77,6 +99,13 @@ export interface ChatController {
   getState(): ChatState
   readonly store: EmissionStore
   readonly registry: PluginRegistry
+  /**
+   * Rebuild the chat from the server (with an `id`; otherwise nothing to do). Runs once; `send`
+   * waits for it. `useChat` calls it on mount.
+   */
+  restore(): Promise<void>
+  /** Forget this conversation and start a new one (a new key; the old one stays on the server until it expires). */
+  newConversation(): void
   /** Send a user message (ignored while empty). */
   send(text: string): Promise<void>
   /** Answer a fallback-form elicitation. */
@@ -94,6 +123,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   const api = options.api ?? '/api/chat'
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
   const registry = createPluginRegistry(options.plugins ?? [])
+  const keys = options.id === undefined ? undefined : conversationKeyStore(options.id, options.storage)
+  let key: ConversationKey | undefined = keys?.load()
   const store = createEmissionStore()
   const listeners = new Set<() => void>()
   const calls = new Map<string, CallTicket>()
@@ -104,6 +135,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   let inflight: AbortController | undefined
   let queue: Promise<void> = Promise.resolve()
   let ids = 0
+  /** The assistant bubble text deltas go to (a tool call or a new response starts another). */
+  let assistantId: string | undefined
+  let restoring: { done: Promise<void>; controller: AbortController; finished: boolean } | undefined
+  /** Restores (again) while a restored call still runs on the server with no response reporting it. */
+  let followUp: ReturnType<typeof setTimeout> | undefined
 
   const executor: PluginExecutor = createPluginExecutor({ registry, store, send: sendAnswer })
 
@@ -118,44 +154,42 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     })
   }
 
-  /** Requests run one after another, so the conversation each carries is the latest. */
+  /** Requests run one after another (after the restore), so the conversation each carries is the latest. */
   function post(build: () => ChatRequestBody): Promise<void> {
-    const run = queue.then(() => stream(build()))
+    const run = queue.then(() => restore()).then(() => stream(build()))
     queue = run.catch(() => {})
     return run
+  }
+
+  /** Every request names the conversation it belongs to, when it is kept. */
+  function withKey(body: ChatRequestBody): string {
+    return JSON.stringify(key ? { ...body, conversation: key } : body)
+  }
+
+  function restingStatus(): ChatStatus {
+    return state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input') ? 'awaiting_input' : 'idle'
   }
 
   async function stream(body: ChatRequestBody): Promise<void> {
     const controller = new AbortController()
     inflight = controller
+    clearTimeout(followUp)
     set({ status: 'streaming', error: undefined })
-    let assistantId: string | undefined
+    assistantId = undefined
     try {
       const response = await doFetch(api, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...options.headers },
-        body: JSON.stringify(body),
+        body: withKey(body),
         signal: controller.signal,
       })
       if (!response.ok || !response.body) throw await responseError(response)
       for await (const event of readChatEvents(response.body, controller.signal)) {
         if (event.type !== 'elicit_refused') settleAnswers({ ok: true })
-        if (event.type === 'text_delta') {
-          if (!assistantId) {
-            assistantId = `assistant-${++ids}`
-            set({ items: [...state.items, { kind: 'assistant', id: assistantId, text: event.text }] })
-          } else {
-            const id = assistantId
-            set({ items: state.items.map((i) => (i.id === id && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)) })
-          }
-        } else {
-          if (event.type === 'tool_call') assistantId = undefined
-          apply(event)
-        }
+        apply(event)
       }
       settleAnswers({ ok: true })
-      const waiting = state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
-      set({ status: waiting ? 'awaiting_input' : 'idle' })
+      set({ status: restingStatus() })
     } catch (error) {
       settleAnswers({ ok: false, message: 'the answer could not be delivered' })
       if (controller.signal.aborted) {
@@ -168,9 +202,24 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     }
   }
 
-  function apply(event: Exclude<ChatStreamEvent, { type: 'text_delta' }>) {
+  function apply(event: TranscriptEvent) {
     switch (event.type) {
+      case 'user_message':
+        assistantId = undefined
+        set({ items: [...state.items, { kind: 'user', id: `user-${++ids}`, text: event.text }] })
+        return
+      case 'text_delta': {
+        if (!assistantId) {
+          assistantId = `assistant-${++ids}`
+          set({ items: [...state.items, { kind: 'assistant', id: assistantId, text: event.text }] })
+        } else {
+          const id = assistantId
+          set({ items: state.items.map((i) => (i.id === id && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)) })
+        }
+        return
+      }
       case 'tool_call':
+        assistantId = undefined
         calls.set(event.callId, { token: event.token, elicitId: undefined })
         set({
           items: [
@@ -252,7 +301,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   /** An out-of-band abort: its response only confirms it (`call_aborted`); errors show as usual. */
   async function abortNow(body: ChatRequestBody): Promise<void> {
     try {
-      const response = await doFetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body: JSON.stringify(body) })
+      const response = await doFetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body: withKey(body) })
       if (!response.ok || !response.body) throw await responseError(response)
       for await (const event of readChatEvents(response.body)) if (event.type === 'error') set({ error: new ChatEndpointError(event.message) })
     } catch (error) {
@@ -275,6 +324,78 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     return deliver(question.callId, result as ElicitResultWire)
   }
 
+  /** Forget what is on screen: handlers, their UI, the calls' tokens. */
+  function clearScreen() {
+    for (const callId of executor.active()) void executor.cancel(callId, 'the chat was reloaded')
+    calls.clear()
+    answerOutcomes.clear()
+    assistantId = undefined
+    conversation = []
+    set({ items: [] })
+  }
+
+  function restore(): Promise<void> {
+    if (!key || !keys) return Promise.resolve()
+    if (restoring) return restoring.done
+    const controller = new AbortController()
+    const current = { controller, finished: false, done: Promise.resolve() }
+    current.done = load(key, controller.signal, 0).then(
+      () => {
+        current.finished = true
+      },
+      (error: unknown) => {
+        // Aborted (the component unmounted) or failed: the next `restore()` (or `send`) tries again,
+        // so no message goes out on top of a conversation this page has not seen.
+        if (restoring === current) restoring = undefined
+        throw error
+      },
+    )
+    restoring = current
+    return current.done
+  }
+
+  async function load(conversationKey: ConversationKey, signal: AbortSignal, round: number): Promise<void> {
+    set({ status: 'restoring', error: undefined })
+    try {
+      const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}conversation=${encodeURIComponent(conversationKey.id)}`, {
+        headers: { ...options.headers, authorization: `Bearer ${conversationKey.secret}` },
+        signal,
+      })
+      if (response.status === 404) {
+        // Never saved (nothing sent yet) or expired: a new conversation under the same key.
+        set({ status: 'idle' })
+        return
+      }
+      if (!response.ok) throw await responseError(response)
+      const snapshot = conversationSnapshotSchema.safeParse(await response.json())
+      if (!snapshot.success) throw new ChatEndpointError('The chat endpoint sent a conversation this client does not understand (is it the same version?).')
+      if (signal.aborted) throw signal.reason
+      clearScreen()
+      for (const event of snapshot.data.events) apply(event)
+      conversation = snapshot.data.messages
+      set({ status: restingStatus() })
+      followRunningCalls(conversationKey, round)
+    } catch (error) {
+      if (!signal.aborted) set({ status: 'error', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
+      throw error
+    }
+  }
+
+  /**
+   * A call that was running when the page went away goes on without a response to report it; its
+   * end reaches the conversation on the server. Look again a few times (1, 2, 4 … s, about a
+   * minute in all) while nothing else is going on.
+   */
+  function followRunningCalls(conversationKey: ConversationKey, round: number) {
+    const running = state.items.some((i) => i.kind === 'tool' && i.status === 'running')
+    if (!running || round >= 6) return
+    followUp = setTimeout(() => {
+      if (inflight || state.status !== 'idle' || key !== conversationKey) return
+      const controller = new AbortController()
+      void load(conversationKey, controller.signal, round + 1).catch(() => {})
+    }, 1000 * 2 ** Math.min(round, 3))
+  }
+
   return {
     subscribe(listener) {
       listeners.add(listener)
@@ -283,9 +404,23 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     getState: () => state,
     store,
     registry,
-    send(text) {
+    restore,
+    newConversation() {
+      inflight?.abort()
+      restoring?.controller.abort()
+      clearTimeout(followUp)
+      clearScreen()
+      if (keys) {
+        key = keys.renew()
+        restoring = { done: Promise.resolve(), controller: new AbortController(), finished: true }
+      }
+      set({ status: 'idle', error: undefined })
+    },
+    async send(text) {
       const trimmed = text.trim()
-      if (!trimmed) return Promise.resolve()
+      if (!trimmed) return
+      // After a restore, so the message lands below what it brings back.
+      await restore()
       const message: McpMessage = { role: 'user', content: [{ type: 'text', text: trimmed }] }
       set({ items: [...state.items, { kind: 'user', id: `user-${++ids}`, text: trimmed }] })
       return post(() => {
@@ -315,6 +450,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     },
     dispose() {
       inflight?.abort()
+      clearTimeout(followUp)
+      if (restoring && !restoring.finished) restoring.controller.abort()
       for (const callId of executor.active()) void executor.cancel(callId, 'chat closed')
     },
   }

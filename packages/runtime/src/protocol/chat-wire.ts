@@ -48,8 +48,20 @@ export const elicitResponseSchema = z.object({
   result: elicitResultSchema,
 })
 
+/**
+ * A conversation's id and secret, chosen by the client (random, never guessable): the server keeps
+ * the conversation under the id and only the secret's hash, and shows it only to a request that
+ * presents the secret. A reload or a second tab restores it (`GET ?conversation=<id>`).
+ */
+export const conversationKeySchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'an id of 16 to 128 characters from A-Z a-z 0-9 _ - (random: the client makes one)'),
+  secret: z.string().regex(/^[A-Za-z0-9_-]{32,256}$/, 'a secret of 32 to 256 characters from A-Z a-z 0-9 _ - (random: the client makes one)'),
+})
+
 export const chatRequestBodySchema = z.object({
   messages: z.array(mcpMessageSchema),
+  /** Record this turn in a conversation that a reload can restore. */
+  conversation: conversationKeySchema.optional(),
   /** A person answers one question at a time; a few in one request is plenty. */
   elicitResponses: z.array(elicitResponseSchema).max(MAX_ANSWERS_PER_REQUEST).optional(),
   abort: z.object({ callId: z.string().min(1), token: z.string().min(1), reason: z.string().optional() }).optional(),
@@ -95,9 +107,27 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
 ])
 
+/** A user message as the conversation's transcript keeps it (the stream never carries one). */
+export const userMessageEventSchema = z.object({ type: z.literal('user_message'), text: z.string() })
+
+/**
+ * What a reload restores: the messages to send with the next request, and the transcript the
+ * client rebuilds its items from — the same events the stream carried (merged text, the latest
+ * progress, the question a call still waits on, with the call's token), plus user messages.
+ */
+export const conversationSnapshotSchema = z.object({
+  id: z.string(),
+  revision: z.number().int(),
+  messages: z.array(mcpMessageSchema),
+  events: z.array(z.union([userMessageEventSchema, chatStreamEventSchema])),
+})
+
 export type ElicitResultWire = z.infer<typeof elicitResultSchema>
 export type ElicitRequestWire = z.infer<typeof elicitRequestWireSchema>
 export type ElicitResponseWire = z.infer<typeof elicitResponseSchema>
 export type ChatRequestBody = z.infer<typeof chatRequestBodySchema>
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>
 export type ChatStreamEventType = ChatStreamEvent['type']
+export type ConversationKey = z.infer<typeof conversationKeySchema>
+export type TranscriptEvent = z.infer<typeof conversationSnapshotSchema>['events'][number]
+export type ConversationSnapshot = z.infer<typeof conversationSnapshotSchema>

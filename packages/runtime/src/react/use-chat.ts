@@ -2,7 +2,8 @@
  * `useChat({ api, plugins })`: the chat state for a React component, over a `ChatController`.
  * Render `state.items`; for a tool item, `<ToolCallEmissions store={chat.store} callId=… />`
  * shows its plugin UI, or `<FallbackForm … onSubmit={(r) => chat.respond(callId, r)} />` when
- * `item.elicitation.handledByPlugin` is false.
+ * `item.elicitation.handledByPlugin` is false. With `id`, the conversation survives reloads
+ * (restored on mount; `newConversation()` starts over).
  */
 import { useEffect, useState, useSyncExternalStore } from 'react'
 import { createChatController, type ChatController, type ChatControllerOptions, type ChatState } from '../client/chat-controller.ts'
@@ -11,6 +12,7 @@ export interface UseChatResult extends ChatState {
   send: ChatController['send']
   respond: ChatController['respond']
   abort: ChatController['abort']
+  newConversation: ChatController['newConversation']
   store: ChatController['store']
   controller: ChatController
 }
@@ -19,12 +21,17 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
   // One controller per component instance; options are read when it is created.
   const [controller] = useState(() => createChatController(options))
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState)
-  useEffect(() => () => controller.dispose(), [controller])
+  useEffect(() => {
+    // A kept conversation (`id`) comes back from the server; errors show in `state.error`.
+    controller.restore().catch(() => {})
+    return () => controller.dispose()
+  }, [controller])
   return {
     ...state,
     send: controller.send,
     respond: controller.respond,
     abort: controller.abort,
+    newConversation: controller.newConversation,
     store: controller.store,
     controller,
   }

@@ -268,7 +268,10 @@ describe('createChatHandler over HTTP', () => {
     expect([big.status, ((await big.json()) as { message: string }).message]).toEqual([413, 'The request body is larger than 2000 bytes (limits.maxBodyBytes).'])
     const text = await send('hello', 'text/plain')
     expect([text.status, ((await text.json()) as { code: string }).code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE'])
-    expect((await fetch(url)).status).toBe(405)
+    // GET restores a conversation, and says what it needs.
+    const bare = await fetch(url)
+    expect([bare.status, ((await bare.json()) as { code: string }).code]).toEqual([400, 'CONVERSATION_ID_MISSING'])
+    expect((await fetch(url, { method: 'PUT' })).status).toBe(405)
     // Methods the Fetch API cannot even represent are refused by the Node adapter, not crashed on.
     for (const method of ['TRACE', 'DELETE']) expect(await rawStatus(url, method), method).toBe(405)
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')

@@ -1,0 +1,117 @@
+/**
+ * Conversations in the call store, so a reload (or a second tab) finds the chat as it was: the
+ * messages to continue with and the transcript of what the user saw (see `transcript.ts`).
+ *
+ * The client names a conversation with a random id and proves it owns it with a random secret;
+ * the store keeps only the secret's hash. The transcript holds each call's token (a restored
+ * question must be answerable), so tokens are stored sealed with a key derived from the secret:
+ * a copy of the store alone answers no call. A turn writes at its start, whenever a call asks or
+ * ends, and at its end — so a server that dies mid-turn has stored everything up to its last
+ * question. Writes go on top of the revision they read, retried on a conflict (two tabs of one
+ * conversation each add their own events; the messages are the later turn's).
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { hashToken, tokenMatches } from '../calls/call-record.ts'
+import type { CallStore, ConversationRecord } from '../calls/stores/call-store.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
+import type { McpMessage } from '../sampling/content.ts'
+import { appendToTranscript } from './transcript.ts'
+
+/** Writes that lost a race this many times in a row give up (someone is rewriting it in a loop). */
+const MAX_WRITE_ATTEMPTS = 8
+
+export class ConversationWriteError extends McpBridgeError {
+  readonly code = 'CONVERSATION_WRITE_FAILED'
+}
+
+interface StoredState {
+  v: 1
+  messages: McpMessage[]
+  events: TranscriptEvent[]
+}
+
+/** Records one turn: events as they are emitted, written at each `checkpoint`. */
+export interface TurnRecorder {
+  record(event: TranscriptEvent): void
+  checkpoint(messages: readonly McpMessage[]): Promise<void>
+}
+
+export class ConversationLog {
+  constructor(
+    private readonly store: CallStore,
+    private readonly ttlMs: number,
+  ) {}
+
+  /** Whether this key may use its conversation: it is new, or the secret matches. */
+  async mayUse(key: ConversationKey): Promise<boolean> {
+    const record = await this.store.getConversation(key.id)
+    return !record || tokenMatches(record.secretHash, key.secret)
+  }
+
+  /** The conversation as the client restores it; undefined if unknown or the secret does not match. */
+  async snapshot(key: ConversationKey): Promise<ConversationSnapshot | undefined> {
+    const record = await this.store.getConversation(key.id)
+    if (!record || !tokenMatches(record.secretHash, key.secret)) return undefined
+    const state = record.state as StoredState
+    return { id: record.id, revision: record.revision, messages: state.messages, events: state.events.map((e) => openToken(e, key.secret)) }
+  }
+
+  recorder(key: ConversationKey): TurnRecorder {
+    let pending: TranscriptEvent[] = []
+    let writes = Promise.resolve()
+    const write = async (messages: McpMessage[]) => {
+      const events = pending
+      pending = []
+      for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+        const current = await this.store.getConversation(key.id)
+        if (current && !tokenMatches(current.secretHash, key.secret)) {
+          throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
+        }
+        const before = (current?.state as StoredState | undefined)?.events ?? []
+        const now = Date.now()
+        const next: ConversationRecord = {
+          id: key.id,
+          secretHash: current?.secretHash ?? hashToken(key.secret),
+          state: { v: 1, messages, events: events.reduce(appendToTranscript, before) } satisfies StoredState,
+          revision: (current?.revision ?? 0) + 1,
+          updatedAt: now,
+          expiresAt: now + this.ttlMs,
+        }
+        if (await this.store.putConversation(next)) return
+      }
+      throw new ConversationWriteError(`Conversation ${key.id} changed ${MAX_WRITE_ATTEMPTS} times while this turn tried to save it; the turn's last events were not saved.`)
+    }
+    return {
+      record(event) {
+        pending.push(sealToken(event, key.secret))
+      },
+      checkpoint(messages) {
+        const copy = structuredClone([...messages])
+        writes = writes.then(() => write(copy))
+        return writes
+      },
+    }
+  }
+}
+
+function tokenKey(secret: string): Buffer {
+  return createHash('sha256').update('mcp-bridge conversation tokens\0').update(secret).digest()
+}
+
+function sealToken(event: TranscriptEvent, secret: string): TranscriptEvent {
+  if (event.type !== 'tool_call' || event.token === undefined) return event
+  const iv = randomBytes(12)
+  const cipher = createCipheriv('aes-256-gcm', tokenKey(secret), iv)
+  const sealed = Buffer.concat([cipher.update(event.token, 'utf8'), cipher.final()])
+  return { ...event, token: Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url') }
+}
+
+function openToken(event: TranscriptEvent, secret: string): TranscriptEvent {
+  if (event.type !== 'tool_call' || event.token === undefined) return event
+  const bytes = Buffer.from(event.token, 'base64url')
+  const decipher = createDecipheriv('aes-256-gcm', tokenKey(secret), bytes.subarray(0, 12))
+  decipher.setAuthTag(bytes.subarray(12, 28))
+  const token = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')
+  return { ...event, token }
+}

@@ -1,0 +1,53 @@
+/**
+ * A conversation's transcript: the events a reload replays to rebuild the chat as the user left
+ * it. It is the stream, kept small — the client applies only the last of several updates, so
+ * older ones are dropped as new ones arrive:
+ *
+ *   - consecutive text deltas become one;
+ *   - a call keeps its latest progress, its last `MAX_LOGS_PER_CALL` logs, and only the question
+ *     it still waits on (answered questions are history the plugin does not render again);
+ *   - what matters only to the response it came in (refusals, errors, `call_aborted`, the final
+ *     `conversation_state`) is not kept.
+ */
+import type { TranscriptEvent } from '../protocol/chat-wire.ts'
+
+export const MAX_LOGS_PER_CALL = 100
+
+export function appendToTranscript(events: readonly TranscriptEvent[], event: TranscriptEvent): TranscriptEvent[] {
+  switch (event.type) {
+    case 'elicit_refused':
+    case 'error':
+    case 'call_aborted':
+    case 'conversation_state':
+      return [...events]
+    case 'text_delta': {
+      const last = events[events.length - 1]
+      if (last?.type === 'text_delta') return [...events.slice(0, -1), { type: 'text_delta', text: last.text + event.text }]
+      return [...events, event]
+    }
+    case 'tool_progress':
+      return [...events.filter((e) => !(e.type === 'tool_progress' && e.callId === event.callId)), event]
+    case 'tool_log': {
+      const logs = events.filter((e) => e.type === 'tool_log' && e.callId === event.callId)
+      const drop = logs.length >= MAX_LOGS_PER_CALL ? logs[0] : undefined
+      return [...events.filter((e) => e !== drop), event]
+    }
+    case 'elicit_request':
+    case 'tool_result':
+    case 'call_not_found':
+      // The call moved on: the question it asked before is answered.
+      return [...events.filter((e) => !(e.type === 'elicit_request' && e.callId === event.callId)), event]
+    default:
+      return [...events, event]
+  }
+}
+
+/** The tool calls of a transcript that have neither a question nor an end yet (still running). */
+export function runningCalls(events: readonly TranscriptEvent[]): string[] {
+  const open = new Set<string>()
+  for (const e of events) {
+    if (e.type === 'tool_call') open.add(e.callId)
+    else if (e.type === 'elicit_request' || e.type === 'tool_result' || e.type === 'call_not_found') open.delete(e.callId)
+  }
+  return [...open]
+}

@@ -1,0 +1,314 @@
+/**
+ * Conversations that survive a reload: the chat controller with an `id` (what `useChat({ id })`
+ * runs) against the real chat handler on a SQLite file. A "reload" is a new controller over the
+ * same storage; a "restart" is a new handler over the same file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sleep } from 'effection'
+import { afterAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { type CallStore, type ChatHandler, createChatHandler, createMemoryStore, createSqliteStore } from '../../src/server.ts'
+import {
+  type ChatController,
+  type ChatItem,
+  type ConversationKey,
+  type ConversationSnapshot,
+  type ConversationStorage,
+  createChatController,
+  type Emission,
+  type ToolItem,
+} from '../../src/client.ts'
+import { appendToTranscript, MAX_LOGS_PER_CALL } from '../../src/chat/transcript.ts'
+import type { TranscriptEvent } from '../../src/client.ts'
+import { createScriptedModel } from '../../src/testing.ts'
+import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-conversations-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
+  return null
+}
+function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
+  return null
+}
+const plugin = makePlugin(bookFlight)
+  .onElicit({
+    *pickFlight(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
+    },
+    *pickSeat(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(SeatPicker, { taken: req.context.taken }) }
+    },
+  })
+  .build()
+
+/** Runs for a while after it starts, reporting as it goes: a reload lands while it runs. */
+const slowCount = createMcpTool('slow_count')
+  .elicits({})
+  .execute(function* (_p, ctx) {
+    yield* ctx.notify('counting', 1, 2)
+    yield* sleep(600)
+    yield* ctx.notify('counted', 2, 2)
+    return { counted: 2 }
+  })
+
+const model = createScriptedModel({
+  onUserMessage: [
+    { match: /book/i, reply: { text: 'On it. ', toolCalls: [{ name: 'book_flight', input: { from: 'JFK', destination: 'LAX' } }] } },
+    { match: /count/i, reply: { toolCalls: [{ name: 'slow_count', input: {} }] } },
+  ],
+  onToolResult: (name, r) => (name === 'book_flight' ? `Booked: ${(r as { ticketNumber: string }).ticketNumber}` : `${name} done.`),
+  onSample: () => 'Use terminal 4.',
+})
+
+function memoryStorage(): ConversationStorage & { data: Map<string, string> } {
+  const data = new Map<string, string>()
+  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) }
+}
+
+const handlers: ChatHandler[] = []
+function serve(store: CallStore): ChatHandler {
+  const handler = createChatHandler({ tools: [plugin, slowCount], model, store })
+  handlers.push(handler)
+  return handler
+}
+afterAll(async () => {
+  for (const h of handlers) await h.close()
+})
+
+function page(handler: ChatHandler, storage: ConversationStorage): ChatController {
+  return createChatController({
+    id: 'main',
+    storage,
+    plugins: [plugin.client],
+    fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
+  })
+}
+
+function nextEmission(chat: ChatController, component: unknown): Promise<Emission> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const e = chat.store.getSnapshot().emissions.find((x) => x.component === component)
+      if (e) {
+        off()
+        resolve(e)
+      }
+    }
+    const off = chat.store.subscribe(check)
+    check()
+  })
+}
+
+function until(chat: ChatController, predicate: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => predicate() && (off(), resolve())
+    const off = chat.subscribe(check)
+    check()
+  })
+}
+
+/** What a person sees of the items (ids are per page). */
+const seen = (items: readonly ChatItem[]) =>
+  items.map((i) =>
+    i.kind === 'tool'
+      ? { tool: i.toolName, status: i.status, logs: i.logs, progress: i.progress, result: i.result, asks: i.elicitation?.request.key }
+      : { [i.kind]: i.text },
+  )
+
+const keyIn = (storage: ReturnType<typeof memoryStorage>) => JSON.parse(storage.data.get('mcp-bridge:chat:main')!) as ConversationKey
+
+async function getSnapshot(handler: ChatHandler, key: ConversationKey, secret = key.secret, headers: Record<string, string> = {}) {
+  return handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${secret}`, ...headers } }))
+}
+
+describe('conversations survive reloads and restarts', () => {
+  it('a reload after a restart shows the chat as it was, and the seat picker it waits on completes the booking', async () => {
+    const path = join(dir, 'reload.db')
+    const storage = memoryStorage()
+    let store = await createSqliteStore({ path })
+    let handler = serve(store)
+
+    const first = page(handler, storage)
+    await first.restore() // nothing saved yet: a new conversation
+    expect(first.getState()).toMatchObject({ status: 'idle', items: [] })
+    await first.send('Book me a flight')
+    ;(await nextEmission(first, FlightList)).respond({ flightId: 'SH-142' })
+    await nextEmission(first, SeatPicker)
+    await until(first, () => first.getState().status === 'awaiting_input')
+    const before = seen(first.getState().items)
+    expect(before).toEqual([
+      { user: 'Book me a flight' },
+      { assistant: 'On it. ' },
+      { tool: 'book_flight', status: 'awaiting_input', logs: [{ level: 'info', message: 'Found 2 flights' }], progress: undefined, result: undefined, asks: 'pickSeat' },
+    ])
+
+    // The page goes away and the server restarts on the same file.
+    first.dispose()
+    await handler.close()
+    await store.close()
+    store = await createSqliteStore({ path })
+    handler = serve(store)
+
+    const second = page(handler, storage)
+    await second.restore()
+    expect(seen(second.getState().items)).toEqual(before)
+    expect(second.getState().status).toBe('awaiting_input')
+    // Shown again by the plugin's own handler, and answerable: the call resumes from its journal.
+    ;(await nextEmission(second, SeatPicker)).respond({ row: 9, seat: 'A' })
+    await until(second, () => second.getState().status === 'idle' && second.getState().items.length === 4)
+    const booked = seen(second.getState().items)
+    expect(booked.at(2)).toMatchObject({ tool: 'book_flight', status: 'completed', result: { ticketNumber: 'TK-SH-142-9A' } })
+    expect(booked.at(3)).toEqual({ assistant: 'Booked: TK-SH-142-9A' })
+    expect(second.store.getSnapshot().emissions).toEqual([])
+
+    // Reloaded once more: the finished booking, nothing to answer; the next message continues it.
+    second.dispose()
+    const third = page(handler, storage)
+    await third.restore()
+    expect(seen(third.getState().items)).toEqual(booked)
+    expect(third.getState().status).toBe('idle')
+    expect(third.store.getSnapshot().emissions).toEqual([])
+    await third.send('Book me another one')
+    await nextEmission(third, FlightList)
+    expect(third.getState().items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool'])
+    third.dispose()
+    await store.close()
+  }, 30_000)
+
+  it('keeps call tokens sealed in the store, and shows a conversation only to its secret', async () => {
+    const store = createMemoryStore()
+    const handler = serve(store)
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    await chat.send('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const key = keyIn(storage)
+    // 128 random bits each, never the page's name for the chat.
+    expect(key.id).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    expect(key.secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
+
+    const response = await getSnapshot(handler, key)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const snapshot = (await response.json()) as ConversationSnapshot
+    const toolCall = snapshot.events.find((e) => e.type === 'tool_call')!
+    expect(snapshot.events.map((e) => e.type)).toEqual(['user_message', 'text_delta', 'tool_call', 'tool_log', 'elicit_request'])
+    expect(toolCall.token).toMatch(/^[A-Za-z0-9_-]{20,}$/)
+    const stored = JSON.stringify(await store.getConversation(key.id))
+    expect(stored).not.toContain(toolCall.token!)
+    expect(stored).not.toContain(key.secret)
+
+    const problem = async (r: Response) => [r.status, ((await r.json()) as { code: string }).code]
+    expect(await problem(await getSnapshot(handler, key, 'x'.repeat(43)))).toEqual([404, 'CONVERSATION_NOT_FOUND'])
+    expect(await problem(await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`)))).toEqual([401, 'CONVERSATION_SECRET_MISSING'])
+    expect(await problem(await getSnapshot(handler, { id: 'short', secret: key.secret }))).toEqual([400, 'INVALID_CONVERSATION_KEY'])
+    // A page on another origin cannot read it, even with the secret.
+    expect(await problem(await getSnapshot(handler, key, key.secret, { origin: 'https://evil.example' }))).toEqual([403, 'FORBIDDEN_ORIGIN'])
+
+    // Someone else's turn under this id changes nothing.
+    const revision = (await store.getConversation(key.id))!.revision
+    const intruder = await handler(
+      new Request('http://127.0.0.1/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'book' }] }], conversation: { id: key.id, secret: 'y'.repeat(43) } }),
+      }),
+    )
+    expect(await problem(intruder)).toEqual([403, 'CONVERSATION_FORBIDDEN'])
+    expect((await store.getConversation(key.id))!.revision).toBe(revision)
+    chat.dispose()
+  }, 20_000)
+
+  it('a call that was running when the page left is followed after the reload until it ends', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    const first = page(handler, storage)
+    const turn = first.send('count to two')
+    await until(first, () => first.getState().items.some((i) => i.kind === 'tool' && i.progress?.message === 'counting'))
+    first.dispose() // the page closes its response mid-call; the call goes on on the server
+
+    const second = page(handler, storage)
+    await second.restore()
+    const card = () => second.getState().items.find((i): i is ToolItem => i.kind === 'tool')
+    expect(card()).toMatchObject({ status: 'running' })
+    await until(second, () => card()?.status === 'completed')
+    expect(card()).toMatchObject({ result: { counted: 2 }, progress: { message: 'counted', progress: 2, total: 2 } })
+    // The model is not asked about it after its client left (#14): the next message carries on.
+    expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool'])
+    await turn
+    await second.send('count again')
+    await until(second, () => second.getState().items.filter((i) => i.kind === 'tool' && i.status === 'completed').length === 2)
+    expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'user', 'tool', 'assistant'])
+    second.dispose()
+  }, 20_000)
+
+  it('newConversation starts over under a new key', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    await chat.send('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const old = keyIn(storage)
+    chat.newConversation()
+    expect(chat.getState()).toMatchObject({ status: 'idle', items: [] })
+    expect(chat.store.getSnapshot().emissions).toEqual([])
+    expect(keyIn(storage).id).not.toBe(old.id)
+    const reloaded = page(handler, storage)
+    await reloaded.restore()
+    expect(reloaded.getState().items).toEqual([])
+    // The old one is still on the server, for its own secret.
+    expect((await getSnapshot(handler, old)).status).toBe(200)
+    chat.dispose()
+    reloaded.dispose()
+  }, 20_000)
+})
+
+describe('the transcript keeps what a reload needs, small', () => {
+  const call = (callId: string): TranscriptEvent => ({ type: 'tool_call', callId, toolName: 't', params: {} })
+  const build = (events: TranscriptEvent[]) => events.reduce(appendToTranscript, [] as TranscriptEvent[])
+
+  it('merges text, keeps the latest progress and only the open question', () => {
+    const question = (id: string): TranscriptEvent => ({
+      type: 'elicit_request',
+      callId: 'a',
+      toolName: 't',
+      request: { id, key: 'k', message: 'm', schema: {}, context: {} },
+    })
+    const events = build([
+      { type: 'user_message', text: 'hi' },
+      { type: 'text_delta', text: 'Hel' },
+      { type: 'text_delta', text: 'lo' },
+      call('a'),
+      { type: 'tool_progress', callId: 'a', message: '1' },
+      question('a#1'),
+      { type: 'elicit_refused', callId: 'a', elicitId: 'a#1', code: 'INVALID', message: 'no' },
+      question('a#2'),
+      { type: 'tool_progress', callId: 'a', message: '2' },
+      { type: 'error', code: 'X', message: 'once' },
+    ])
+    expect(events).toEqual([
+      { type: 'user_message', text: 'hi' },
+      { type: 'text_delta', text: 'Hello' },
+      call('a'),
+      question('a#2'),
+      { type: 'tool_progress', callId: 'a', message: '2' },
+    ])
+    expect(appendToTranscript(events, { type: 'tool_result', callId: 'a', toolName: 't', result: 1 }).map((e) => e.type)).toEqual([
+      'user_message',
+      'text_delta',
+      'tool_call',
+      'tool_progress',
+      'tool_result',
+    ])
+  })
+
+  it(`keeps a call's last ${MAX_LOGS_PER_CALL} logs`, () => {
+    const logs = Array.from({ length: MAX_LOGS_PER_CALL + 5 }, (_, i): TranscriptEvent => ({ type: 'tool_log', callId: 'a', level: 'info', message: `${i}` }))
+    const kept = build([call('a'), ...logs]).filter((e) => e.type === 'tool_log')
+    expect(kept).toHaveLength(MAX_LOGS_PER_CALL)
+    expect(kept[0]).toMatchObject({ message: '5' })
+  })
+})
