@@ -2,6 +2,8 @@
  * The playground chat: messages stream in, tool calls appear inline with their UI (plugin
  * components or the fallback form), progress and logs update live, and a running tool can be
  * cancelled. The plugins come from the generated registry, never from a hand-written list.
+ * The conversation is kept on the server (`id`): a reload, a second tab or a server restart
+ * brings it back, with any question still waiting answerable; "New chat" starts over.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { FallbackForm, ToolCallEmissions, useChat, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
@@ -9,8 +11,16 @@ import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
 const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Pick a theme color', 'Rate my trip', 'Build a report']
 
+const STATUS_TEXT: Record<UseChatResult['status'], string> = {
+  idle: '',
+  restoring: 'Restoring your conversation…',
+  streaming: 'Thinking…',
+  awaiting_input: 'Waiting for you',
+  error: '',
+}
+
 export function App() {
-  const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
+  const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'playground' })
   const [draft, setDraft] = useState('')
   const end = useRef<HTMLDivElement>(null)
   // Braces on purpose: Chromium's scrollIntoView returns a Promise, and an effect may only return a cleanup.
@@ -30,11 +40,16 @@ export function App() {
       <header>
         <h1>mcp-bridge playground</h1>
         <p className="status" role="status" aria-live="polite">
-          {chat.status === 'streaming' ? 'Thinking…' : chat.status === 'awaiting_input' ? 'Waiting for you' : ''}
+          {STATUS_TEXT[chat.status]}
         </p>
+        {chat.items.length > 0 && (
+          <button className="secondary small" onClick={() => chat.newConversation()}>
+            New chat
+          </button>
+        )}
       </header>
       <main className="messages" aria-live="polite">
-        {chat.items.length === 0 && (
+        {chat.items.length === 0 && chat.status !== 'restoring' && (
           <div className="empty">
             <p>Try one of these:</p>
             {EXAMPLES.map((e) => (

@@ -451,7 +451,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     dispose() {
       inflight?.abort()
       clearTimeout(followUp)
-      if (restoring && !restoring.finished) restoring.controller.abort()
+      if (restoring && !restoring.finished) {
+        // Forgotten at once: StrictMode mounts again right away, and that mount restores anew.
+        restoring.controller.abort()
+        restoring = undefined
+      }
       for (const callId of executor.active()) void executor.cancel(callId, 'chat closed')
     },
   }

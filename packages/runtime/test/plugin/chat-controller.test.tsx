@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makePlugin, type McpMessage, type RenderedProps } from '../../src/index.ts'
 import { type ChatRequestBody, type ChatStreamEvent, createChatController, type Emission, encodeChatEvent, type ToolItem } from '../../src/client.ts'
 import { useChat } from '../../src/react.ts'
+import { createChatHandler } from '../../src/server.ts'
+import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight, mockFlightSearch } from '../fixtures/book-flight.ts'
 
 afterEach(cleanup)
@@ -218,8 +220,8 @@ describe('createChatController', () => {
 })
 
 describe('useChat', () => {
-  function Chat({ fetch }: { fetch: typeof globalThis.fetch }) {
-    const chat = useChat({ fetch })
+  function Chat({ fetch, id }: { fetch: typeof globalThis.fetch; id?: string }) {
+    const chat = useChat({ fetch, ...(id !== undefined && { id }) })
     return (
       <div>
         <p data-testid="status">{chat.status}</p>
@@ -243,5 +245,27 @@ describe('useChat', () => {
     expect(await screen.findByText('Hi there')).toBeTruthy()
     expect(screen.getByText('hello')).toBeTruthy()
     expect(screen.getByTestId('status').textContent).toBe('idle')
+  })
+
+  it('restores a kept conversation under StrictMode (the cleanup cuts the first restore short)', async () => {
+    const handler = createChatHandler({
+      tools: [],
+      model: createScriptedModel({ onUserMessage: [{ match: /hello/, reply: { text: 'Hello back' } }] }),
+    })
+    const fetch = ((url: string, init?: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof globalThis.fetch
+    const first = render(<Chat fetch={fetch} id="strict" />)
+    await act(async () => screen.getByRole('button', { name: 'send' }).click())
+    expect(await screen.findByText('Hello back')).toBeTruthy()
+    first.unmount()
+    render(
+      <StrictMode>
+        <Chat fetch={fetch} id="strict" />
+      </StrictMode>,
+    )
+    expect(await screen.findByText('Hello back')).toBeTruthy()
+    expect(screen.getByText('hello')).toBeTruthy()
+    expect(screen.getByTestId('status').textContent).toBe('idle')
+    localStorage.clear()
+    await handler.close()
   })
 })
