@@ -10,7 +10,7 @@ if (!existsSync(join(dist, 'server/chat.js'))) {
   console.error('No build found: run `npm run build` in playground/ first.')
   process.exit(1)
 }
-const { chat, toNodeListener } = await import(new URL('./dist/server/chat.js', import.meta.url).href)
+const { chat, store, toNodeListener } = await import(new URL('./dist/server/chat.js', import.meta.url).href)
 const api = toNodeListener(chat)
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json' }
 
@@ -25,4 +25,14 @@ const server = createServer((req, res) => {
 })
 const port = Number(process.env.PORT ?? 4173)
 server.listen(port, '127.0.0.1', () => console.log(`mcp-bridge playground (built): http://127.0.0.1:${port}/`))
-process.on('SIGTERM', () => void chat.close().finally(() => server.close()))
+// Stop on SIGTERM/SIGINT: waiting calls stay in the store (the next start resumes them); open
+// connections (a browser's keep-alive, a streaming turn) are cut rather than waited for.
+async function shutdown() {
+  server.close()
+  server.closeAllConnections()
+  await chat.close().catch(() => {})
+  await store.close().catch(() => {})
+  process.exit(0)
+}
+process.once('SIGTERM', shutdown)
+process.once('SIGINT', shutdown)

@@ -260,4 +260,36 @@ describe('the built playground (npm run build && npm run serve)', () => {
     await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
     expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
   }, 120_000)
+
+  // Uses the build of the test above (tests in a file run in order).
+  it('npm run start:cluster: two instances on one Redis behind a round-robin proxy; a booking asked on one is answered on the other', async () => {
+    const port = await freePort()
+    const cluster = await startServer(['scripts/cluster.mjs'], {
+      cwd: playground,
+      env: cleanEnv({ PORT: String(port) }),
+      ready: `cluster: http://127.0.0.1:${port}/`,
+      timeoutMs: 60_000,
+      what: 'scripts/cluster.mjs',
+    })
+    try {
+      const served: string[] = []
+      page.on('response', (r) => r.url().includes('/api/chat') && served.push(`${r.request().method()} ${r.headers()['x-served-by']}`))
+      await page.goto(`http://127.0.0.1:${port}/`)
+      await send('Book a flight from Oslo to Berlin')
+      await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+      await page.getByRole('grid', { name: 'Cabin' }).waitFor()
+      await page.reload()
+      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
+      // Round robin: the flight list was asked by one instance and answered on the other.
+      const posts = served.filter((s) => s.startsWith('POST')).map((s) => s.slice(5))
+      expect(posts).toHaveLength(3)
+      expect(posts[1]).not.toBe(posts[0])
+      expect(new Set(posts)).toEqual(new Set(['A', 'B']))
+      expect(served.filter((s) => s.startsWith('GET'))).toHaveLength(2) // each load restored the conversation
+    } finally {
+      cluster.child.kill('SIGTERM')
+    }
+  }, 120_000)
 })
