@@ -4,9 +4,13 @@
  * call store (memory; SQLite in a temp file; Redis when `redis-server` is installed, started on a
  * free port). Each request resumes a call that elicits again, so every request is one full
  * resume (lock, record check) → tool step → journal write → next elicitation stored → response.
+ * Then the latency one person sees on a server that holds 200 suspended calls: each of them is
+ * answered once, one after another, on the instance that served its question (warm) and on a new
+ * handler over the same store (cold: the call is replayed from its journal first).
  * Bounded: a fixed number of requests per level. BENCH_STORES=memory,sqlite limits the stores.
  */
-import { createServer } from 'node:http'
+import { Agent, createServer, request } from 'node:http'
+import { Readable } from 'node:stream'
 import type { AddressInfo } from 'node:net'
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { readChatEvents, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime/client'
@@ -33,11 +37,23 @@ let handler: ReturnType<typeof createChatHandler>
 let url = ''
 
 type ElicitEvent = Extract<ChatStreamEvent, { type: 'elicit_request' }>
-async function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const events: ChatStreamEvent[] = []
-  for await (const e of readChatEvents(res.body!)) events.push(e)
-  return events
+// node:http with one keep-alive agent rather than fetch: its connections are opened once and
+// reused, so the figures measure the server, not the client's connection churn.
+const agent = new Agent({ keepAlive: true, maxSockets: 512 })
+function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, async (res) => {
+      try {
+        const events: ChatStreamEvent[] = []
+        for await (const e of readChatEvents(Readable.toWeb(res) as ReadableStream<Uint8Array>)) events.push(e)
+        resolve(events)
+      } catch (error) {
+        reject(error)
+      }
+    })
+    req.once('error', reject)
+    req.end(JSON.stringify(body))
+  })
 }
 const elicitOf = (events: ChatStreamEvent[]) => {
   const e = events.find((x): x is ElicitEvent => x.type === 'elicit_request')
@@ -50,24 +66,48 @@ const tokenOf = (events: ChatStreamEvent[]) => {
   return call.token
 }
 
-async function level(concurrency: number, requestsPerSession: number, print = true) {
-  // Open the sessions (not timed), then resume them all in parallel loops.
-  const sessions = await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+type Session = { req: ElicitEvent; token: string; messages: ChatRequestBody['messages'] }
+function open(count: number): Promise<Session[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
       const events = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] })
       return { req: elicitOf(events), token: tokenOf(events), messages: events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages'] }
     }),
   )
+}
+const answer = (s: Session): ChatRequestBody => ({
+  messages: s.messages,
+  elicitResponses: [{ callId: s.req.callId, elicitId: s.req.request.id, token: s.token, result: { action: 'accept', content: { ok: true } } }],
+})
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+
+/** 200 suspended calls, each answered once in turn; `restart` first swaps in a new handler on the same store. */
+async function suspended(count: number, restart?: () => Promise<void>) {
+  const sessions = await open(count)
+  await restart?.()
+  const latencies: number[] = []
+  for (const s of sessions) {
+    const t0 = performance.now()
+    s.req = elicitOf(await post(answer(s)))
+    latencies.push(performance.now() - t0)
+  }
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, 'bench over')))
+  latencies.sort((a, b) => a - b)
+  console.log(
+    `${count} suspended calls, each resumed once (${restart ? 'cold: a new handler replays it' : 'warm'}): p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms`,
+  )
+}
+
+async function level(concurrency: number, requestsPerSession: number, print = true) {
+  // Open the sessions (not timed), then resume them all in parallel loops.
+  const sessions = await open(concurrency)
   const latencies: number[] = []
   const start = performance.now()
   await Promise.all(
     sessions.map(async (s) => {
       for (let i = 0; i < requestsPerSession; i++) {
         const t0 = performance.now()
-        const events = await post({
-          messages: s.messages,
-          elicitResponses: [{ callId: s.req.callId, elicitId: s.req.request.id, token: s.token, result: { action: 'accept', content: { ok: true } } }],
-        })
+        const events = await post(answer(s))
         latencies.push(performance.now() - t0)
         s.req = elicitOf(events)
       }
@@ -76,7 +116,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
   const seconds = (performance.now() - start) / 1000
   await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, "bench over")))
   latencies.sort((a, b) => a - b)
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]!
+  const pct = (p: number) => percentile(latencies, p)
   if (print) console.log(
     `resume over HTTP, ${String(concurrency).padStart(3)} concurrent: ${Math.round(latencies.length / seconds).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${latencies.length} requests)`,
   )
@@ -112,6 +152,13 @@ for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
   console.log(`store: ${name}`)
   await level(1, 300, false) // warm-up
   for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
+  await suspended(200)
+  await suspended(200, async () => {
+    await handler.close() // the calls stay in the store, superseded here
+    handler = createChatHandler({ tools: [loop], model, limits, store })
+    server.removeAllListeners('request')
+    server.on('request', toNodeListener(handler))
+  })
   await handler.close()
   await store.close()
   server.close()
