@@ -305,7 +305,9 @@ function* stepStep(call: BridgeCall<unknown>, name: string, body: StepBody): Ope
   let value: unknown
   try {
     const running = body({ idempotencyKey: `${callId}:${name}#${seq}` })
-    value = isPromise(running) ? yield* until(running) : yield* running
+    // An operation or a promise, as typed; a plain value from an untyped caller is taken as is
+    // (a string is iterable, and would otherwise be run as an operation).
+    value = isPromise(running) ? yield* until(running) : isOperation(running) ? yield* running : running
   } catch (error) {
     // Misuse inside the body (a nested step, a question) is a bug in the tool, not the step's outcome.
     if (error instanceof ToolContextUsageError) throw error
@@ -329,6 +331,10 @@ function* stepStep(call: BridgeCall<unknown>, name: string, body: StepBody): Ope
 function stepFailure(error: unknown): { message: string; code?: string } {
   const message = error instanceof Error ? error.message : String(error)
   return error instanceof McpBridgeError ? { message, code: error.code } : { message }
+}
+
+function isOperation(value: unknown): value is Operation<unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Operation<unknown>)[Symbol.iterator] === 'function'
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -26,7 +26,7 @@ import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { ClientCounts } from './client-counts.ts'
-import { IdleQueue } from './idle-queue.ts'
+import { idle, IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
@@ -74,6 +74,11 @@ export interface CallRegistryOptions {
   surface: 'chat' | 'mcp'
   /** This instance, as recorded in `owner` (default: random). */
   instanceId?: string
+  /**
+   * How long a call's lock outlives an instance that stopped renewing it (it crashed) — the time
+   * until another instance may take over or cancel its calls (default 30 s).
+   */
+  leaseMs?: number
 }
 
 export interface StartCall<X> {
@@ -120,7 +125,7 @@ export interface ResumeOptions<X> {
 
 export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
 
-/** How long a request may hold a call's lock between taking it and parking or ending the call. */
+/** Default lease of a call's lock; a running call's lease is renewed every third of it. */
 const LEASE_MS = 30_000
 
 export class CallRegistry<X = undefined> {
@@ -132,8 +137,10 @@ export class CallRegistry<X = undefined> {
   readonly store: CallStore
   readonly instanceId: string
   readonly options: Readonly<CallRegistryOptions>
+  readonly #leaseMs: number
 
   constructor(options: CallRegistryOptions) {
+    this.#leaseMs = options.leaseMs ?? LEASE_MS
     this.options = Object.freeze({ ...options })
     this.store = options.store ?? createMemoryStore()
     this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url')
@@ -142,6 +149,19 @@ export class CallRegistry<X = undefined> {
     this.#destroy = () => Promise.resolve(destroy())
     const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
     this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why))
+    void scope.run(() => this.#keepLeases())
+  }
+
+  /**
+   * A running call holds its lock for as long as it runs, renewed here: so an instance that finds a
+   * call's record 'running' but its lock free knows the instance running it is gone.
+   */
+  *#keepLeases(): Operation<void> {
+    for (;;) {
+      yield* idle(this.#leaseMs / 3)
+      const held = [...this.#calls.values()].filter((call) => call.lease && !this.isParked(call))
+      yield* callPromise(() => Promise.all(held.map((call) => this.store.renew(call.lease!, this.#leaseMs).catch(() => false))))
+    }
   }
 
   get size(): number {
@@ -174,7 +194,13 @@ export class CallRegistry<X = undefined> {
       // Synchronous: a call that ended is out of the registry before anyone hears of its end.
       onEnd: (outcome) => (call ? this.#end(call, outcome) : undefined),
       persist: function* (journal): Operation<void> {
-        if (call) yield* callPromise(() => registry.#write(call!, { status: 'running', journal: [...journal] }, true))
+        const entries = [...journal]
+        // A step at the very start runs while createBridgeHost is still returning, before `call`
+        // exists: wait that one tick (the tool waits too), so its entry is stored like any other.
+        yield* callPromise(async () => {
+          if (!call) await Promise.resolve()
+          if (call) await registry.#write(call, { status: 'running', journal: entries }, true)
+        })
       },
       ...(spec.sampling && { sampling: spec.sampling }),
       ...(durable.replay && { replay: durable.replay }),
@@ -243,7 +269,7 @@ export class CallRegistry<X = undefined> {
    * On success the caller holds the call's lock until it parks the call again or the call ends.
    */
   async resume(callId: string, options: ResumeOptions<X>): Promise<Resumed<X>> {
-    const lease = await this.store.lock(callId, this.instanceId, LEASE_MS)
+    const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
     if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now; wait for it.`)
     const release = () => this.store.unlock(lease).catch(() => undefined)
     const record = await this.store.get(callId)
@@ -314,12 +340,16 @@ export class CallRegistry<X = undefined> {
       await live.host.abort(reason)
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
-    const lease = await this.store.lock(callId, this.instanceId, LEASE_MS)
-    if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now.`)
+    const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
+    if (!lease) return refusal('BUSY', `Tool call "${callId}" is busy in another request or on another server (running, or being answered); try again in a moment.`)
     try {
       const record = await this.store.get(callId)
       const problem = this.#checkRecord(callId, record, { token, replay: () => undefined })
-      if (problem) return problem
+      // 'running' with its lock free and no copy here: the instance running it stopped (a live one
+      // renews the lock). Nothing will ever finish it, so the abort is recorded in its place.
+      const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live
+      if (problem && !orphaned) return problem
+      if (orphaned) reason = `${reason} (the server running it had stopped)`
       if (live) {
         this.#supersede(live, reason)
         await live.host.outcome
@@ -443,7 +473,7 @@ export class CallRegistry<X = undefined> {
         updatedAt: now,
         // A waiting call lives as long as it may wait; a finished one is remembered as long, so a
         // late answer or requestState for it is still refused as finished.
-        expiresAt: now + this.options.idleTimeoutMs + (finished ? 0 : LEASE_MS),
+        expiresAt: now + this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs),
         ...(change.outcome && { outcome: change.outcome }),
       }
       let written = call.revision === 0 ? await this.store.create(record) : await this.store.update(record)
@@ -451,6 +481,8 @@ export class CallRegistry<X = undefined> {
       // copy is still the current one (nobody can take over a call without its record).
       if (!written && call.revision > 0 && !(await this.store.get(call.callId))) written = await this.store.create(record)
       if (written) {
+        // A new call's first record: from now on others can find it, so it holds its lock while it runs.
+        if (call.revision === 0 && change.status === 'running' && !call.lease) call.lease = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
         call.revision = record.revision
         call.storedQuestion = change.status === 'waiting' ? change.pending?.id : undefined
         return

@@ -60,7 +60,7 @@ export class IdleQueue<K> {
  * `sleep` whose timer does not keep the process alive: a call waiting for a person must not keep
  * a stdio server (or a test run) from exiting when everything else is done.
  */
-function idle(ms: number): Operation<void> {
+export function idle(ms: number): Operation<void> {
   return action((resolve) => {
     const timer = setTimeout(resolve, ms)
     timer.unref?.()

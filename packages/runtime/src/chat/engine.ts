@@ -41,6 +41,11 @@ export interface ChatLimits {
   idleTimeoutMs: number
   /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
   conversationTtlMs: number
+  /**
+   * How long a running call's lock outlives a server that crashed, in ms (default 30 s): after
+   * it, Cancel on any instance ends the call the crashed server was running.
+   */
+  lockLeaseMs: number
 }
 
 export const DEFAULT_LIMITS: ChatLimits = {
@@ -51,6 +56,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxCallsPerClient: 20,
   idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
+  lockLeaseMs: 30_000,
 }
 
 export type ChatCall = LiveCall<undefined>

@@ -79,6 +79,7 @@ const optionsSchema = z
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
         conversationTtlMs: z.number().int().min(60_000, 'at least a minute (60000 ms)').max(366 * 24 * 3600_000, 'at most a year'),
+        lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)'),
       })
       .partial()
       .strict()
@@ -111,6 +112,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     idleTimeoutOption: 'limits.idleTimeoutMs',
     surface: 'chat',
     store,
+    leaseMs: limits.lockLeaseMs,
   })
 
   async function handle(request: Request): Promise<Response> {

@@ -165,6 +165,18 @@ describe('ctx.step', () => {
     }
   })
 
+  it('a body that returns a plain value (untyped JavaScript) records that value, strings and arrays too', async () => {
+    const tool = createMcpTool('plain')
+      .elicits({})
+      .execute(function* (_p, ctx) {
+        const step = ctx.step as unknown as (name: string, body: () => unknown) => Operation<unknown>
+        return [yield* step('text', () => 'started'), yield* step('list', () => [1, 2]), yield* step('none', () => undefined)]
+      })
+    const host = createBridgeHost({ tool, params: {}, callId: 'p' })
+    expect(await host.outcome).toEqual({ status: 'completed', result: ['started', [1, 2], undefined] })
+    expect(host.journal.map((e) => (e as { value?: unknown }).value)).toEqual(['started', [1, 2], undefined])
+  })
+
   it("a handoff's before() is a step: recorded once and replayed, never run again", async () => {
     let befores = 0
     const tool = createMcpTool('handoff_step')
