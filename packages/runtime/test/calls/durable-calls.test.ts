@@ -97,6 +97,20 @@ describe('a chat server killed mid-call (SQLite)', () => {
     return { child, url: `http://127.0.0.1:${port}/api/chat` }
   }
 
+  /** Start "a long job" and read its turn until the job has stored its first step; and the request that cancels it. */
+  async function startLongJob(url: string, reason: string) {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a long job')] }) })
+    let started: Extract<ChatStreamEvent, { type: 'tool_call' }> | undefined
+    for await (const e of readChatEvents(res.body!)) {
+      if (e.type === 'tool_call') started = e
+      if (e.type === 'tool_progress') break
+    }
+    if (!started?.token) throw new Error('the long job did not start')
+    // Ending on the assistant's message: the abort alone, no new model turn.
+    const messages: McpMessage[] = [user('a long job'), { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] }]
+    return { started, abort: { messages, abort: { callId: started.callId, token: started.token, reason } } }
+  }
+
   it('is restarted on the same file; the answer completes the call and each step ran exactly once', async () => {
     const db = join(dir, 'restart.db')
     const first = await spawnServer(db)
@@ -121,18 +135,9 @@ describe('a chat server killed mid-call (SQLite)', () => {
   it('a call running when its server was killed can be cancelled on the restarted one once its lock lapses', async () => {
     const db = join(dir, 'orphan.db')
     const first = await spawnServer(db, 1_000)
-    // Read the turn until the job has recorded its first step, then kill the server under it.
-    const res = await fetch(first.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a long job')] }) })
-    let started: Extract<ChatStreamEvent, { type: 'tool_call' }> | undefined
-    for await (const e of readChatEvents(res.body!)) {
-      if (e.type === 'tool_call') started = e
-      if (e.type === 'tool_progress') break
-    }
+    const { started, abort } = await startLongJob(first.url, 'cancelled by the user')
     first.child.kill('SIGKILL')
     await new Promise((r) => first.child.once('exit', r))
-    // (ending on the assistant's message: the abort alone, no new model turn)
-    const messages: McpMessage[] = [user('a long job'), { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] }]
-    const abort = { messages, abort: { callId: started!.callId, token: started!.token!, reason: 'cancelled by the user' } }
 
     const second = await spawnServer(db, 1_000)
     // Its lock (1 s here) still held by the dead server: refused as busy, nothing changed.
@@ -140,10 +145,10 @@ describe('a chat server killed mid-call (SQLite)', () => {
     expect(find(early, 'error')).toMatchObject({ code: 'BUSY' })
     await new Promise((r) => setTimeout(r, 1_500))
     const done = await post(second.url, abort)
-    expect(find(done, 'tool_result')).toMatchObject({ callId: started!.callId, isError: true, result: 'cancelled by the user' })
+    expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user' })
     const store = await createSqliteStore({ path: db })
     cleanups.push(() => store.close())
-    expect((await store.get(started!.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
+    expect((await store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
     // A second cancel finds it finished.
     expect(find(await post(second.url, abort), 'call_not_found')?.message).toMatch(/already finished: it was aborted/)
   }, 180_000)
@@ -151,20 +156,12 @@ describe('a chat server killed mid-call (SQLite)', () => {
   it('a call running on a live server keeps its lock past the lease: another instance cannot take it over', async () => {
     const db = join(dir, 'live.db')
     const first = await spawnServer(db, 1_000)
-    const res = await fetch(first.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a long job')] }) })
-    let started: Extract<ChatStreamEvent, { type: 'tool_call' }> | undefined
-    const reader = readChatEvents(res.body!)
-    for await (const e of reader) {
-      if (e.type === 'tool_call') started = e
-      if (e.type === 'tool_progress') break
-    }
+    const { started, abort } = await startLongJob(first.url, 'cancelled')
     const other = await spawnServer(db, 1_000)
     await new Promise((r) => setTimeout(r, 2_500)) // 2.5 leases: renewed by the live server meanwhile
-    const messages: McpMessage[] = [user('a long job'), { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] }]
-    const abort = { messages, abort: { callId: started!.callId, token: started!.token!, reason: 'cancelled' } }
     expect(find(await post(other.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
     // The server running it cancels it at once.
-    expect(find(await post(first.url, abort), 'call_aborted')).toMatchObject({ callId: started!.callId })
+    expect(find(await post(first.url, abort), 'call_aborted')).toMatchObject({ callId: started.callId })
   }, 180_000)
 })
 

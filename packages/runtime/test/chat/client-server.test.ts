@@ -3,56 +3,16 @@
  * plugin, talking to the real chat handler. The whole booking, as the playground does it.
  */
 import { describe, expect, it } from 'vitest'
-import { makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createChatHandler } from '../../src/server.ts'
-import { type ChatController, createChatController, type Emission, type ToolItem } from '../../src/client.ts'
+import { createChatController, type ToolItem } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
-import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
 import { longReport } from '../fixtures/long-report.ts'
-
-function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
-  return null
-}
-function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
-  return null
-}
-const plugin = makePlugin(bookFlight)
-  .onElicit({
-    *pickFlight(req, ctx) {
-      return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
-    },
-    *pickSeat(req, ctx) {
-      return { action: 'accept', content: yield* ctx.render(SeatPicker, { taken: req.context.taken }) }
-    },
-  })
-  .build()
-
-function nextEmission(chat: ChatController, component: unknown): Promise<Emission> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const e = chat.store.getSnapshot().emissions.find((x) => x.component === component)
-      if (e) {
-        off()
-        resolve(e)
-      }
-    }
-    const off = chat.store.subscribe(check)
-    check()
-  })
-}
-
-function until(chat: ChatController, predicate: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => predicate() && (off(), resolve())
-    const off = chat.subscribe(check)
-    check()
-  })
-}
+import { bookingPlugin, FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
 
 describe('useChat controller against createChatHandler', () => {
   it('books a flight: flight list → seat picker → confirmation', async () => {
     const handler = createChatHandler({
-      tools: [plugin],
+      tools: [bookingPlugin],
       model: createScriptedModel({
         onUserMessage: [{ match: /book/i, reply: { text: 'On it. ', toolCalls: [{ name: 'book_flight', input: { from: 'JFK', destination: 'LAX' } }] } }],
         onToolResult: (_n, r) => `Booked: ${(r as { ticketNumber: string }).ticketNumber}`,
@@ -61,7 +21,7 @@ describe('useChat controller against createChatHandler', () => {
     })
     const chat = createChatController({
       fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-      plugins: [plugin.client],
+      plugins: [bookingPlugin.client],
     })
     await chat.send('Book me a flight')
     ;(await nextEmission(chat, FlightList)).respond({ flightId: 'SH-142' })

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sleep } from 'effection'
 import { afterAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
-import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool } from '../../src/index.ts'
 import { type CallStore, type ChatHandler, createChatHandler, createMemoryStore, createSqliteStore } from '../../src/server.ts'
 import {
   type ChatController,
@@ -18,33 +17,15 @@ import {
   type ConversationSnapshot,
   type ConversationStorage,
   createChatController,
-  type Emission,
   type ToolItem,
 } from '../../src/client.ts'
 import { appendToTranscript, MAX_LOGS_PER_CALL } from '../../src/chat/transcript.ts'
 import type { TranscriptEvent } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
-import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
+import { bookingPlugin, FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-conversations-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: string }>) {
-  return null
-}
-function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
-  return null
-}
-const plugin = makePlugin(bookFlight)
-  .onElicit({
-    *pickFlight(req, ctx) {
-      return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
-    },
-    *pickSeat(req, ctx) {
-      return { action: 'accept', content: yield* ctx.render(SeatPicker, { taken: req.context.taken }) }
-    },
-  })
-  .build()
 
 /** Runs for a while after it starts, reporting as it goes: a reload lands while it runs. */
 const slowCount = createMcpTool('slow_count')
@@ -72,7 +53,7 @@ function memoryStorage(): ConversationStorage & { data: Map<string, string> } {
 
 const handlers: ChatHandler[] = []
 function serve(store: CallStore): ChatHandler {
-  const handler = createChatHandler({ tools: [plugin, slowCount], model, store })
+  const handler = createChatHandler({ tools: [bookingPlugin, slowCount], model, store })
   handlers.push(handler)
   return handler
 }
@@ -84,30 +65,8 @@ function page(handler: ChatHandler, storage: ConversationStorage): ChatControlle
   return createChatController({
     id: 'main',
     storage,
-    plugins: [plugin.client],
+    plugins: [bookingPlugin.client],
     fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-  })
-}
-
-function nextEmission(chat: ChatController, component: unknown): Promise<Emission> {
-  return new Promise((resolve) => {
-    const check = () => {
-      const e = chat.store.getSnapshot().emissions.find((x) => x.component === component)
-      if (e) {
-        off()
-        resolve(e)
-      }
-    }
-    const off = chat.store.subscribe(check)
-    check()
-  })
-}
-
-function until(chat: ChatController, predicate: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
-    const check = () => predicate() && (off(), resolve())
-    const off = chat.subscribe(check)
-    check()
   })
 }
 
