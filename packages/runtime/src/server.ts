@@ -20,6 +20,7 @@ export type { CallRegistryOptions, LiveCallInfo, StartCall } from './calls/call-
 export type { LiveCall } from './calls/live-call.ts'
 export type { CallLease, CallRecord, CallStore, ConversationRecord, StoredCallStatus, StoredOutcome, StoredQuestion } from './calls/stores/call-store.ts'
 export { createMemoryStore } from './calls/stores/memory-store.ts'
+export type { MemoryStoreOptions } from './calls/stores/memory-store.ts'
 export { createSqliteStore } from './calls/stores/sqlite-store.ts'
 export type { SqliteStoreOptions } from './calls/stores/sqlite-store.ts'
 export { createRedisStore } from './calls/stores/redis-store.ts'

@@ -128,6 +128,18 @@ describe('store options and failures', () => {
     await expect(createSqliteStore({ path: 'x.db', tablePrefix: 'a;drop' })).rejects.toThrow(/tablePrefix/)
     await expect(createSqliteStore({ path: 'x.db', wal: true } as never)).rejects.toThrow(/wal/)
     await expect(createRedisStore({ url: 'localhost:6379' })).rejects.toThrow(/url: a redis:\/\/ or rediss:\/\/ URL/)
+    expect(() => createMemoryStore({ maxConversations: 0 })).toThrow(/maxConversations/)
+  })
+
+  it('the memory store keeps at most maxConversations, forgetting the least recently saved', async () => {
+    const store = createMemoryStore({ maxConversations: 2 })
+    const now = Date.now()
+    const save = (id: string, revision = 1) => store.putConversation({ id, secretHash: 's', state: {}, revision, updatedAt: now, expiresAt: now + 60_000 })
+    await save('a')
+    await save('b')
+    await save('a', 2) // a is now the most recent
+    await save('c')
+    expect([await store.getConversation('a'), await store.getConversation('b'), await store.getConversation('c')].map((c) => c?.revision)).toEqual([2, undefined, 1])
   })
 
   it('a Redis that does not answer is a clear error, not a hang', async () => {

@@ -2,9 +2,23 @@
  * `createMemoryStore()`: the call store in this process's memory — for tests, and for a single
  * server that accepts losing waiting calls when it restarts. Records are kept as JSON text, like
  * the other stores keep them, so nobody can change a stored record by mutating an object.
+ * Memory is bounded: expired records are swept as new ones arrive, and at most `maxConversations`
+ * conversations are kept (any client can start one), the least recently saved going first.
  */
+import { z } from 'zod'
+import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
-import { StoreClosedError } from './store-errors.ts'
+import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+
+export interface MemoryStoreOptions {
+  /** Most conversations kept at once (default 10,000); past it the least recently saved is forgotten. */
+  maxConversations?: number
+}
+
+const optionsSchema = z.object({ maxConversations: z.number().int().positive().optional() }).strict()
+
+/** Sweep expired records every this many writes. */
+const SWEEP_EVERY = 500
 
 interface Entry {
   text: string
@@ -12,13 +26,24 @@ interface Entry {
   expiresAt: number
 }
 
-export function createMemoryStore(): CallStore {
+export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
+  const checked = optionsSchema.safeParse(options)
+  if (!checked.success) {
+    throw new StoreOptionsError(`createMemoryStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+  }
+  const maxConversations = checked.data.maxConversations ?? 10_000
   const calls = new Map<string, Entry>()
   const conversations = new Map<string, Entry>()
   // A released lock keeps its row (until = 0), so the call's fence keeps growing across holders.
   const locks = new Map<string, { owner: string; fence: number; until: number }>()
   let closed = false
   let lockings = 0
+  let writes = 0
+
+  function sweepExpired(): void {
+    const now = Date.now()
+    for (const map of [calls, conversations]) for (const [id, entry] of map) if (entry.expiresAt <= now) map.delete(id)
+  }
 
   /** Forget released locks of calls that have no record (their fences protect nothing any more). */
   function sweepLocks(): void {
@@ -41,6 +66,9 @@ export function createMemoryStore(): CallStore {
   function put(map: Map<string, Entry>, id: string, record: { revision: number; expiresAt: number }, previous: number): boolean {
     open()
     if ((live(map, id)?.revision ?? 0) !== previous) return false
+    if (++writes % SWEEP_EVERY === 0) sweepExpired()
+    // Re-inserted, so a map's order is the order of last writes (the oldest first, for eviction).
+    map.delete(id)
     map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
     return true
   }
@@ -78,7 +106,14 @@ export function createMemoryStore(): CallStore {
       if (held?.fence === lease.fence) held.until = 0
     },
     getConversation: async (id) => read<ConversationRecord>(conversations, id),
-    putConversation: async (record) => put(conversations, record.id, record, record.revision - 1),
+    async putConversation(record) {
+      const written = put(conversations, record.id, record, record.revision - 1)
+      for (const id of conversations.keys()) {
+        if (conversations.size <= maxConversations) break
+        conversations.delete(id)
+      }
+      return written
+    },
     async close() {
       closed = true
       calls.clear()
