@@ -11,6 +11,7 @@
  */
 import { Agent, createServer, request } from 'node:http'
 import { Readable } from 'node:stream'
+import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { readChatEvents, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime/client'
@@ -66,17 +67,21 @@ const tokenOf = (events: ChatStreamEvent[]) => {
   return call.token
 }
 
-type Session = { req: ElicitEvent; token: string; messages: ChatRequestBody['messages'] }
-function open(count: number): Promise<Session[]> {
+type Session = { req: ElicitEvent; token: string; messages: ChatRequestBody['messages']; conversation?: ChatRequestBody['conversation'] }
+/** `keep`: each session is a kept conversation (useChat({ id })), recorded on every request. */
+function open(count: number, keep = false): Promise<Session[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const events = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }] })
-      return { req: elicitOf(events), token: tokenOf(events), messages: events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages'] }
+      const conversation = keep ? { id: randomBytes(16).toString('base64url'), secret: randomBytes(32).toString('base64url') } : undefined
+      const events = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], ...(conversation && { conversation }) })
+      const messages = events.find((e) => e.type === 'conversation_state')!.messages as ChatRequestBody['messages']
+      return { req: elicitOf(events), token: tokenOf(events), messages, ...(conversation && { conversation }) }
     }),
   )
 }
 const answer = (s: Session): ChatRequestBody => ({
   messages: s.messages,
+  ...(s.conversation && { conversation: s.conversation }),
   elicitResponses: [{ callId: s.req.callId, elicitId: s.req.request.id, token: s.token, result: { action: 'accept', content: { ok: true } } }],
 })
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
@@ -98,9 +103,9 @@ async function suspended(count: number, restart?: () => Promise<void>) {
   )
 }
 
-async function level(concurrency: number, requestsPerSession: number, print = true) {
+async function level(concurrency: number, requestsPerSession: number, print = true, keep = false) {
   // Open the sessions (not timed), then resume them all in parallel loops.
-  const sessions = await open(concurrency)
+  const sessions = await open(concurrency, keep)
   const latencies: number[] = []
   const start = performance.now()
   await Promise.all(
@@ -118,7 +123,7 @@ async function level(concurrency: number, requestsPerSession: number, print = tr
   latencies.sort((a, b) => a - b)
   const pct = (p: number) => percentile(latencies, p)
   if (print) console.log(
-    `resume over HTTP, ${String(concurrency).padStart(3)} concurrent: ${Math.round(latencies.length / seconds).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${latencies.length} requests)`,
+    `resume over HTTP${keep ? ', conversation kept' : ''}, ${String(concurrency).padStart(3)} concurrent: ${Math.round(latencies.length / seconds).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${latencies.length} requests)`,
   )
 }
 
@@ -152,6 +157,9 @@ for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
   console.log(`store: ${name}`)
   await level(1, 300, false) // warm-up
   for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
+  // The same short calls with and without a kept conversation (two more writes per request).
+  await level(1, 300, true)
+  await level(1, 300, true, true)
   await suspended(200)
   await suspended(200, async () => {
     await handler.close() // the calls stay in the store, superseded here

@@ -43,10 +43,14 @@ export class ConversationLog {
     private readonly ttlMs: number,
   ) {}
 
-  /** Whether this key may use its conversation: it is new, or the secret matches. */
-  async mayUse(key: ConversationKey): Promise<boolean> {
+  /**
+   * Start recording a turn of this conversation; undefined if the id belongs to another secret.
+   * (A new id is fine: the first write creates it.)
+   */
+  async begin(key: ConversationKey): Promise<TurnRecorder | undefined> {
     const record = await this.store.getConversation(key.id)
-    return !record || tokenMatches(record.secretHash, key.secret)
+    if (record && !tokenMatches(record.secretHash, key.secret)) return undefined
+    return this.#recorder(key, record && JSON.stringify((record.state as StoredState).messages))
   }
 
   /** The conversation as the client restores it; undefined if unknown or the secret does not match. */
@@ -57,10 +61,14 @@ export class ConversationLog {
     return { id: record.id, revision: record.revision, messages: state.messages, events: state.events.map((e) => openToken(e, key.secret)) }
   }
 
-  recorder(key: ConversationKey): TurnRecorder {
+  #recorder(key: ConversationKey, storedMessages: string | undefined): TurnRecorder {
     let pending: TranscriptEvent[] = []
     let writes = Promise.resolve()
+    /** The messages as last stored: a checkpoint with no new events and the same messages writes nothing. */
+    let written = storedMessages
     const write = async (messages: McpMessage[]) => {
+      const text = JSON.stringify(messages)
+      if (pending.length === 0 && text === written) return
       const events = pending
       pending = []
       for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
@@ -78,7 +86,10 @@ export class ConversationLog {
           updatedAt: now,
           expiresAt: now + this.ttlMs,
         }
-        if (await this.store.putConversation(next)) return
+        if (await this.store.putConversation(next)) {
+          written = text
+          return
+        }
       }
       throw new ConversationWriteError(`Conversation ${key.id} changed ${MAX_WRITE_ATTEMPTS} times while this turn tried to save it; the turn's last events were not saved.`)
     }

@@ -148,12 +148,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
-      const allowed = await storeCall(() => conversations.mayUse(body.conversation!))
-      if (allowed instanceof Response) return allowed
-      if (!allowed) {
+      const begun = await storeCall(() => conversations.begin(body.conversation!))
+      if (begun instanceof Response) return begun
+      if (!begun) {
         return problem(403, 'CONVERSATION_FORBIDDEN', `Conversation ${body.conversation.id} belongs to another secret. Start a new conversation (a new random id).`)
       }
-      recorder = conversations.recorder(body.conversation)
+      recorder = begun
       const said = userText(body)
       if (said !== undefined) recorder.record({ type: 'user_message', text: said })
     }
