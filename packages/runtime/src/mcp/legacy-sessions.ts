@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
 import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
 
@@ -64,6 +65,8 @@ export class LegacySessions {
     const server = this.factory()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing.
+      eventStore: createSessionEventStore(),
       onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0 }),
       onsessionclosed: (id) => this.#remove(id),
     })

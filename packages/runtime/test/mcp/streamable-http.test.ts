@@ -5,6 +5,7 @@ import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { waitingTool } from '../fixtures/mcp-tools.ts'
 import { clientAddressOf } from '../../src/http/client-address.ts'
+import { createSessionEventStore } from '../../src/mcp/session-event-store.ts'
 import { accept, connectClient, GENERATIONS, serveHttp, textOf } from './support/mcp-clients.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
@@ -29,6 +30,63 @@ describe.each(GENERATIONS)('Streamable HTTP, %s client', (generation) => {
     expect(kinds).toEqual(['log', 'elicit', 'elicit', 'progress', 'sample', 'progress'])
     const pick = client.received.find((r) => r.kind === 'elicit')
     expect(pick?.kind === 'elicit' && (pick.params.requestedSchema as Record<string, unknown>)['x-model-context']).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+  })
+})
+
+describe('a 2025-11-25 stream that drops mid-call', () => {
+  it('is resumed with Last-Event-ID: the questions asked and the result sent meanwhile still arrive', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    let cut = false
+    const resumedWith: string[] = []
+    // The tools/call response stream is cut right after it delivered the first question.
+    const breaking: typeof fetch = async (input, init) => {
+      const lastEventId = new Headers(init?.headers).get('last-event-id')
+      if (lastEventId) resumedWith.push(lastEventId)
+      const response = await fetch(input, init)
+      if (cut || !String(init?.body ?? '').includes('"tools/call"') || !response.body) return response
+      cut = true
+      const reader = response.body.getReader()
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { value, done } = await reader.read()
+          if (done) return controller.close()
+          controller.enqueue(value)
+          if (new TextDecoder().decode(value).includes('elicitation/create')) {
+            await reader.cancel() // the connection goes away
+            controller.error(new TypeError('network connection lost'))
+          }
+        },
+      })
+      return new Response(body, { status: response.status, headers: response.headers })
+    }
+    const client = await connectClient(server, '2025-11-25', { http: http.url, fetch: breaking })
+    open.unshift(client)
+    client.elicitAnswers.push(accept({ flightId: 'SH-142' }), accept({ row: 3, seat: 'B' }))
+    client.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'Pack light.' }, model: 'm' }))
+
+    const result = await client.call('book_flight', { from: 'OSL', destination: 'BER' })
+    expect(cut).toBe(true)
+    expect(resumedWith.length).toBeGreaterThan(0)
+    expect(result.structuredContent).toMatchObject({ ticketNumber: 'TK-SH-142-3B', tip: 'Pack light.' })
+    expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
+  }, 30_000)
+})
+
+describe('the session event store', () => {
+  it('replays what followed an event on its stream (not priming events), and names an event it no longer keeps', async () => {
+    const store = createSessionEventStore(3)
+    const ping = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' })
+    const primed = await store.storeEvent('s1', {} as never)
+    await store.storeEvent('s1', ping(1))
+    await store.storeEvent('s2', ping(2))
+    await store.storeEvent('s1', ping(3))
+    const sent: unknown[] = []
+    await expect(store.replayEventsAfter(primed, { send: async () => {} })).rejects.toMatchObject({ code: 'UNKNOWN_EVENT_ID' })
+    expect(await store.getStreamIdForEventId!('s1_2')).toBe('s1')
+    expect(await store.replayEventsAfter('s1_2', { send: async (id, m) => void sent.push([id, m]) })).toBe('s1')
+    expect(sent).toEqual([['s1_4', ping(3)]])
   })
 })
 

@@ -52,6 +52,8 @@ export interface ConnectOptions {
   http?: URL
   /** Extra HTTP headers on every request (with `http`). */
   headers?: Record<string, string>
+  /** The client transport's fetch (with `http`): to watch or break its connections. */
+  fetch?: typeof fetch
   /** Spawn a stdio server instead (`server` is then unused). */
   stdio?: StdioServerParameters
 }
@@ -103,7 +105,13 @@ export async function connectClient(server: BridgeMcpServer | undefined, generat
     await client.connect(new StdioClientTransport(options.stdio))
     close = () => client.close()
   } else if (options.http) {
-    await client.connect(new StreamableHTTPClientTransport(options.http, options.headers ? { requestInit: { headers: options.headers } } : undefined))
+    await client.connect(
+      new StreamableHTTPClientTransport(options.http, {
+        ...(options.headers && { requestInit: { headers: options.headers } }),
+        ...(options.fetch && { fetch: options.fetch }),
+        reconnectionOptions: { initialReconnectionDelay: 100, maxReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 2, maxRetries: 5 },
+      }),
+    )
     close = () => client.close()
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

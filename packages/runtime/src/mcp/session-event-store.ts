@@ -1,0 +1,54 @@
+/**
+ * SSE resumability for one 2025-11-25 session: every message the server sends on a stream is kept
+ * here under an event id, so a client whose connection dropped (mid-elicitation, say) reconnects
+ * with `Last-Event-ID` and receives what it missed — the tool's result included. The SDK's
+ * transport writes a priming event (an id, no data) first, which is what lets the client resume.
+ *
+ * In memory, per session, on purpose: a legacy session lives in the process that holds its
+ * transport, so its events cannot be replayed anywhere else either; they go with the session.
+ * Bounded: the oldest events are dropped past `maxEvents` (a client that missed more than that
+ * cannot resume, and says so).
+ */
+import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+
+export const DEFAULT_MAX_SESSION_EVENTS = 1_000
+
+export class UnknownEventIdError extends McpBridgeError {
+  readonly code = 'UNKNOWN_EVENT_ID'
+}
+
+interface StoredEvent {
+  id: EventId
+  streamId: StreamId
+  message: JSONRPCMessage
+}
+
+export function createSessionEventStore(maxEvents = DEFAULT_MAX_SESSION_EVENTS): EventStore {
+  const events: StoredEvent[] = []
+  let seq = 0
+  const find = (id: EventId) => events.findIndex((e) => e.id === id)
+  return {
+    async storeEvent(streamId, message) {
+      const id = `${streamId}_${++seq}`
+      events.push({ id, streamId, message })
+      if (events.length > maxEvents) events.shift()
+      return id
+    },
+    async getStreamIdForEventId(id) {
+      return events[find(id)]?.streamId
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const index = find(lastEventId)
+      if (index === -1) {
+        throw new UnknownEventIdError(`Event ${lastEventId} is not (or no longer) kept for this session (the last ${maxEvents} are); start the request again.`)
+      }
+      const { streamId } = events[index]!
+      for (const event of events.slice(index + 1)) {
+        // Priming events carry no message; the client has its id already.
+        if (event.streamId === streamId && Object.keys(event.message).length > 0) await send(event.id, event.message)
+      }
+      return streamId
+    },
+  }
+}
