@@ -9,6 +9,7 @@
  */
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
+import { JsonRpcStdioTransport } from './stdio-transport.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
@@ -96,7 +97,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     tools: options.tools,
     createServer,
     listen: (listenOptions = {}) =>
-      serveStdio(createServer, { onerror: options.onError, ...(listenOptions.transport && { transport: listenOptions.transport }) }),
+      serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
     createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey }),
     get suspendedCalls() {
       return service.calls.size

@@ -5,6 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { extractModelContext } from '../../src/index.ts'
 import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
+import { JsonRpcStdioTransport } from '../../src/mcp/stdio-transport.ts'
+import { PassThrough } from 'node:stream'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
 import { accept, connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
@@ -214,3 +216,37 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
   expect(condition()).toBe(true)
 }
+
+describe('the stdio wire', () => {
+  it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and keeps serving', async () => {
+    const server = createMcpServer({ name: 'stdio-test', version: '1.0.0', tools: [add] })
+    const stdin = new PassThrough()
+    const stdout = new PassThrough()
+    const lines: Array<Record<string, unknown>> = []
+    let buffered = ''
+    stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+        lines.push(JSON.parse(buffered.slice(0, end)) as Record<string, unknown>)
+        buffered = buffered.slice(end + 1)
+      }
+    })
+    const handle = server.listen({ transport: new JsonRpcStdioTransport(stdin, stdout) })
+    const until = async (n: number) => {
+      for (let i = 0; i < 200 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 10))
+    }
+    stdin.write('this is not json\n')
+    stdin.write('{"hello": "world"}\n')
+    await until(2)
+    expect(lines.map((l) => [l.id, (l.error as { code: number }).code])).toEqual([
+      [null, -32700],
+      [null, -32600],
+    ])
+    expect((lines[0]!.error as { message: string }).message).toMatch(/^Parse error/)
+    const initialize = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })}\n`)
+    await until(3)
+    expect(lines[2]).toMatchObject({ id: 1, result: { serverInfo: { name: 'stdio-test' } } })
+    await handle.close()
+  }, 20_000)
+})
