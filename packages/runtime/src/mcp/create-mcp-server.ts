@@ -10,6 +10,7 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
+import { explainClientRefusals } from './client-refusals.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
@@ -70,6 +71,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     )
     const server = mcp.server
     server.onerror = options.onError
+    explainClientRefusals(server)
     server.setRequestHandler('tools/list', (request, ctx) => {
       // One page holds every tool, so no cursor this server issued can come back.
       if (request.params?.cursor !== undefined) {

@@ -250,3 +250,24 @@ describe('the stdio wire', () => {
     await handle.close()
   }, 20_000)
 })
+
+describe('a client that cannot answer a question', () => {
+  it('is reported in one readable sentence, never as the raw validation dump it sent', async () => {
+    const server = createMcpServer({ name: 'refusal-test', version: '1.0.0', tools: [bookFlight] })
+    const client = await connectClient(server, '2025-11-25')
+    open.push(client)
+    const dump = [
+      { code: 'invalid_type', expected: 'string', received: 'undefined', path: ['params', 'requestedSchema', 'properties', 'flightId', 'type'], message: 'Required' },
+      { code: 'unrecognized_keys', keys: ['x-model-context'], path: ['params', 'requestedSchema'], message: 'Unrecognized key' },
+    ]
+    client.elicitAnswers.push(() => {
+      throw new Error(JSON.stringify(dump, null, 2))
+    })
+    const result = await client.call('book_flight', { from: 'OSL', destination: 'BER' })
+    expect(result.isError).toBe(true)
+    const text = textOf(result)
+    expect(text).toMatch(/The client could not answer the question \(elicitation\/create\): .*params\.requestedSchema\.properties\.flightId\.type: Required; params\.requestedSchema: Unrecognized key/)
+    expect(text).not.toContain('"code"')
+    expect(text.split('\n')).toHaveLength(1)
+  })
+})
