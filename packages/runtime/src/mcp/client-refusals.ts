@@ -5,7 +5,7 @@
  * (a ZodError's JSON, dozens of lines). The server's requests to the client are wrapped here so
  * that the error says, in one sentence, what the client refused and why.
  */
-import type { Server } from '@modelcontextprotocol/server'
+import type { RequestId, Server } from '@modelcontextprotocol/server'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 
 export class ClientRefusedError extends McpBridgeError {
@@ -14,8 +14,11 @@ export class ClientRefusedError extends McpBridgeError {
 
 const QUESTIONS: Record<string, string> = { 'elicitation/create': 'the question (elicitation/create)', 'sampling/createMessage': 'the sampling request' }
 
-/** Wrap `server.request` so a failed question to the client throws a `ClientRefusedError` with a readable reason. */
-export function explainClientRefusals(server: Server): void {
+/**
+ * Wrap `server.request` so a failed question to the client throws a `ClientRefusedError` with a
+ * readable reason, and tell `onRefused` which tools/call request it was asked for.
+ */
+export function explainClientRefusals(server: Server, onRefused: (relatedRequestId: RequestId, reason: string) => void): void {
   const request = server.request.bind(server) as (...args: unknown[]) => Promise<unknown>
   ;(server as { request: unknown }).request = async (...args: unknown[]) => {
     const method = (args[0] as { method?: string } | undefined)?.method ?? ''
@@ -24,7 +27,10 @@ export function explainClientRefusals(server: Server): void {
     } catch (error) {
       const what = QUESTIONS[method]
       if (!what || !(error instanceof Error) || (error.name === 'AbortError')) throw error
-      throw new ClientRefusedError(`The client could not answer ${what}: ${readableReason(error.message)}`, { cause: error })
+      const refused = new ClientRefusedError(`The client could not answer ${what}: ${readableReason(error.message)}`, { cause: error })
+      const related = (args[1] as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId
+      if (related !== undefined) onRefused(related, refused.message)
+      throw refused
     }
   }
 }

@@ -34,6 +34,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
+import { doneWaiting, waitingOnClient } from './legacy-waits.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import { ParkingSampler } from './parked-sampling.ts'
 
@@ -111,6 +112,7 @@ export async function serveToolCall(
 
   const stop = await driveCall(call, ctx)
   if (stop.kind === 'done') {
+    doneWaiting(server, ctx.mcpReq.id)
     call.extra.detachCancel?.()
     await service.calls.settled(call)
     return toolResultOf(stop.outcome)
@@ -120,6 +122,7 @@ export async function serveToolCall(
   // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
   // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
   if (isModernRound(ctx)) call.extra.detachCancel?.()
+  else waitingOnClient(server, ctx.mcpReq.id, call)
   await parkCall(service, call)
   return askAgain(service, call, ctx)
 }

@@ -269,5 +269,8 @@ describe('a client that cannot answer a question', () => {
     expect(text).toMatch(/The client could not answer the question \(elicitation\/create\): .*params\.requestedSchema\.properties\.flightId\.type: Required; params\.requestedSchema: Unrecognized key/)
     expect(text).not.toContain('"code"')
     expect(text.split('\n')).toHaveLength(1)
+    // Nothing will come back for the call: it ended, and holds no place.
+    for (let i = 0; i < 100 && server.suspendedCalls > 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(server.suspendedCalls).toBe(0)
   })
 })
