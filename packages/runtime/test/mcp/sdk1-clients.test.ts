@@ -50,6 +50,8 @@ describe.each(peers)('$name client', (peer) => {
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy()
       expect(result.structuredContent).toMatchObject({ ticketNumber: 'TK-SH-142-3B', tip: 'Pack light.' })
       expect(asked).toHaveLength(2)
+      // `mode` exists from 2025-11-25 on: a 2025-06-18 client never sees it.
+      expect(asked.map((a) => a.mode)).toEqual(peer.version === '2025-11-25' ? ['form', 'form'] : [undefined, undefined])
       expect(extractModelContext({ message: asked[0]!.message as string, schema: asked[0]!.requestedSchema as never }).context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
       expect(samples).toHaveLength(1)
       const contents = (samples[0]!.messages as Array<{ content: unknown }>).map((m) => m.content)
