@@ -154,6 +154,25 @@ describe('playground in Chromium', () => {
     expect(await page.getByRole('region', { name: 'Tool book_flight' }).getAttribute('data-status')).toBe('cancelled')
   }, 60_000)
 
+  it('a refused answer keeps what the user typed; the error of a field goes when that field is edited', async () => {
+    await send('Pick a theme color')
+    await page.getByLabel('Hex color').fill('blue')
+    await page.getByLabel('Name (optional)').fill('Sky '.repeat(11))
+    await page.getByRole('button', { name: 'Use this color' }).click()
+    const alerts = () => page.getByRole('region', { name: 'Color picker' }).getByRole('alert').allTextContents()
+    await page.getByText('Use a hex color like #3b82f6').waitFor()
+    expect(await alerts()).toEqual(['Use a hex color like #3b82f6', 'Use at most 40 characters.'])
+    // The same component, still holding what was typed.
+    expect(await page.getByLabel('Hex color').inputValue()).toBe('blue')
+    expect(await page.getByLabel('Name (optional)').inputValue()).toBe('Sky '.repeat(11))
+    await page.getByLabel('Hex color').fill('#10b981')
+    expect(await alerts()).toEqual(['Use at most 40 characters.'])
+    await page.getByLabel('Name (optional)').fill('Sea')
+    expect(await alerts()).toEqual([])
+    await page.getByRole('button', { name: 'Use this color' }).click()
+    await page.getByText(/#10b981/).first().waitFor()
+  }, 60_000)
+
   it('color picker: #12345g is refused in the picker and never sent, #3b82f6 is accepted', async () => {
     const answers: string[] = []
     page.on('request', (r) => r.url().endsWith('/api/chat') && (r.postData() ?? '').includes('elicitResponses') && answers.push(r.postData()!))

@@ -11,7 +11,8 @@
  *   5. send it. Cancelling the call halts the handler and removes its UI.
  */
 import { run, until, withResolvers, type Operation, type Task } from 'effection'
-import { formatIssues, summarizeIssues, type IssueSummary } from '../errors/issues.ts'
+import { formatIssues, type IssueSummary } from '../errors/issues.ts'
+import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { PluginClientContext, PluginClientRegistration, UiComponent } from '../plugin/types.ts'
 import type { ElicitRequestWire } from '../protocol/chat-wire.ts'
@@ -69,7 +70,6 @@ type Handler = (request: ElicitRequest, ctx: PluginClientContext) => Operation<E
 
 export function createPluginExecutor(options: PluginExecutorOptions): PluginExecutor {
   const running = new Map<string, { task: Task<HandlerOutcome>; controller: AbortController; reason?: string }>()
-  let renders = 0
 
   function handle(question: IncomingQuestion): HandleResult {
     const plugin = options.registry.get(question.toolName)
@@ -114,6 +114,9 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
     let errors: readonly IssueSummary[] | undefined
     for (;;) {
       let rendered = false
+      // The n-th render of every attempt has the same emission id, so a component asked again
+      // (its answer refused) stays mounted and gets the errors as new props: what the user typed stays.
+      let renders = 0
       const ctx: PluginClientContext = {
         callId: question.callId,
         signal,
@@ -121,7 +124,7 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
         errors,
         render: ((component: UiComponent<never>, props: Record<string, unknown>) => {
           rendered = true
-          return render(question, component, props, errors)
+          return render(question, component, props, errors, ++renders)
         }) as PluginClientContext['render'],
         *reportProgress(message: string) {
           options.store.progress(question.callId, String(message))
@@ -153,10 +156,10 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
     component: UiComponent<never>,
     props: Record<string, unknown>,
     errors: readonly IssueSummary[] | undefined,
+    position: number,
   ): Operation<unknown> {
     const answer = withResolvers<unknown>()
-    renders += 1
-    const emissionId = `${question.request.id}/${renders}`
+    const emissionId = `${question.request.id}/${position}`
     options.store.show({
       id: emissionId,
       callId: question.callId,
@@ -167,11 +170,9 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
       respond: (value) => answer.resolve(value),
       cancel: () => answer.reject(new UserCancelled('the user dismissed the question')),
     })
-    try {
-      return yield* answer.operation
-    } finally {
-      options.store.remove(emissionId)
-    }
+    // It stays on screen after the answer (while it is checked and sent): the next render of this
+    // question replaces it, and the question's end removes it.
+    return yield* answer.operation
   }
 
   return {
@@ -198,6 +199,6 @@ function checkResult(compiled: CompiledElicit, result: unknown): Checked {
   if (r.action !== 'accept') return { ok: true, result: { action: r.action as 'decline' | 'cancel' } }
   // Send what the user entered (zod input), after checking it parses: the server parses it again.
   const parsed = compiled.response.safeParse(r.content)
-  if (!parsed.success) return { ok: false, issues: summarizeIssues(parsed.error.issues) }
+  if (!parsed.success) return { ok: false, issues: summarizeIssuesForPeople(parsed.error.issues) }
   return { ok: true, result: { action: 'accept', content: r.content } }
 }

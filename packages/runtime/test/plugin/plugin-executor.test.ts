@@ -299,3 +299,30 @@ describe('createPluginExecutor', () => {
     await host.abort()
   })
 })
+
+describe('a refused answer', () => {
+  it('reaches the same emission as new errors: its id stays, it never leaves the screen meanwhile (the component keeps its state)', async () => {
+    const host = createBridgeHost({ tool: bookFlight, params: { from: 'JFK', destination: 'LAX' }, callId: 'call_1', sampling: createMockMcpClient({}) })
+    const store = createEmissionStore()
+    const shown: Array<string[]> = []
+    store.subscribe(() => shown.push(store.getSnapshot().emissions.map((e) => e.id)))
+    // The server refuses the first answer (say, the flight sold out meanwhile), takes the second.
+    let refusals = 1
+    const send = async (question: IncomingQuestion, result: ElicitResult<unknown>): Promise<SendOutcome> =>
+      refusals-- > 0 ? { ok: false, message: 'sold out', issues: [{ path: 'flightId', message: 'That flight just sold out.' }] } : answer(host)(question, result)
+    const executor = createPluginExecutor({ registry: createPluginRegistry([plugin.client]), store, send })
+    executor.handle(toWire(await nextElicit(host)))
+    const first = await nextEmission(store)
+    first.respond({ flightId: 'SH-142' })
+    const again = await nextEmission(store, (e) => e.errors !== undefined)
+    expect(again.id).toBe(first.id)
+    expect(again.errors).toEqual([{ path: 'flightId', message: 'That flight just sold out.' }])
+    // From the first show to the re-show with errors, the list always held this emission.
+    const since = shown.slice(shown.findIndex((ids) => ids.includes(first.id)))
+    expect(since.length).toBeGreaterThan(1)
+    expect(since.every((ids) => ids.includes(first.id))).toBe(true)
+    again.respond({ flightId: 'CA-287' })
+    expect((await nextElicit(host)).key).toBe('pickSeat') // the second answer was taken
+    await host.abort('test over')
+  })
+})

@@ -1,31 +1,51 @@
 import { useState } from 'react'
-import type { RenderedProps } from '@mcp-bridge/runtime'
+import type { IssueSummary, RenderedProps } from '@mcp-bridge/runtime'
 import { ErrorList } from '../../../components/ErrorList.tsx'
 
 const PRESETS = ['#3b82f6', '#ef4444', '#10b981', '#f59e0b', '#8b5cf6']
 type Props = { initial: string } & RenderedProps<{ color: string; name?: string }>
 
+/**
+ * A refused answer comes back as new `errors` props to this same mounted component, so what the
+ * user typed stays; each field shows its own error until it is edited.
+ */
 export function ColorPicker({ initial, onRespond, onCancel, errors }: Props) {
   const [color, setColor] = useState(initial)
   const [name, setName] = useState('')
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set())
+  const [shown, setShown] = useState(errors)
+  if (shown !== errors) {
+    // New errors: every field shows its own again.
+    setShown(errors)
+    setEdited(new Set())
+  }
+  const errorOf = (field: string): IssueSummary | undefined => (edited.has(field) ? undefined : errors?.find((e) => e.path === field))
+  const edit = (field: string, set: (value: string) => void) => (value: string) => {
+    set(value)
+    setEdited((before) => new Set(before).add(field))
+  }
+  const colorError = errorOf('color')
+  const nameError = errorOf('name')
   return (
     <section className="card" aria-label="Color picker">
       <h3>Pick a color</h3>
       <div className="swatches">
         {PRESETS.map((p) => (
-          <button key={p} className="swatch" style={{ background: p }} aria-label={`Preset ${p}`} aria-pressed={color === p} onClick={() => setColor(p)} />
+          <button key={p} className="swatch" style={{ background: p }} aria-label={`Preset ${p}`} aria-pressed={color === p} onClick={() => edit('color', setColor)(p)} />
         ))}
       </div>
       <label>
         Hex color
-        <input value={color} onChange={(e) => setColor(e.target.value)} aria-invalid={Boolean(errors?.length)} />
+        <input value={color} onChange={(e) => edit('color', setColor)(e.target.value)} aria-invalid={Boolean(colorError)} />
       </label>
+      <ErrorList errors={colorError && [colorError]} />
       <label>
         Name (optional)
-        <input value={name} onChange={(e) => setName(e.target.value)} />
+        <input value={name} onChange={(e) => edit('name', setName)(e.target.value)} aria-invalid={Boolean(nameError)} />
       </label>
+      <ErrorList errors={nameError && [nameError]} />
       <div className="preview" style={{ background: /^#[0-9a-fA-F]{6}$/.test(color) ? color : 'transparent' }} aria-hidden="true" />
-      <ErrorList errors={errors} />
+      <ErrorList errors={errors?.filter((e) => e.path !== 'color' && e.path !== 'name')} />
       <div className="actions">
         <button onClick={() => onRespond({ color, ...(name && { name }) })}>Use this color</button>
         <button className="secondary" onClick={onCancel}>
