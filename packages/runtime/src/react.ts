@@ -7,6 +7,8 @@ export { useChat } from './react/use-chat.ts'
 export type { UseChatResult } from './react/use-chat.ts'
 export { PluginEmission, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
 export { FallbackForm } from './react/fallback-form.tsx'
+export { useFieldErrors } from './react/use-field-errors.ts'
+export type { FieldErrors } from './react/use-field-errors.ts'
 export type { FallbackFormProps } from './react/fallback-form.tsx'
 export type {
   ChatController,

@@ -8,6 +8,7 @@ import type { IssueSummary } from '../errors/issues.ts'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from '../client/form-model.ts'
+import { useFieldErrors } from './use-field-errors.ts'
 
 export interface FallbackFormProps {
   message: string
@@ -25,11 +26,14 @@ export function FallbackForm({ message, schema, errors, onSubmit, disabled }: Fa
   const fields = useMemo(() => fieldsFromSchema(schema), [schema])
   const [values, setValues] = useState<FormValues>(() => initialValues(fields))
   const [localErrors, setLocalErrors] = useState<IssueSummary[]>([])
-  const shown = localErrors.length > 0 ? localErrors : (errors ?? [])
-  const errorFor = (name: string) => shown.filter((e) => e.path === name || e.path.startsWith(`${name}.`))
-  const formErrors = shown.filter((e) => !fields.some((f) => e.path === f.name || e.path.startsWith(`${f.name}.`)))
+  // A field's error goes once the user edits it; the next refusal (here or by the server) shows again.
+  const fieldErrors = useFieldErrors(localErrors.length > 0 ? localErrors : errors)
+  const formErrors = fieldErrors.rest(fields.map((f) => f.name))
 
-  const set = (name: string, value: FormValues[string]) => setValues((v) => ({ ...v, [name]: value }))
+  const set = (name: string, value: FormValues[string]) => {
+    setValues((v) => ({ ...v, [name]: value }))
+    fieldErrors.edited(name)
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -49,7 +53,7 @@ export function FallbackForm({ message, schema, errors, onSubmit, disabled }: Fa
           id={`${formId}-${field.name}`}
           field={field}
           value={values[field.name]}
-          errors={errorFor(field.name)}
+          errors={fieldErrors.of(field.name)}
           onChange={(v) => set(field.name, v)}
         />
       ))}

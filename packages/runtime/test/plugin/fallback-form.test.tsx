@@ -108,6 +108,17 @@ describe('FallbackForm', () => {
     expect(onSubmit.mock.calls).toEqual([[{ action: 'decline' }], [{ action: 'cancel' }]])
   })
 
+  it("hides a field's server error once the field is edited, and shows the next refusal's errors again", () => {
+    const onSubmit = vi.fn()
+    const first = [{ path: 'email', message: 'already registered' }]
+    const view = render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={first} />)
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['already registered'])
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'b@example.com' } })
+    expect(screen.queryAllByRole('alert')).toEqual([])
+    view.rerender(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'also registered' }]} />)
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['also registered'])
+  })
+
   it('shows the message as sent: text that looks like a context section is text, never data', () => {
     const message = 'Pick one\n\n--x-model-context: application/json\n{"a":1}'
     const { container } = render(<FallbackForm message={message} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />)

@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import type { IssueSummary, RenderedProps } from '@mcp-bridge/runtime'
+import type { RenderedProps } from '@mcp-bridge/runtime'
+import { useFieldErrors } from '@mcp-bridge/runtime/react'
 import { ErrorList } from '../../../components/ErrorList.tsx'
 
 const PRESETS = ['#3b82f6', '#ef4444', '#10b981', '#f59e0b', '#8b5cf6']
@@ -12,20 +13,13 @@ type Props = { initial: string } & RenderedProps<{ color: string; name?: string 
 export function ColorPicker({ initial, onRespond, onCancel, errors }: Props) {
   const [color, setColor] = useState(initial)
   const [name, setName] = useState('')
-  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set())
-  const [shown, setShown] = useState(errors)
-  if (shown !== errors) {
-    // New errors: every field shows its own again.
-    setShown(errors)
-    setEdited(new Set())
-  }
-  const errorOf = (field: string): IssueSummary | undefined => (edited.has(field) ? undefined : errors?.find((e) => e.path === field))
+  const fieldErrors = useFieldErrors(errors)
   const edit = (field: string, set: (value: string) => void) => (value: string) => {
     set(value)
-    setEdited((before) => new Set(before).add(field))
+    fieldErrors.edited(field)
   }
-  const colorError = errorOf('color')
-  const nameError = errorOf('name')
+  const colorError = fieldErrors.of('color')
+  const nameError = fieldErrors.of('name')
   return (
     <section className="card" aria-label="Color picker">
       <h3>Pick a color</h3>
@@ -36,16 +30,16 @@ export function ColorPicker({ initial, onRespond, onCancel, errors }: Props) {
       </div>
       <label>
         Hex color
-        <input value={color} onChange={(e) => edit('color', setColor)(e.target.value)} aria-invalid={Boolean(colorError)} />
+        <input value={color} onChange={(e) => edit('color', setColor)(e.target.value)} aria-invalid={colorError.length > 0} />
       </label>
-      <ErrorList errors={colorError && [colorError]} />
+      <ErrorList errors={colorError} />
       <label>
         Name (optional)
-        <input value={name} onChange={(e) => edit('name', setName)(e.target.value)} aria-invalid={Boolean(nameError)} />
+        <input value={name} onChange={(e) => edit('name', setName)(e.target.value)} aria-invalid={nameError.length > 0} />
       </label>
-      <ErrorList errors={nameError && [nameError]} />
+      <ErrorList errors={nameError} />
       <div className="preview" style={{ background: /^#[0-9a-fA-F]{6}$/.test(color) ? color : 'transparent' }} aria-hidden="true" />
-      <ErrorList errors={errors?.filter((e) => e.path !== 'color' && e.path !== 'name')} />
+      <ErrorList errors={fieldErrors.rest(['color', 'name'])} />
       <div className="actions">
         <button onClick={() => onRespond({ color, ...(name && { name }) })}>Use this color</button>
         <button className="secondary" onClick={onCancel}>
