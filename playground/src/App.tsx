@@ -5,8 +5,8 @@
  * The conversation is kept on the server (`id`): a reload, a second tab or a server restart
  * brings it back, with any question still waiting answerable; "New chat" starts over.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { FallbackForm, ToolCallEmissions, useChat, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
+import { useState, type FormEvent } from 'react'
+import { FallbackForm, ToolCallEmissions, useChat, useFollowLatest, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
 const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Pick a theme color', 'Rate my trip', 'Build a report']
@@ -22,11 +22,8 @@ const STATUS_TEXT: Record<UseChatResult['status'], string> = {
 export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'playground' })
   const [draft, setDraft] = useState('')
-  const end = useRef<HTMLDivElement>(null)
-  // Braces on purpose: Chromium's scrollIntoView returns a Promise, and an effect may only return a cleanup.
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' })
-  }, [chat.items])
+  // The newest content stays in view above the composer, until the user scrolls up to read.
+  const follow = useFollowLatest()
 
   const submit = (event: FormEvent) => {
     event.preventDefault()
@@ -48,7 +45,7 @@ export function App() {
           </button>
         )}
       </header>
-      <main className="messages" aria-live="polite">
+      <main className="messages" aria-live="polite" ref={follow.contentRef}>
         {chat.items.length === 0 && chat.status !== 'restoring' && (
           <div className="empty">
             <p>Try one of these:</p>
@@ -73,8 +70,12 @@ export function App() {
             {chat.error.message}
           </p>
         )}
-        <div ref={end} />
       </main>
+      {!follow.following && (
+        <button className="jump secondary small" onClick={follow.jumpToLatest}>
+          Jump to latest ↓
+        </button>
+      )}
       <form className="composer" onSubmit={submit}>
         <input aria-label="Message" placeholder="Ask me to book a flight…" value={draft} onChange={(e) => setDraft(e.target.value)} />
         <button type="submit" disabled={!draft.trim() || chat.status === 'streaming'}>

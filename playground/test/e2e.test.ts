@@ -118,6 +118,60 @@ describe('playground in Chromium', () => {
     await page.getByText('Try one of these:').waitFor({ timeout: 30_000 })
   }, 90_000)
 
+  for (const [name, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
+    it(`keeps the newest content visible above the composer (${name}); scrolled up, it stops following and offers a jump`, async () => {
+      await page.setViewportSize(viewport)
+      const composerTop = async () => (await page.locator('.composer').boundingBox())!.y
+      const visibleAboveComposer = async (selector: string) => {
+        const box = (await page.locator(selector).last().boundingBox())!
+        return box.y >= 0 && box.y + box.height <= (await composerTop()) + 1
+      }
+      await send('Book a flight from Oslo to Berlin')
+      await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      // The seat map's Confirm, added below the grid, is in view.
+      await page.waitForFunction(() => {
+        const confirm = [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Confirm seat'))
+        const composer = document.querySelector('.composer')!.getBoundingClientRect()
+        return confirm && confirm.getBoundingClientRect().bottom <= composer.top + 1
+      }, undefined, { timeout: 10_000 })
+      await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+      await page.waitForFunction(() => {
+        const bubbles = document.querySelectorAll('.bubble.assistant')
+        const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
+        return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
+      }, undefined, { timeout: 10_000 })
+      expect(await visibleAboveComposer('.bubble.assistant')).toBe(true)
+      expect(await page.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
+
+      // Scrolled up to read: new content does not pull the view down; a jump brings it back.
+      // (First enough messages for the page to scroll at all.)
+      for (let i = 0; i < 12 && (await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)) < 300; i++) {
+        const replies = await page.locator('.bubble.assistant').count()
+        await send('hello')
+        await page.waitForFunction((n) => document.querySelectorAll('.bubble.assistant').length > n, replies, { timeout: 10_000 })
+      }
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await page.getByRole('button', { name: /Jump to latest/ }).waitFor()
+      await send('Build a report')
+      await page.getByText('Report with 5 sections is ready.').waitFor()
+      expect(await page.evaluate(() => window.scrollY)).toBeLessThan(50)
+      await page.getByRole('button', { name: /Jump to latest/ }).click()
+      await page.waitForFunction(() => {
+        const bubbles = document.querySelectorAll('.bubble.assistant')
+        const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
+        return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1 && last.bottom > 0
+      }, undefined, { timeout: 10_000 })
+      expect(await page.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
+      mkdirSync(results, { recursive: true })
+      await page.screenshot({ path: join(results, `follow-latest-${name}.png`) })
+    }, 90_000)
+  }
+
   it('plans a day with a handoff tool: the picker shows the call params and the before() lookup, which ran once', async () => {
     await send('Plan a day in Oslo')
     const picker = page.getByRole('region', { name: 'Activity picker' })

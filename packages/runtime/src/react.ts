@@ -8,6 +8,8 @@ export type { UseChatResult } from './react/use-chat.ts'
 export { PluginEmission, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
 export { FallbackForm } from './react/fallback-form.tsx'
 export { useFieldErrors } from './react/use-field-errors.ts'
+export { useFollowLatest } from './react/use-follow-latest.ts'
+export type { FollowLatest } from './react/use-follow-latest.ts'
 export type { FieldErrors } from './react/use-field-errors.ts'
 export type { FallbackFormProps } from './react/fallback-form.tsx'
 export type {

@@ -1,0 +1,63 @@
+/**
+ * `useFollowLatest()`: keep the newest content of a chat in view while the user is at the end of
+ * it, and stop when they scroll up to read (show a "jump to latest" control while `following` is
+ * false). The page itself scrolls (a sticky composer below the transcript is in the flow, so
+ * scrolling the document to its end puts the last message right above the composer, never
+ * under it). Any growth of the transcript counts — a new message, a plugin's component, a
+ * progress bar — because it is watched with a ResizeObserver, not through React state.
+ *
+ *   const follow = useFollowLatest()
+ *   <main ref={follow.contentRef}>…</main>
+ *   {!follow.following && <button onClick={follow.jumpToLatest}>Jump to latest</button>}
+ */
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
+
+export interface FollowLatest {
+  /** Attach to the element that holds the transcript. */
+  contentRef: RefObject<HTMLElement | null>
+  /** True while the view is at the end and follows new content. */
+  following: boolean
+  /** Scroll to the end and follow again. */
+  jumpToLatest(): void
+}
+
+/** How close to the end (px) still counts as "at the end". */
+const AT_END = 48
+
+export function useFollowLatest(): FollowLatest {
+  const contentRef = useRef<HTMLElement | null>(null)
+  const [following, setFollowing] = useState(true)
+  const followingRef = useRef(true)
+
+  const toEnd = useCallback(() => {
+    const page = document.scrollingElement ?? document.documentElement
+    window.scrollTo({ top: page.scrollHeight })
+  }, [])
+
+  useEffect(() => {
+    const page = document.scrollingElement ?? document.documentElement
+    const onScroll = () => {
+      const atEnd = page.scrollHeight - page.scrollTop - window.innerHeight <= AT_END
+      followingRef.current = atEnd
+      setFollowing(atEnd)
+    }
+    window.addEventListener('scroll', onScroll, { passive: true })
+    const content = contentRef.current
+    const observer = new ResizeObserver(() => {
+      if (followingRef.current) toEnd()
+    })
+    if (content) observer.observe(content)
+    return () => {
+      window.removeEventListener('scroll', onScroll)
+      observer.disconnect()
+    }
+  }, [toEnd])
+
+  const jumpToLatest = useCallback(() => {
+    followingRef.current = true
+    setFollowing(true)
+    toEnd()
+  }, [toEnd])
+
+  return { contentRef, following, jumpToLatest }
+}
