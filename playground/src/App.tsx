@@ -25,9 +25,11 @@ export function App() {
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
 
+  // A question is open: a new message would not be taken, so the composer says so and keeps the draft.
+  const waiting = chat.status === 'awaiting_input'
   const submit = (event: FormEvent) => {
     event.preventDefault()
-    if (!draft.trim() || chat.status === 'streaming') return
+    if (!draft.trim() || chat.status === 'streaming' || waiting) return
     void chat.send(draft)
     setDraft('')
   }
@@ -77,8 +79,19 @@ export function App() {
         </button>
       )}
       <form className="composer" onSubmit={submit}>
-        <input aria-label="Message" placeholder="Ask me to book a flight…" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" disabled={!draft.trim() || chat.status === 'streaming'}>
+        {waiting && (
+          <p className="composer-hint" id="composer-hint">
+            Answer or cancel the question above first.
+          </p>
+        )}
+        <input
+          aria-label="Message"
+          placeholder="Ask me to book a flight…"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          {...(waiting && { 'aria-describedby': 'composer-hint' })}
+        />
+        <button type="submit" disabled={!draft.trim() || chat.status === 'streaming' || waiting}>
           Send
         </button>
       </form>

@@ -172,6 +172,24 @@ describe('playground in Chromium', () => {
     }, 90_000)
   }
 
+  it('a message typed while a question is open: the composer says to answer first and keeps the draft; afterwards it sends', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    await page.getByLabel('Message').fill('What about hotels?')
+    await page.getByText('Answer or cancel the question above first.').waitFor()
+    expect(await page.getByRole('button', { name: 'Send' }).isDisabled()).toBe(true)
+    await page.getByLabel('Message').press('Enter')
+    expect(await page.getByLabel('Message').inputValue()).toBe('What about hotels?')
+    expect(await page.locator('.bubble.user').allTextContents()).toEqual(['Book a flight from Oslo to Berlin'])
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+    expect(await page.getByText('Answer or cancel the question above first.').count()).toBe(0)
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('.bubble.user', { hasText: 'What about hotels?' }).waitFor()
+  }, 60_000)
+
   it('plans a day with a handoff tool: the picker shows the call params and the before() lookup, which ran once', async () => {
     await send('Plan a day in Oslo')
     const picker = page.getByRole('region', { name: 'Activity picker' })

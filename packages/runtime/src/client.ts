@@ -3,7 +3,7 @@
  * plugin executor and registry, the emission store, the fallback form's model, and the chat wire
  * (schemas and codec) for clients of your own. `./react` is a thin layer over this.
  */
-export { ChatEndpointError, createChatController } from './client/chat-controller.ts'
+export { ChatEndpointError, createChatController, QuestionPendingError } from './client/chat-controller.ts'
 export type { ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
 export { createPluginExecutor, PluginHandlerError } from './client/plugin-executor.ts'
 export type { HandleResult, HandlerOutcome, IncomingQuestion, PluginExecutor, PluginExecutorOptions, SendOutcome } from './client/plugin-executor.ts'

@@ -165,7 +165,21 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     await settle(ctx, conversation, call)
   }
 
-  if (waitingToolUses(conversation).length > 0) return finish()
+  const waiting = waitingToolUses(conversation)
+  if (waiting.length > 0) {
+    // The rule for a message sent while a question is open: it is not taken (the model cannot be
+    // called over an unanswered tool call), and the client is told so — never silence.
+    const last = conversation[conversation.length - 1]
+    if (last?.role === 'user' && last.content.some((b) => b.type === 'text')) {
+      conversation.pop()
+      ctx.emit({
+        type: 'error',
+        code: 'QUESTION_PENDING',
+        message: `A tool call is waiting for your answer (${waiting.join(', ')}); answer or cancel it before sending a new message.`,
+      })
+    }
+    return finish()
+  }
 
   for (let step = 0; step < ctx.limits.maxSteps; step++) {
     if (ctx.signal.aborted) return

@@ -32,6 +32,11 @@ import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 
 export type ChatStatus = 'idle' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
 
+/** `send` while a tool call waits for an answer: the message is not sent (answer or cancel first). */
+export class QuestionPendingError extends McpBridgeError {
+  readonly code = 'QUESTION_PENDING'
+}
+
 /** The chat endpoint answered with an error status, or reported an error in the stream. */
 export class ChatEndpointError extends McpBridgeError {
   readonly code = 'CHAT_ENDPOINT_ERROR'
@@ -421,6 +426,12 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       if (!trimmed) return
       // After a restore, so the message lands below what it brings back.
       await restore()
+      // A question is open: the message would not be taken (see the chat handler); say so instead.
+      const open = state.items.find((i): i is ToolItem => i.kind === 'tool' && i.status === 'awaiting_input')
+      if (open) {
+        set({ error: new QuestionPendingError(`Answer or cancel the question of ${open.toolName} above first; your message was not sent.`) })
+        return
+      }
       const message: McpMessage = { role: 'user', content: [{ type: 'text', text: trimmed }] }
       set({ items: [...state.items, { kind: 'user', id: `user-${++ids}`, text: trimmed }] })
       return post(() => {

@@ -99,6 +99,18 @@ function answer(q: Question, messages: McpMessage[], result: ElicitResultWire, t
 }
 
 describe('createChatHandler over HTTP', () => {
+  it('a message sent while a question is open is not taken, and the client is told (QUESTION_PENDING); the question stays answerable', async () => {
+    const { post } = await start()
+    const first = await post({ messages: [user('Book a flight from NYC to LAX')] })
+    const pickFlight = question(first)
+    const early = await post({ messages: [...stateOf(first), user('Actually, what is the weather?')] })
+    expect(early.map((e) => e.type)).toEqual(['error', 'conversation_state'])
+    expect(one(early, 'error')).toMatchObject({ code: 'QUESTION_PENDING', message: expect.stringMatching(/waiting for your answer .*answer or cancel it/) })
+    expect(stateOf(early)).toEqual(stateOf(first)) // nothing was added
+    const next = await post(answer(pickFlight, stateOf(early), { action: 'accept', content: { flightId: 'SH-142' } }))
+    expect(one(next, 'elicit_request').request.key).toBe('pickSeat')
+  })
+
   it('runs book_flight across three requests: flight list, seat picker, confirmation', async () => {
     const { post, handler } = await start()
     const first = await post({ messages: [user('Book a flight from NYC to LAX')] })

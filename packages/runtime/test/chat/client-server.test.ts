@@ -36,6 +36,27 @@ describe('useChat controller against createChatHandler', () => {
     await handler.close()
   })
 
+  it('send() while a question is open does not send; the state says why', async () => {
+    const handler = createChatHandler({
+      tools: [bookingPlugin],
+      model: createScriptedModel({ onUserMessage: [{ match: /book/i, reply: { toolCalls: [{ name: 'book_flight', input: { from: 'JFK', destination: 'LAX' } }] } }] }),
+    })
+    let requests = 0
+    const chat = createChatController({
+      fetch: ((url: string, init: RequestInit) => (requests++, handler(new Request(`http://127.0.0.1${url}`, init)))) as typeof fetch,
+      plugins: [bookingPlugin.client],
+    })
+    await chat.send('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const before = requests
+    await chat.send('And a hotel?')
+    expect(requests).toBe(before)
+    expect(chat.getState().error).toMatchObject({ code: 'QUESTION_PENDING', message: expect.stringMatching(/Answer or cancel the question of book_flight above first/) })
+    expect(chat.getState().items.filter((i) => i.kind === 'user')).toHaveLength(1)
+    chat.dispose()
+    await handler.close()
+  })
+
   it('Cancel on a running call stops it at once, while its response is still streaming', async () => {
     const cleaned: string[] = []
     const handler = createChatHandler({
