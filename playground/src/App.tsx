@@ -26,7 +26,7 @@ export function App() {
   const follow = useFollowLatest()
 
   // A question is open: a new message would not be taken, so the composer says so and keeps the draft.
-  const waiting = chat.status === 'awaiting_input'
+  const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
   const submit = (event: FormEvent) => {
     event.preventDefault()
     if (!draft.trim() || chat.status === 'streaming' || waiting) return
@@ -61,6 +61,16 @@ export function App() {
         {chat.items.map((item) =>
           item.kind === 'tool' ? (
             <ToolCall key={item.id} item={item} chat={chat} />
+          ) : item.kind === 'user' && item.failed ? (
+            <div key={item.id} className="bubble-row failed">
+              <p className="bubble user">{item.text}</p>
+              <p className="failed-note">
+                Not sent.{' '}
+                <button className="secondary small" onClick={() => void chat.retry(item.id)}>
+                  Retry
+                </button>
+              </p>
+            </div>
           ) : (
             <p key={item.id} className={`bubble ${item.kind}`}>
               {item.text}

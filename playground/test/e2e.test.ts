@@ -354,6 +354,42 @@ describe('the built playground (npm run build && npm run serve)', () => {
   }, 120_000)
 
   // Uses the build of the test above (tests in a file run in order).
+  it('with the server down: an answer shows the error in its component, a message is marked Not sent; when the server is back both go through', async () => {
+    const port = await freePort()
+    const env = cleanEnv({ PORT: String(port) })
+    const serve = () => startServer(['server.mjs'], { cwd: playground, env, ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'server.mjs' })
+    let server = await serve()
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`)
+      await send('Book a flight from Oslo to Berlin')
+      await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+      await page.getByRole('grid', { name: 'Cabin' }).waitFor()
+      server.child.kill('SIGTERM')
+      await new Promise((r) => server.child.once('exit', r))
+
+      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await page.getByRole('region', { name: /seat/i }).getByRole('alert').filter({ hasText: /could not be delivered/ }).waitFor({ timeout: 15_000 })
+      await page.getByRole('grid', { name: 'Cabin' }).waitFor() // still there, still answerable
+
+      server = await serve() // back, on the same file: the call resumes from its journal
+      await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 15_000 })
+
+      server.child.kill('SIGTERM')
+      await new Promise((r) => server.child.once('exit', r))
+      await send('hello')
+      await page.getByText('Not sent.').waitFor({ timeout: 15_000 })
+      server = await serve()
+      await page.getByRole('button', { name: 'Retry' }).click()
+      await page.getByText('Not sent.').waitFor({ state: 'detached', timeout: 15_000 })
+      await page.getByText(/offline demo model/).last().waitFor({ timeout: 15_000 })
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+  }, 120_000)
+
+  // Uses the build of the test above (tests in a file run in order).
   it('npm run start:cluster: two instances on one Redis behind a round-robin proxy; a booking asked on one is answered on the other', async () => {
     const port = await freePort()
     const cluster = await startServer(['scripts/cluster.mjs'], {

@@ -53,7 +53,13 @@ export interface PendingElicitation {
 }
 
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
+  | {
+      kind: 'user'
+      id: string
+      text: string
+      /** It did not reach the server (network or server error): `retry(id)` sends it again. */
+      failed?: boolean
+    }
   | { kind: 'assistant'; id: string; text: string }
   | {
       kind: 'tool'
@@ -111,6 +117,8 @@ export interface ChatController {
   restore(): Promise<void>
   /** Forget this conversation and start a new one (a new key; the old one stays on the server until it expires). */
   newConversation(): void
+  /** Send again a user message that failed to reach the server. */
+  retry(itemId: string): Promise<void>
   /** Send a user message (ignored while empty). */
   send(text: string): Promise<void>
   /** Answer a fallback-form elicitation. */
@@ -160,8 +168,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   }
 
   /** Requests run one after another (after the restore), so the conversation each carries is the latest. */
-  function post(build: () => ChatRequestBody): Promise<void> {
-    const run = queue.then(() => restore()).then(() => stream(build()))
+  function post(build: () => ChatRequestBody, onUndelivered?: () => void): Promise<void> {
+    const run = queue.then(() => restore()).then(() => stream(build(), onUndelivered))
     queue = run.catch(() => {})
     return run
   }
@@ -175,20 +183,66 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     return state.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input') ? 'awaiting_input' : 'idle'
   }
 
-  async function stream(body: ChatRequestBody): Promise<void> {
+  /** Resolves once the endpoint answers anything at all again (polled every 2 s, for up to 2 minutes). */
+  let reconnecting: Promise<void> | undefined
+  function watchForServer(): void {
+    reconnecting ??= (async () => {
+      for (let attempt = 0; attempt < 60; attempt++) {
+        await new Promise((r) => setTimeout(r, 2_000))
+        try {
+          await doFetch(api, { method: 'GET', headers: { ...options.headers } })
+          // Reachable again: the error goes; a failed message keeps its Retry.
+          if (state.status === 'error') set({ status: restingStatus(), error: undefined })
+          return
+        } catch {
+          // still unreachable
+        }
+      }
+    })().finally(() => (reconnecting = undefined))
+  }
+
+  /** Send a user message's turn; if it does not reach the server, the message is marked failed (Retry). */
+  function sendMessage(itemId: string, message: McpMessage): Promise<void> {
+    let before: McpMessage[] = []
+    return post(
+      () => {
+        before = conversation
+        conversation = [...conversation, message]
+        return { messages: conversation }
+      },
+      () => {
+        // Not taken by the server: the message leaves the conversation until it is retried.
+        conversation = before
+        set({ items: state.items.map((i) => (i.id === itemId && i.kind === 'user' ? { ...i, failed: true } : i)) })
+      },
+    )
+  }
+
+  async function stream(body: ChatRequestBody, onUndelivered?: () => void): Promise<void> {
     const controller = new AbortController()
     inflight = controller
     clearTimeout(followUp)
     set({ status: 'streaming', error: undefined })
     assistantId = undefined
+    let delivered = false
+    let unreachable = false
     try {
-      const response = await doFetch(api, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...options.headers },
-        body: withKey(body),
-        signal: controller.signal,
-      })
+      let response: Response
+      try {
+        response = await doFetch(api, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...options.headers },
+          body: withKey(body),
+          signal: controller.signal,
+        })
+      } catch (error) {
+        if (controller.signal.aborted) throw error
+        unreachable = true
+        watchForServer()
+        throw new ChatEndpointError(`The chat server could not be reached (${(error as Error).message}); checking again in the background.`, { cause: error })
+      }
       if (!response.ok || !response.body) throw await responseError(response)
+      delivered = true
       for await (const event of readChatEvents(response.body, controller.signal)) {
         if (event.type !== 'elicit_refused') settleAnswers({ ok: true })
         apply(event)
@@ -196,11 +250,17 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       settleAnswers({ ok: true })
       set({ status: restingStatus() })
     } catch (error) {
-      settleAnswers({ ok: false, message: 'the answer could not be delivered' })
+      settleAnswers({
+        ok: false,
+        message: delivered
+          ? 'Your answer may not have arrived (the connection broke); please try again.'
+          : `Your answer could not be delivered: ${unreachable ? 'the chat server could not be reached. Try again in a moment.' : error instanceof Error ? error.message : String(error)}`,
+      })
       if (controller.signal.aborted) {
         set({ status: 'idle' })
         return
       }
+      if (!delivered) onUndelivered?.()
       set({ status: 'error', error: error instanceof Error ? error : new Error(String(error)) })
     } finally {
       if (inflight === controller) inflight = undefined
@@ -432,12 +492,15 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         set({ error: new QuestionPendingError(`Answer or cancel the question of ${open.toolName} above first; your message was not sent.`) })
         return
       }
-      const message: McpMessage = { role: 'user', content: [{ type: 'text', text: trimmed }] }
-      set({ items: [...state.items, { kind: 'user', id: `user-${++ids}`, text: trimmed }] })
-      return post(() => {
-        conversation = [...conversation, message]
-        return { messages: conversation }
-      })
+      const id = `user-${++ids}`
+      set({ items: [...state.items, { kind: 'user', id, text: trimmed }] })
+      return sendMessage(id, { role: 'user', content: [{ type: 'text', text: trimmed }] })
+    },
+    async retry(itemId) {
+      const item = state.items.find((i) => i.id === itemId)
+      if (item?.kind !== 'user' || !item.failed) return
+      set({ items: state.items.map((i) => (i.id === itemId ? { ...item, failed: false } : i)) })
+      return sendMessage(itemId, { role: 'user', content: [{ type: 'text', text: item.text }] })
     },
     async respond(callId, result) {
       await deliver(callId, result)

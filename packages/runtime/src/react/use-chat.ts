@@ -13,6 +13,7 @@ export interface UseChatResult extends ChatState {
   respond: ChatController['respond']
   abort: ChatController['abort']
   newConversation: ChatController['newConversation']
+  retry: ChatController['retry']
   store: ChatController['store']
   controller: ChatController
 }
@@ -32,6 +33,7 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
     respond: controller.respond,
     abort: controller.abort,
     newConversation: controller.newConversation,
+    retry: controller.retry,
     store: controller.store,
     controller,
   }

@@ -36,10 +36,16 @@ export function useFollowLatest(): FollowLatest {
 
   useEffect(() => {
     const page = document.scrollingElement ?? document.documentElement
+    let lastTop = page.scrollTop
     const onScroll = () => {
-      const atEnd = page.scrollHeight - page.scrollTop - window.innerHeight <= AT_END
-      followingRef.current = atEnd
-      setFollowing(atEnd)
+      const top = page.scrollTop
+      const atEnd = page.scrollHeight - top - window.innerHeight <= AT_END
+      // Only the user scrolling up stops following: the browser also scrolls by itself (scroll
+      // anchoring moves the view down when content grows), and that must not.
+      const next = atEnd ? true : top < lastTop - 2 ? false : followingRef.current
+      lastTop = top
+      followingRef.current = next
+      setFollowing(next)
     }
     window.addEventListener('scroll', onScroll, { passive: true })
     const content = contentRef.current

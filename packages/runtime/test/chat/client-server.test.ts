@@ -57,6 +57,36 @@ describe('useChat controller against createChatHandler', () => {
     await handler.close()
   })
 
+  it('a message that cannot reach the server is marked failed; once the server answers again the error goes, and Retry sends it', async () => {
+    const handler = createChatHandler({ tools: [], model: createScriptedModel({ onUserMessage: [{ match: /hi/, reply: { text: 'Hello!' } }] }) })
+    let down = true
+    const bodies: string[] = []
+    const chat = createChatController({
+      fetch: (async (url: string, init: RequestInit) => {
+        if (down) throw new TypeError('Failed to fetch')
+        if (init.body) bodies.push(String(init.body))
+        return handler(new Request(`http://127.0.0.1${url}`, init))
+      }) as typeof fetch,
+    })
+    await chat.send('hi there')
+    const failed = chat.getState().items[0]!
+    expect(failed).toMatchObject({ kind: 'user', text: 'hi there', failed: true })
+    expect(chat.getState()).toMatchObject({ status: 'error', error: { code: 'CHAT_ENDPOINT_ERROR', message: expect.stringMatching(/could not be reached \(Failed to fetch\); checking again/) } })
+    down = false
+    await until(chat, () => chat.getState().status === 'idle') // the background check found the server
+    expect(chat.getState().error).toBeUndefined()
+    await chat.retry(failed.id)
+    expect(chat.getState().items.map((i) => [i.kind, i.kind === 'user' ? i.failed : (i as { text?: string }).text])).toEqual([
+      ['user', false],
+      ['assistant', 'Hello!'],
+    ])
+    // The failed message went out once, with the retry, and only once in the conversation.
+    expect(bodies.filter((b) => b.includes('hi there'))).toHaveLength(1)
+    expect((JSON.parse(bodies.at(-1)!) as { messages: unknown[] }).messages).toHaveLength(1)
+    chat.dispose()
+    await handler.close()
+  }, 15_000)
+
   it('Cancel on a running call stops it at once, while its response is still streaming', async () => {
     const cleaned: string[] = []
     const handler = createChatHandler({
