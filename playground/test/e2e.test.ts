@@ -272,6 +272,32 @@ describe('playground in Chromium', () => {
     await page.getByText('Thanks for the 4-star rating!').waitFor()
   }, 60_000)
 
+  it('lays the fallback form out as a form: checkboxes beside their text, the required mark on the label line, one primary action', async () => {
+    await send('Rate my trip')
+    const form = page.locator('.mcp-fallback-form')
+    await form.waitFor()
+    const checkbox = (await page.getByLabel('wifi').boundingBox())!
+    const text = (await form.locator('label.mcp-choice', { hasText: 'wifi' }).boundingBox())!
+    // One line: the box sits within the label's line, beside the text, not above it.
+    expect(text.height).toBeLessThan(30)
+    expect(checkbox.y).toBeGreaterThanOrEqual(text.y - 1)
+    expect(checkbox.y + checkbox.height).toBeLessThanOrEqual(text.y + text.height + 1)
+    const required = (await form.locator('.mcp-required').first().boundingBox())!
+    const labelText = (await form.locator('.mcp-label-text').first().boundingBox())!
+    expect(required.height).toBeLessThanOrEqual(labelText.height)
+    expect(required.y).toBeGreaterThanOrEqual(labelText.y - 1)
+    const background = (name: string) => form.getByRole('button', { name, exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor)
+    expect(await background('Decline')).toBe('rgb(255, 255, 255)')
+    expect(await background('Cancel')).toBe('rgb(255, 255, 255)')
+    expect(await background('Submit')).not.toBe('rgb(255, 255, 255)')
+  }, 60_000)
+
+  it('wraps one long unbroken token instead of widening the page', async () => {
+    await send('x'.repeat(5_000))
+    await page.locator('.bubble.user').waitFor()
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(await page.evaluate(() => window.innerWidth))
+  }, 60_000)
+
   it('shows live progress and logs for a plain tool', async () => {
     await send('Build a report')
     await page.getByText('Report with 5 sections is ready.').waitFor()

@@ -66,10 +66,11 @@ export function FallbackForm({ message, schema, errors, onSubmit, disabled }: Fa
         <button type="submit" disabled={disabled}>
           Submit
         </button>
-        <button type="button" disabled={disabled} onClick={() => onSubmit({ action: 'decline' })}>
+        {/* Submit is the one primary action; the others are styled as secondary (`mcp-secondary`). */}
+        <button type="button" className="mcp-secondary" disabled={disabled} onClick={() => onSubmit({ action: 'decline' })}>
           Decline
         </button>
-        <button type="button" disabled={disabled} onClick={() => onSubmit({ action: 'cancel' })}>
+        <button type="button" className="mcp-secondary" disabled={disabled} onClick={() => onSubmit({ action: 'cancel' })}>
           Cancel
         </button>
       </div>
@@ -88,16 +89,16 @@ interface FieldProps {
 function Field({ id, field, value, errors, onChange }: FieldProps) {
   const errorId = `${id}-error`
   const describedBy = errors.length > 0 ? errorId : undefined
+  // One inline span, so the required mark stays beside the text whatever the label's layout.
   const label = (
-    <>
+    <span className="mcp-label-text">
       {field.label}
       {field.required && (
         <span className="mcp-required" aria-hidden="true">
-          {' '}
-          *
+          {'\u00a0*'}
         </span>
       )}
-    </>
+    </span>
   )
   const errorText = errors.length > 0 && (
     <span id={errorId} role="alert" className="mcp-field-error">
@@ -109,7 +110,7 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
   if (field.kind === 'checkbox') {
     return (
       <div className="mcp-field">
-        <label htmlFor={id}>
+        <label htmlFor={id} className="mcp-choice">
           <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />{' '}
           {label}
         </label>
@@ -125,7 +126,7 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
         <legend>{label}</legend>
         {hint}
         {field.choices.map((c) => (
-          <label key={c.value}>
+          <label key={c.value} className="mcp-choice">
             <input
               type="checkbox"
               value={c.value}
