@@ -15,6 +15,8 @@ export type FormField =
   | { kind: 'text'; name: string; label: string; description?: string; required: boolean; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
   | { kind: 'number'; name: string; label: string; description?: string; required: boolean; integer: boolean; minimum?: number; maximum?: number; default?: number }
   | { kind: 'checkbox'; name: string; label: string; description?: string; required: boolean; default?: boolean }
+  /** A required boolean with no default: an explicit Yes or No, so "not answered" is never sent as false. */
+  | { kind: 'yes-no'; name: string; label: string; description?: string; required: true }
   | { kind: 'select'; name: string; label: string; description?: string; required: boolean; choices: Choice[]; default?: string }
   | { kind: 'multi-select'; name: string; label: string; description?: string; required: boolean; choices: Choice[]; minItems?: number; maxItems?: number; default?: string[] }
 
@@ -47,7 +49,8 @@ export function fieldsFromSchema(schema: JsonSchema): FormField[] {
     } else if (single) {
       fields.push({ kind: 'select', ...base, choices: single, ...(typeof raw.default === 'string' && { default: raw.default }) })
     } else if (raw.type === 'boolean') {
-      fields.push({ kind: 'checkbox', ...base, ...(typeof raw.default === 'boolean' && { default: raw.default }) })
+      if (base.required && typeof raw.default !== 'boolean') fields.push({ kind: 'yes-no', ...base, required: true })
+      else fields.push({ kind: 'checkbox', ...base, ...(typeof raw.default === 'boolean' && { default: raw.default }) })
     } else if (raw.type === 'number' || raw.type === 'integer') {
       fields.push({
         kind: 'number',
@@ -75,6 +78,7 @@ export function fieldsFromSchema(schema: JsonSchema): FormField[] {
 export function initialValues(fields: readonly FormField[]): FormValues {
   const values: FormValues = {}
   for (const f of fields) {
+    if (f.kind === 'yes-no') continue // unanswered until the user chooses
     if (f.kind === 'checkbox') setOwn(values, f.name, f.default ?? false)
     else if (f.kind === 'multi-select') setOwn(values, f.name, f.default ?? [])
     else if (f.kind === 'number') setOwn(values, f.name, f.default === undefined ? '' : String(f.default))
@@ -90,6 +94,10 @@ export function validateForm(fields: readonly FormField[], values: FormValues): 
   for (const f of fields) {
     const v = values[f.name]
     if (f.kind === 'checkbox') continue
+    if (f.kind === 'yes-no') {
+      if (v !== true && v !== false) add(f.name, 'Choose yes or no')
+      continue
+    }
     if (f.kind === 'multi-select') {
       const picked = Array.isArray(v) ? v : []
       // "Required" only means the field is sent; an empty selection is valid unless minItems says otherwise.
@@ -126,6 +134,9 @@ export function toContent(fields: readonly FormField[], values: FormValues): Rec
   for (const f of fields) {
     const v = values[f.name]
     if (f.kind === 'checkbox') setOwn(content, f.name, v === true)
+    else if (f.kind === 'yes-no') {
+      if (typeof v === 'boolean') setOwn(content, f.name, v)
+    }
     else if (f.kind === 'multi-select') {
       if (Array.isArray(v) && (v.length > 0 || f.required)) setOwn(content, f.name, v)
     } else {

@@ -119,6 +119,20 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
       </div>
     )
   }
+  if (field.kind === 'yes-no') {
+    return (
+      <fieldset className="mcp-field" role="radiogroup" aria-describedby={describedBy} aria-required="true" aria-invalid={errors.length > 0}>
+        <legend>{label}</legend>
+        {hint}
+        {(['Yes', 'No'] as const).map((answer) => (
+          <label key={answer} className="mcp-choice">
+            <input type="radio" name={id} checked={value === (answer === 'Yes')} onChange={() => onChange(answer === 'Yes')} /> {answer}
+          </label>
+        ))}
+        {errorText}
+      </fieldset>
+    )
+  }
   if (field.kind === 'multi-select') {
     const picked = Array.isArray(value) ? value : []
     return (

@@ -108,6 +108,19 @@ describe('FallbackForm', () => {
     expect(onSubmit.mock.calls).toEqual([[{ action: 'decline' }], [{ action: 'cancel' }]])
   })
 
+  it('asks a required yes/no question without a default explicitly: no answer is not sent as false', () => {
+    const onSubmit = vi.fn()
+    render(<FallbackForm message="m" schema={wireOf(z.object({ agree: z.boolean().meta({ title: 'Agree to the terms' }) }))} onSubmit={onSubmit} />)
+    expect(screen.getByRole('radiogroup', { name: /Agree to the terms/ })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(onSubmit).not.toHaveBeenCalled()
+    expect(screen.getByRole('alert').textContent).toBe('Choose yes or no')
+    fireEvent.click(screen.getByLabelText('No'))
+    expect(screen.queryAllByRole('alert')).toEqual([]) // edited: its error goes
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(onSubmit).toHaveBeenCalledWith({ action: 'accept', content: { agree: false } })
+  })
+
   it("hides a field's server error once the field is edited, and shows the next refusal's errors again", () => {
     const onSubmit = vi.fn()
     const first = [{ path: 'email', message: 'already registered' }]
