@@ -5,7 +5,7 @@
  * The conversation is kept on the server (`id`): a reload, a second tab or a server restart
  * brings it back, with any question still waiting answerable; "New chat" starts over.
  */
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { FallbackForm, ToolCallEmissions, useChat, useFollowLatest, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
@@ -24,6 +24,16 @@ export function App() {
   const [draft, setDraft] = useState('')
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
+  const busy = chat.status === 'streaming'
+  // Escape stops what is going on, like the Stop button.
+  useEffect(() => {
+    if (!busy) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') void chat.stop()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [busy, chat.stop])
 
   // A question is open: a new message would not be taken, so the composer says so and keeps the draft.
   const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
@@ -101,9 +111,15 @@ export function App() {
           onChange={(e) => setDraft(e.target.value)}
           {...(waiting && { 'aria-describedby': 'composer-hint' })}
         />
-        <button type="submit" disabled={!draft.trim() || chat.status === 'streaming' || waiting}>
-          Send
-        </button>
+        {busy ? (
+          <button type="button" className="secondary" onClick={() => void chat.stop()} aria-keyshortcuts="Escape">
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!draft.trim() || waiting}>
+            Send
+          </button>
+        )}
       </form>
     </div>
   )

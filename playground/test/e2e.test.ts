@@ -305,6 +305,24 @@ describe('playground in Chromium', () => {
     expect(await page.getByText('Logs (5)').count()).toBe(1)
   }, 60_000)
 
+  for (const how of ['the Stop button', 'Escape'] as const) {
+    it(`stops a running tool and the response with ${how}: the tool is cancelled, nothing more arrives, the chat goes on`, async () => {
+      await send('Build a 20-step report')
+      await page.getByText(/Section \d+ of 20/).waitFor()
+      if (how === 'Escape') await page.keyboard.press('Escape')
+      else await page.getByRole('button', { name: 'Stop' }).click()
+      const tool = page.getByRole('region', { name: 'Tool build_report' })
+      await page.waitForFunction(() => document.querySelector('[aria-label="Tool build_report"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 10_000 })
+      await page.getByRole('button', { name: 'Send' }).waitFor()
+      const stoppedAt = Number(await tool.locator('progress').getAttribute('value'))
+      await page.waitForTimeout(3_500) // 20 steps take 3 s: nothing may move meanwhile
+      expect(Number(await tool.locator('progress').getAttribute('value'))).toBe(stoppedAt)
+      expect(await page.getByText(/Report with 20 sections/).count()).toBe(0)
+      await send('Pick a theme color')
+      await page.getByLabel('Hex color').waitFor()
+    }, 60_000)
+  }
+
   it('Cancel stops a running report at once: progress stops, the result never arrives', async () => {
     await send('Build a 20-step report')
     await page.getByText(/Section \d+ of 20/).waitFor()

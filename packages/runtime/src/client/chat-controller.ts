@@ -125,6 +125,8 @@ export interface ChatController {
   respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
   /** Abort one tool call (on the server too), or the whole in-flight response. */
   abort(callId?: string): Promise<void>
+  /** Stop: the in-flight response (the model stops) and every tool call it has running. */
+  stop(): Promise<void>
   /**
    * Stop in-flight work: the response being read and the running handlers. The controller stays
    * usable (React's StrictMode runs an effect's cleanup once right after mounting).
@@ -461,6 +463,21 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     }, 1000 * 2 ** Math.min(round, 3))
   }
 
+  /** Abort one tool call, on the server too (with its token); its UI goes at once. */
+  async function abortCall(callId: string): Promise<void> {
+    const token = calls.get(callId)?.token
+    const item = state.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === callId)
+    await executor.cancel(callId, 'cancelled by the user')
+    updateTool(callId, () => ({ status: 'cancelled', elicitation: undefined }))
+    calls.delete(callId)
+    if (!token) return
+    const abort = { callId, token, reason: 'cancelled by the user' }
+    // A call the in-flight response is running is aborted at once, beside that response (which
+    // then reports its end); one waiting for an answer is aborted in turn, like any request.
+    if (item?.status === 'running' && inflight) await abortNow({ messages: conversation, abort })
+    else await post(() => ({ messages: conversation, abort }))
+  }
+
   return {
     subscribe(listener) {
       listeners.add(listener)
@@ -510,17 +527,13 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         inflight?.abort()
         return
       }
-      const token = calls.get(callId)?.token
-      const item = state.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === callId)
-      await executor.cancel(callId, 'cancelled by the user')
-      updateTool(callId, () => ({ status: 'cancelled', elicitation: undefined }))
-      calls.delete(callId)
-      if (!token) return
-      const abort = { callId, token, reason: 'cancelled by the user' }
-      // A call the in-flight response is running is aborted at once, beside that response (which
-      // then reports its end); one waiting for an answer is aborted in turn, like any request.
-      if (item?.status === 'running' && inflight) await abortNow({ messages: conversation, abort })
-      else await post(() => ({ messages: conversation, abort }))
+      return abortCall(callId)
+    },
+    async stop() {
+      const running = state.items.filter((i): i is ToolItem => i.kind === 'tool' && i.status === 'running').map((i) => i.callId)
+      // The response first (the model stops talking), then the tools it had running (their `finally` runs).
+      inflight?.abort()
+      await Promise.all(running.map(abortCall))
     },
     dispose() {
       inflight?.abort()

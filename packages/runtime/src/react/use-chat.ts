@@ -14,6 +14,7 @@ export interface UseChatResult extends ChatState {
   abort: ChatController['abort']
   newConversation: ChatController['newConversation']
   retry: ChatController['retry']
+  stop: ChatController['stop']
   store: ChatController['store']
   controller: ChatController
 }
@@ -34,6 +35,7 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
     abort: controller.abort,
     newConversation: controller.newConversation,
     retry: controller.retry,
+    stop: controller.stop,
     store: controller.store,
     controller,
   }
