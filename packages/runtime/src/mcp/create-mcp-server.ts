@@ -10,9 +10,8 @@
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
-import { explainClientRefusals } from './client-refusals.ts'
+import { wrapClientRequests } from './client-requests.ts'
 import { clientRefused } from './legacy-waits.ts'
-import { shapeRequestsForVersion } from './version-shapes.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
@@ -73,8 +72,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     )
     const server = mcp.server
     server.onerror = options.onError
-    explainClientRefusals(server, (requestId, reason) => clientRefused(server, requestId, reason))
-    shapeRequestsForVersion(server)
+    wrapClientRequests(server, (requestId, reason) => clientRefused(server, requestId, reason))
     server.setRequestHandler('tools/list', (request, ctx) => {
       // One page holds every tool, so no cursor this server issued can come back.
       if (request.params?.cursor !== undefined) {

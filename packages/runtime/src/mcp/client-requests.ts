@@ -1,12 +1,19 @@
 /**
- * What a client said when it could not answer a question (an elicitation or a sampling request)
- * reaches the tool's result — through the SDK's 2025 shim as "Fulfilling input required by
- * 'tools/call' failed: <the client's error>". Clients often answer with a raw validation dump
- * (a ZodError's JSON, dozens of lines). The server's requests to the client are wrapped here so
- * that the error says, in one sentence, what the client refused and why.
+ * The server's questions to a client (`elicitation/create`, `sampling/createMessage`) go through
+ * the SDK's `server.request`; it is wrapped once, here, for two things the SDK does not do:
+ *
+ *   - the request takes the shape of the negotiated version: the SDK's 2025 shim writes
+ *     `mode: "form"` into every elicitation, a field that exists only from 2025-11-25, so a
+ *     2025-06-18 client gets it without. (Sampling messages are shaped where they are built, in
+ *     `drive-call.ts`.)
+ *   - a refusal reads as one sentence. What a client said when it could not answer reaches the
+ *     tool's result (through the shim, as "Fulfilling input required by 'tools/call' failed: …"),
+ *     and clients often answer with a raw validation dump (a ZodError's JSON, dozens of lines).
+ *     `onRefused` learns which tools/call request the question belonged to.
  */
 import type { RequestId, Server } from '@modelcontextprotocol/server'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { speaksBefore20251125 } from './client-capabilities.ts'
 
 export class ClientRefusedError extends McpBridgeError {
   readonly code = 'CLIENT_REFUSED'
@@ -14,19 +21,21 @@ export class ClientRefusedError extends McpBridgeError {
 
 const QUESTIONS: Record<string, string> = { 'elicitation/create': 'the question (elicitation/create)', 'sampling/createMessage': 'the sampling request' }
 
-/**
- * Wrap `server.request` so a failed question to the client throws a `ClientRefusedError` with a
- * readable reason, and tell `onRefused` which tools/call request it was asked for.
- */
-export function explainClientRefusals(server: Server, onRefused: (relatedRequestId: RequestId, reason: string) => void): void {
+type Sent = { method?: string; params?: Record<string, unknown> } | undefined
+
+export function wrapClientRequests(server: Server, onRefused: (relatedRequestId: RequestId, reason: string) => void): void {
   const request = server.request.bind(server) as (...args: unknown[]) => Promise<unknown>
   ;(server as { request: unknown }).request = async (...args: unknown[]) => {
-    const method = (args[0] as { method?: string } | undefined)?.method ?? ''
+    const sent = args[0] as Sent
+    if (sent?.method === 'elicitation/create' && sent.params?.mode === 'form' && speaksBefore20251125(server.getNegotiatedProtocolVersion())) {
+      const { mode: _mode, ...params } = sent.params
+      args[0] = { ...sent, params }
+    }
     try {
       return await request(...args)
     } catch (error) {
-      const what = QUESTIONS[method]
-      if (!what || !(error instanceof Error) || (error.name === 'AbortError')) throw error
+      const what = QUESTIONS[sent?.method ?? '']
+      if (!what || !(error instanceof Error) || error.name === 'AbortError') throw error
       const refused = new ClientRefusedError(`The client could not answer ${what}: ${readableReason(error.message)}`, { cause: error })
       const related = (args[1] as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId
       if (related !== undefined) onRefused(related, refused.message)
