@@ -66,9 +66,10 @@ export class ConversationLog {
     let writes = Promise.resolve()
     /** The messages as last stored: a checkpoint with no new events and the same messages writes nothing. */
     let written = storedMessages
-    const write = async (messages: McpMessage[]) => {
-      const text = JSON.stringify(messages)
+    /** `text`: the messages as JSON, taken at the checkpoint (the turn goes on changing them). */
+    const write = async (text: string) => {
       if (pending.length === 0 && text === written) return
+      const messages = JSON.parse(text) as McpMessage[]
       const events = pending
       pending = []
       for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
@@ -98,8 +99,8 @@ export class ConversationLog {
         pending.push(sealToken(event, key.secret))
       },
       checkpoint(messages) {
-        const copy = structuredClone([...messages])
-        writes = writes.then(() => write(copy))
+        const text = JSON.stringify(messages)
+        writes = writes.then(() => write(text))
         return writes
       },
     }

@@ -41,13 +41,3 @@ export function appendToTranscript(events: readonly TranscriptEvent[], event: Tr
       return [...events, event]
   }
 }
-
-/** The tool calls of a transcript that have neither a question nor an end yet (still running). */
-export function runningCalls(events: readonly TranscriptEvent[]): string[] {
-  const open = new Set<string>()
-  for (const e of events) {
-    if (e.type === 'tool_call') open.add(e.callId)
-    else if (e.type === 'elicit_request' || e.type === 'tool_result' || e.type === 'call_not_found') open.delete(e.callId)
-  }
-  return [...open]
-}
