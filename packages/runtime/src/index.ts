@@ -105,6 +105,8 @@ export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool 
 
 export { isMcpPlugin, makePlugin, PluginDefinitionError } from './plugin/make-plugin.ts'
 export type { BuildablePlugin, PluginBuilder } from './plugin/make-plugin.ts'
+export { fallbackForm, GeneratedForm, isGeneratedForm } from './plugin/generated-form.ts'
+export type { FormContentOf, GeneratedFormProps } from './plugin/generated-form.ts'
 export type {
   ElicitHandler,
   ElicitHandlers,

@@ -5,7 +5,7 @@
  */
 export { useChat } from './react/use-chat.ts'
 export type { UseChatResult } from './react/use-chat.ts'
-export { PluginEmission, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
+export { PluginEmission, SendingAnswer, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
 export { FallbackForm } from './react/fallback-form.tsx'
 export { useFieldErrors } from './react/use-field-errors.ts'
 export { useFollowLatest } from './react/use-follow-latest.ts'

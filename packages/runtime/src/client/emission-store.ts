@@ -15,6 +15,8 @@ export interface Emission {
   component: UiComponent<never>
   props: Record<string, unknown>
   errors: readonly IssueSummary[] | undefined
+  /** Its answer is on the way to the server (the UI shows a spinner and holds further input). */
+  sending?: boolean
   respond(value: unknown): void
   cancel(): void
 }
@@ -35,6 +37,8 @@ export interface EmissionStore {
   show(emission: Emission): void
   remove(id: string): void
   removeCall(callId: string): void
+  /** Mark a call's emissions as sending their answer, or not any more. */
+  sending(callId: string, sending: boolean): void
   progress(callId: string, message: string): void
 }
 
@@ -60,6 +64,10 @@ export function createEmissionStore(): EmissionStore {
         emissions: snapshot.emissions.filter((e) => e.callId !== callId),
         progress: snapshot.progress.filter((p) => p.callId !== callId),
       }),
+    sending: (callId, sending) => {
+      if (!snapshot.emissions.some((e) => e.callId === callId && (e.sending === true) !== sending)) return
+      update({ ...snapshot, emissions: snapshot.emissions.map((e) => (e.callId === callId ? { ...e, sending } : e)) })
+    },
     progress: (callId, message) =>
       update({ ...snapshot, progress: [...snapshot.progress.filter((p) => p.callId !== callId), { callId, message }] }),
   }

@@ -14,6 +14,7 @@ import { run, until, withResolvers, type Operation, type Task } from 'effection'
 import { formatIssues, type IssueSummary } from '../errors/issues.ts'
 import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { GeneratedForm } from '../plugin/generated-form.ts'
 import type { PluginClientContext, PluginClientRegistration, UiComponent } from '../plugin/types.ts'
 import type { ElicitRequestWire } from '../protocol/chat-wire.ts'
 import { decodeElicitRequest } from '../protocol/codec.ts'
@@ -126,6 +127,11 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
           rendered = true
           return render(question, component, props, errors, ++renders)
         }) as PluginClientContext['render'],
+        fallbackForm: ((formOptions?: { message?: string }) => {
+          rendered = true
+          const props = { message: formOptions?.message ?? request.message, schema: request.schema.json }
+          return render(question, GeneratedForm as UiComponent<never>, props, errors, ++renders)
+        }) as PluginClientContext['fallbackForm'],
         *reportProgress(message: string) {
           options.store.progress(question.callId, String(message))
         },
@@ -144,7 +150,9 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
         errors = checked.issues
         continue
       }
+      options.store.sending(question.callId, true)
       const sent = yield* until(options.send(question, checked.result))
+      options.store.sending(question.callId, false)
       if (sent.ok) return { status: 'sent', result: checked.result }
       if (!rendered) throw fail(`was refused by the server (${sent.message}) and showed no UI to correct it`)
       errors = sent.issues?.length ? sent.issues : [{ path: '', message: sent.message }]

@@ -15,6 +15,7 @@ import type {
   ElicitsMap,
   ResponseSchemaOf,
 } from '../tool/elicits.ts'
+import type { FormContentOf } from './generated-form.ts'
 import type { AnyMcpTool, McpTool, ToolElicits, ToolParams } from '../tool/mcp-tool.ts'
 
 /** What `ctx.render` adds to a component's props. */
@@ -25,6 +26,8 @@ export interface RenderedProps<TResponse> {
   onCancel(): void
   /** Why the previous answer was refused (client- or server-side validation), if it was. */
   errors?: readonly IssueSummary[]
+  /** True while the answer is on its way to the server: hold further input (a spinner is shown beside the UI). */
+  sending?: boolean
 }
 
 /**
@@ -51,6 +54,11 @@ export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequ
    * The component receives `props`, `onRespond`, `onCancel` and `errors`.
    */
   render<C extends UiComponent<never>>(Component: C, props: OwnProps<C>): Operation<ResponseOf<C>>
+  /**
+   * Show the form generated from this key's schema (what a tool without a plugin gets) and wait
+   * for its answer, typed with the key's response. `message` replaces the question's text.
+   */
+  fallbackForm(options?: { message?: string }): Operation<ElicitResult<FormContentOf<TRequest>>>
   /** A progress line under the tool call while the handler works. */
   reportProgress(message: string): Operation<void>
 }

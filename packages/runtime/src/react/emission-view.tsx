@@ -4,15 +4,32 @@
  */
 import { createElement, useSyncExternalStore, type ComponentType } from 'react'
 import type { Emission, EmissionSnapshot, EmissionStore } from '../client/emission-store.ts'
+import { isGeneratedForm, type GeneratedFormProps } from '../plugin/generated-form.ts'
+import type { RenderedProps } from '../plugin/types.ts'
+import { FallbackForm } from './fallback-form.tsx'
 
 export function useEmissions(store: EmissionStore): EmissionSnapshot {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
 }
 
 export function PluginEmission({ emission }: { emission: Emission }) {
+  // A key delegated to the generated form (`fallbackForm`, `ctx.fallbackForm()`): the same form a tool without a plugin gets.
+  if (isGeneratedForm(emission.component)) {
+    const props = emission.props as Omit<GeneratedFormProps, keyof RenderedProps<unknown>>
+    return (
+      <FallbackForm
+        message={props.message}
+        schema={props.schema}
+        {...(emission.errors && { errors: emission.errors })}
+        disabled={emission.sending === true}
+        onSubmit={emission.respond}
+      />
+    )
+  }
   return createElement(emission.component as unknown as ComponentType<Record<string, unknown>>, {
     ...emission.props,
     errors: emission.errors,
+    sending: emission.sending === true,
     onRespond: emission.respond,
     onCancel: emission.cancel,
   })
@@ -33,6 +50,16 @@ export function ToolCallEmissions({ store, callId }: { store: EmissionStore; cal
       {emissions.map((e) => (
         <PluginEmission key={e.id} emission={e} />
       ))}
+      {emissions.some((e) => e.sending) && <SendingAnswer />}
     </>
+  )
+}
+
+/** Shown while an answer is on its way: a spinner (hidden from assistive tech) and a polite status. */
+export function SendingAnswer() {
+  return (
+    <p className="mcp-sending" role="status">
+      <span className="mcp-spinner" aria-hidden="true" /> Sending your answer…
+    </p>
   )
 }

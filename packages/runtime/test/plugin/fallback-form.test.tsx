@@ -5,7 +5,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, type ElicitRequest, type ElicitResult, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest, type ElicitResult, fallbackForm, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createBridgeHost } from '../../src/server.ts'
 import { createEmissionStore, createPluginExecutor, createPluginRegistry, encodeElicitRequest, type IncomingQuestion } from '../../src/client.ts'
 import { FallbackForm, ToolCallEmissions } from '../../src/react.ts'
@@ -222,5 +222,83 @@ describe('render emissions in React', () => {
     expect(screen.queryByLabelText('Hex color')).toBeNull()
     expect(second.handled.status === 'handled' && (await second.handled.outcome)).toEqual({ status: 'cancelled', reason: 'tool aborted' })
     await second.host.abort()
+  })
+})
+
+describe('per-key fallback: a plugin delegates one key to the generated form', () => {
+  const reserve = createMcpTool('reserve')
+    .elicits({
+      time: z.object({ slot: z.string() }),
+      details: z.object({ guests: z.int().min(1).max(8).describe('Guests'), name: z.string().min(1).describe('Name') }),
+    })
+    .execute(function* (_p, ctx) {
+      const time = yield* ctx.elicit('time', { message: 'When?' })
+      if (time.action !== 'accept') return 'no time'
+      const details = yield* ctx.elicit('details', { message: 'Who is coming?' })
+      return details.action === 'accept' ? `${details.content.name} ×${details.content.guests} at ${time.content.slot}` : details.action
+    })
+  function Slots({ onRespond }: RenderedProps<{ slot: string }>) {
+    return <button onClick={() => onRespond({ slot: '19:00' })}>19:00</button>
+  }
+  const plugin = makePlugin(reserve)
+    .onElicit({
+      *time(_req, ctx) {
+        return { action: 'accept', content: yield* ctx.render(Slots, {}) }
+      },
+      details: fallbackForm,
+    })
+    .build()
+
+  it('shows the key-typed form in the same place, keeps what was typed through a refusal, shows a spinner while sending', async () => {
+    const host = createBridgeHost({ tool: reserve, params: {}, callId: 'call_r' })
+    const store = createEmissionStore()
+    let refuse = true
+    let release!: () => void
+    const send = vi.fn(async (question: IncomingQuestion, result: ElicitResult<unknown>) => {
+      if (question.request.key === 'details') {
+        // Held until the test looks at the spinner.
+        await new Promise<void>((resolve) => (release = resolve))
+        if (refuse) {
+          refuse = false
+          return { ok: false, message: 'fully booked', issues: [{ path: 'guests', message: 'We only have tables for up to 4 at 19:00.' }] } as const
+        }
+      }
+      const o = host.respond({ id: question.request.id, result })
+      return o.ok ? ({ ok: true } as const) : ({ ok: false, message: o.message } as const)
+    })
+    const executor = createPluginExecutor({ registry: createPluginRegistry([plugin.client]), store, send })
+    render(<ToolCallEmissions store={store} callId="call_r" />)
+    const ask = async () => {
+      for await (const e of host.subscribe()) if (e.type === 'elicit' && host.pending() === e.request) break
+      const request = host.pending()!
+      act(() => void executor.handle({ callId: 'call_r', toolName: 'reserve', request: JSON.parse(JSON.stringify(encodeElicitRequest(request))) }))
+    }
+
+    await ask()
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: '19:00' })))
+    await ask()
+    expect(await screen.findByText('Who is coming?')).toBeTruthy()
+    const guests = screen.getByLabelText(/^Guests/) as HTMLInputElement
+    fireEvent.change(guests, { target: { value: '6' } })
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Ada' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
+    expect((await screen.findByRole('status')).textContent).toContain('Sending your answer…')
+    expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(true)
+    await act(async () => release())
+
+    // Refused by the server: the error shows at its field, and what was typed stays.
+    expect((await screen.findByRole('alert')).textContent).toBe('We only have tables for up to 4 at 19:00.')
+    expect((screen.getByLabelText(/^Guests/) as HTMLInputElement).value).toBe('6')
+    expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Ada')
+    expect(screen.queryByRole('status')).toBeNull()
+    fireEvent.change(screen.getByLabelText(/^Guests/), { target: { value: '4' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
+    await act(async () => release())
+    expect(await host.outcome).toEqual({ status: 'completed', result: 'Ada ×4 at 19:00' })
+    expect(send.mock.calls.map(([, r]) => r)).toEqual([
+      { action: 'accept', content: { slot: '19:00' } },
+      { action: 'accept', content: { guests: 6, name: 'Ada' } },
+      { action: 'accept', content: { guests: 4, name: 'Ada' } },
+    ])
   })
 })
