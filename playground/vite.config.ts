@@ -27,7 +27,7 @@ export default defineConfig({
   // The runtime is a linked workspace package: pre-bundle what it imports at startup, so the
   // first page load does not trigger a re-optimisation (and a reload).
   optimizeDeps: {
-    include: ['react', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'effection', 'zod'],
+    include: ['react', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'effection', 'zod', 'react-markdown'],
     noDiscovery: true,
   },
 })

@@ -1,15 +1,22 @@
 /**
  * The playground chat: messages stream in, tool calls appear inline with their UI (plugin
- * components or the fallback form), progress and logs update live, and a running tool can be
+ * components or the generated form), progress and logs update live, and a running tool can be
  * cancelled. The plugins come from the generated registry, never from a hand-written list.
  * The conversation is kept on the server (`id`): a reload, a second tab or a server restart
  * brings it back, with any question still waiting answerable; "New chat" starts over.
+ *
+ * For people using a screen reader: the transcript is a `log` that announces new messages (a
+ * streaming reply once it is complete, via `aria-busy`), each message says who speaks, a new
+ * question takes the focus and the composer gets it back when nothing waits any more.
  */
-import { useEffect, useState, type FormEvent } from 'react'
-import { FallbackForm, ToolCallEmissions, useChat, useFollowLatest, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
+import { useEffect, useRef } from 'react'
+import { useChat, useFollowLatest, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
+import { Composer } from './components/Composer.tsx'
+import { Markdown } from './components/Markdown.tsx'
+import { ToolCard } from './components/ToolCard.tsx'
 
-const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Pick a theme color', 'Rate my trip', 'Build a report']
+const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Reserve a table for dinner', 'Pick a theme color', 'Rate my trip', 'Build a report']
 
 const STATUS_TEXT: Record<UseChatResult['status'], string> = {
   idle: '',
@@ -21,10 +28,13 @@ const STATUS_TEXT: Record<UseChatResult['status'], string> = {
 
 export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'playground' })
-  const [draft, setDraft] = useState('')
+  const composer = useRef<HTMLTextAreaElement>(null)
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
   const busy = chat.status === 'streaming'
+  const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
+  const lastId = chat.items.at(-1)?.id
+
   // Escape stops what is going on, like the Stop button.
   useEffect(() => {
     if (!busy) return
@@ -35,20 +45,21 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [busy, chat.stop])
 
-  // A question is open: a new message would not be taken, so the composer says so and keeps the draft.
-  const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
-    if (!draft.trim() || chat.status === 'streaming' || waiting) return
-    void chat.send(draft)
-    setDraft('')
-  }
+  // Questions took the focus; once none waits and the reply is done, it goes back to the composer.
+  const hadQuestion = useRef(false)
+  useEffect(() => {
+    if (waiting) hadQuestion.current = true
+    else if (hadQuestion.current && !busy) {
+      hadQuestion.current = false
+      composer.current?.focus({ preventScroll: true })
+    }
+  }, [waiting, busy])
 
   return (
     <div className="app">
       <header>
         <h1>mcp-bridge playground</h1>
-        <p className="status" role="status" aria-live="polite">
+        <p className="status" role="status">
           {STATUS_TEXT[chat.status]}
         </p>
         {chat.items.length > 0 && (
@@ -57,7 +68,7 @@ export function App() {
           </button>
         )}
       </header>
-      <main className="messages" aria-live="polite" ref={follow.contentRef}>
+      <main className="messages" role="log" aria-label="Conversation" aria-relevant="additions" ref={follow.contentRef}>
         {chat.items.length === 0 && chat.status !== 'restoring' && (
           <div className="empty">
             <p>Try one of these:</p>
@@ -70,21 +81,28 @@ export function App() {
         )}
         {chat.items.map((item) =>
           item.kind === 'tool' ? (
-            <ToolCall key={item.id} item={item} chat={chat} />
-          ) : item.kind === 'user' && item.failed ? (
-            <div key={item.id} className="bubble-row failed">
-              <p className="bubble user">{item.text}</p>
-              <p className="failed-note">
-                Not sent.{' '}
-                <button className="secondary small" onClick={() => void chat.retry(item.id)}>
-                  Retry
-                </button>
-              </p>
+            <ToolCard key={item.id} item={item} chat={chat} />
+          ) : item.kind === 'user' ? (
+            <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
+              <span className="sr-only">You: </span>
+              <div className="bubble user">{item.text}</div>
+              {item.failed && (
+                <p className="failed-note">
+                  Not sent.{' '}
+                  <button className="secondary small" onClick={() => void chat.retry(item.id)}>
+                    Retry
+                  </button>
+                </p>
+              )}
             </div>
           ) : (
-            <p key={item.id} className={`bubble ${item.kind}`}>
-              {item.text}
-            </p>
+            // Busy while it streams: assistive tech reads it once, complete.
+            <div key={item.id} className="bubble-row assistant" aria-busy={busy && item.id === lastId}>
+              <span className="sr-only">Assistant: </span>
+              <div className="bubble assistant">
+                <Markdown text={item.text} />
+              </div>
+            </div>
           ),
         )}
         {chat.error && (
@@ -98,115 +116,7 @@ export function App() {
           Jump to latest ↓
         </button>
       )}
-      <form className="composer" onSubmit={submit}>
-        {waiting && (
-          <p className="composer-hint" id="composer-hint">
-            Answer or cancel the question above first.
-          </p>
-        )}
-        <input
-          aria-label="Message"
-          placeholder="Ask me to book a flight…"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          {...(waiting && { 'aria-describedby': 'composer-hint' })}
-        />
-        {busy ? (
-          <button type="button" className="secondary" onClick={() => void chat.stop()} aria-keyshortcuts="Escape">
-            Stop
-          </button>
-        ) : (
-          <button type="submit" disabled={!draft.trim() || waiting}>
-            Send
-          </button>
-        )}
-      </form>
-    </div>
-  )
-}
-
-function ToolCall({ item, chat }: { item: ToolItem; chat: UseChatResult }) {
-  const running = item.status === 'running' || item.status === 'awaiting_input'
-  const progress = item.progress
-  return (
-    <section className={`tool ${item.status}`} aria-label={`Tool ${item.toolName}`} data-status={item.status}>
-      <div className="tool-head">
-        <span className="tool-name">{item.toolName}</span>
-        <span className="tool-status">{item.status.replace('_', ' ')}</span>
-        {running && (
-          <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Cancel ${item.toolName}`}>
-            Cancel
-          </button>
-        )}
-      </div>
-      {progress && (
-        <div className="progress">
-          <span>{progress.message}</span>
-          {progress.total !== undefined && <progress max={progress.total} value={progress.progress ?? 0} aria-label={progress.message} />}
-        </div>
-      )}
-      {item.logs.length > 0 && (
-        <details className="logs">
-          <summary>Logs ({item.logs.length})</summary>
-          <ul>
-            {item.logs.map((l, i) => (
-              <li key={i}>
-                [{l.level}] {l.message}
-              </li>
-            ))}
-          </ul>
-        </details>
-      )}
-      <ToolCallEmissions store={chat.store} callId={item.callId} />
-      {item.elicitation && !item.elicitation.handledByPlugin && (
-        <FallbackForm
-          message={item.elicitation.request.message}
-          schema={item.elicitation.request.schema}
-          {...(item.elicitation.errors && { errors: item.elicitation.errors })}
-          disabled={item.elicitation.submitting}
-          onSubmit={(result) => void chat.respond(item.callId, result)}
-        />
-      )}
-      {item.status === 'completed' && isBooking(item.result) && <Confirmation booking={item.result} />}
-      {item.error && (
-        <p className="error" role="alert">
-          {item.error}
-        </p>
-      )}
-    </section>
-  )
-}
-
-interface Booking {
-  booked: true
-  ticketNumber: string
-  flight: string
-  seat: string
-  price: number
-  route: string
-  departs: string
-}
-
-function isBooking(value: unknown): value is Booking {
-  return typeof value === 'object' && value !== null && (value as { booked?: unknown }).booked === true
-}
-
-function Confirmation({ booking }: { booking: Booking }) {
-  return (
-    <div className="card confirmation" aria-label="Booking confirmation">
-      <h3>Booking confirmed</h3>
-      <dl>
-        <dt>Ticket</dt>
-        <dd>{booking.ticketNumber}</dd>
-        <dt>Flight</dt>
-        <dd>
-          {booking.flight} · {booking.route} · {booking.departs}
-        </dd>
-        <dt>Seat</dt>
-        <dd>{booking.seat}</dd>
-        <dt>Price</dt>
-        <dd>${booking.price}</dd>
-      </dl>
+      <Composer ref={composer} busy={busy} waiting={waiting} onSend={(text) => void chat.send(text)} onStop={() => void chat.stop()} />
     </div>
   )
 }

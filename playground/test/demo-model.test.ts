@@ -22,6 +22,7 @@ describe('demo model', () => {
     ['Plan a day in Oslo', 'plan_trip', { city: 'Oslo', date: '2026-12-05' }],
     ['Build a 20-step report', 'build_report', { steps: 20 }],
     ['Rate my trip', 'rate_trip', {}],
+    ['Reserve a table for dinner', 'reserve_table', { restaurant: 'Luigi’s' }],
   ])('%s → %s', async (text, name, input) => {
     expect(toolCall(await reply(text))).toMatchObject({ name, input })
   })

@@ -96,7 +96,7 @@ describe('playground in Chromium', () => {
     // Restored from the server: the message, the card with its logs, and the question still open.
     await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
     expect(await page.locator('.bubble.user').allTextContents()).toEqual(['Book a flight from Oslo to Berlin'])
-    const tool = page.getByRole('region', { name: 'Tool book_flight' })
+    const tool = page.getByRole('region', { name: 'Book a flight' })
     expect(await tool.getAttribute('data-status')).toBe('awaiting_input')
     // A second tab of the same browser opens the same conversation.
     const second = await page.context().newPage()
@@ -105,7 +105,7 @@ describe('playground in Chromium', () => {
     await second.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
     await second.close()
 
-    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
     await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
     await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
     await page.reload()
@@ -131,7 +131,7 @@ describe('playground in Chromium', () => {
       }
       await send('Book a flight from Oslo to Berlin')
       await page.getByRole('button', { name: /JetStream JS-501/ }).click()
-      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
       // The seat map's Confirm, added below the grid, is in view.
       await page.waitForFunction(() => {
         const confirm = [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Confirm seat'))
@@ -182,7 +182,7 @@ describe('playground in Chromium', () => {
     expect(await page.getByLabel('Message').inputValue()).toBe('What about hotels?')
     expect(await page.locator('.bubble.user').allTextContents()).toEqual(['Book a flight from Oslo to Berlin'])
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
-    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
     await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
     await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
     expect(await page.getByText('Answer or cancel the question above first.').count()).toBe(0)
@@ -203,7 +203,7 @@ describe('playground in Chromium', () => {
     await page.getByRole('button', { name: /Oslo harbour boat tour/ }).click()
     await page.getByText(`Reserved: Oslo harbour boat tour (reservation ${lookupId}/OSL-harbour).`).waitFor()
     // before() ran once: after() reserved with the lookup the picker showed, and one lookup was logged.
-    const tool = page.getByRole('region', { name: 'Tool plan_trip' })
+    const tool = page.getByRole('region', { name: 'Plan a day out' })
     expect(await tool.getAttribute('data-status')).toBe('completed')
     expect(await tool.locator('.logs li').allTextContents()).toEqual([`[info] Looked up 4 activities in Oslo (${lookupId})`])
     await page.screenshot({ path: join(results, 'plan-trip.png') })
@@ -213,17 +213,21 @@ describe('playground in Chromium', () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: 'Not now' }).click()
     await page.getByText('No booking made. You declined the flights.').waitFor()
-    expect(await page.getByRole('region', { name: 'Tool book_flight' }).getAttribute('data-status')).toBe('completed')
+    // Declined, not "completed": the card says how the user left it, and keeps the record.
+    const tool = page.getByRole('region', { name: 'Book a flight' })
+    expect(await tool.getAttribute('data-status')).toBe('declined')
+    expect(await tool.locator('.tool-status').innerText()).toBe('Declined')
+    expect(await tool.getByRole('list', { name: 'Your answers' }).innerText()).toBe('Declined')
   }, 60_000)
 
   it('cancels mid-flow: the tool stops and its UI goes away', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /SkyHigh/ }).click()
     await page.getByRole('grid', { name: 'Cabin' }).waitFor()
-    await page.getByRole('button', { name: 'Cancel book_flight' }).click()
+    await page.getByRole('button', { name: 'Cancel Book a flight' }).click()
     await page.getByText(/book_flight did not finish: The user cancelled this tool call/).waitFor()
     expect(await page.getByRole('grid', { name: 'Cabin' }).count()).toBe(0)
-    expect(await page.getByRole('region', { name: 'Tool book_flight' }).getAttribute('data-status')).toBe('cancelled')
+    expect(await page.getByRole('region', { name: 'Book a flight' }).getAttribute('data-status')).toBe('cancelled')
   }, 60_000)
 
   it('a refused answer keeps what the user typed; the error of a field goes when that field is edited', async () => {
@@ -311,8 +315,8 @@ describe('playground in Chromium', () => {
       await page.getByText(/Section \d+ of 20/).waitFor()
       if (how === 'Escape') await page.keyboard.press('Escape')
       else await page.getByRole('button', { name: 'Stop' }).click()
-      const tool = page.getByRole('region', { name: 'Tool build_report' })
-      await page.waitForFunction(() => document.querySelector('[aria-label="Tool build_report"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 10_000 })
+      const tool = page.getByRole('region', { name: 'Build a report' })
+      await page.waitForFunction(() => document.querySelector('[aria-label="Build a report"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 10_000 })
       await page.getByRole('button', { name: 'Send' }).waitFor()
       const stoppedAt = Number(await tool.locator('progress').getAttribute('value'))
       await page.waitForTimeout(3_500) // 20 steps take 3 s: nothing may move meanwhile
@@ -326,9 +330,9 @@ describe('playground in Chromium', () => {
   it('Cancel stops a running report at once: progress stops, the result never arrives', async () => {
     await send('Build a 20-step report')
     await page.getByText(/Section \d+ of 20/).waitFor()
-    await page.getByRole('button', { name: 'Cancel build_report' }).click()
+    await page.getByRole('button', { name: 'Cancel Build a report' }).click()
     await page.getByText(/Sorry, build_report did not finish/).waitFor()
-    const tool = page.getByRole('region', { name: 'Tool build_report' })
+    const tool = page.getByRole('region', { name: 'Build a report' })
     expect(await tool.getAttribute('data-status')).toBe('cancelled')
     const stoppedAt = Number(await tool.locator('progress').getAttribute('value'))
     expect(stoppedAt).toBeLessThan(20)
@@ -340,40 +344,153 @@ describe('playground in Chromium', () => {
     await page.screenshot({ path: join(results, 'report-cancelled.png') })
   }, 60_000)
 
-  it('can be used with the keyboard alone', async () => {
-    await page.getByLabel('Message').focus()
-    await page.keyboard.type('Book a flight from Oslo to Berlin')
-    await page.keyboard.press('Enter')
-    const flight = page.getByRole('button', { name: /JetStream JS-501/ })
-    await flight.waitFor()
-    await flight.focus()
-    await page.keyboard.press('Enter')
-    const seat = page.getByRole('gridcell', { name: 'Seat 3B' })
-    await seat.focus()
-    await page.keyboard.press('Space')
-    // The selection re-renders the confirm button; wait for it before tabbing to it.
-    await page.getByRole('button', { name: 'Confirm seat 3B' }).waitFor()
-    await page.keyboard.press('Tab')
-    // Tab order reaches the confirm button after the seat grid.
-    for (let presses = 0; presses < 100; presses++) {
-      if (await page.evaluate(() => document.activeElement?.textContent?.startsWith('Confirm seat'))) break
-      await page.keyboard.press('Tab')
-    }
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Confirm seat 3B')
-    await page.keyboard.press('Enter')
-    expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
-  }, 60_000)
-
   it('after a reload during an elicitation the question is back, can be cancelled, and the chat goes on', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
     await page.reload()
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor({ timeout: 30_000 })
     expect(await page.getByRole('status').innerText()).toBe('Waiting for you')
-    await page.getByRole('button', { name: 'Cancel book_flight' }).click()
+    await page.getByRole('button', { name: 'Cancel Book a flight' }).click()
     await page.getByText(/book_flight did not finish: The user cancelled this tool call/).waitFor()
     await send('Pick a theme color')
     await page.getByLabel('Hex color').waitFor()
+  }, 60_000)
+})
+
+describe('chat experience', () => {
+  it('renders model markdown (bold, lists, links, code blocks) and never the HTML in it: a <script> is shown as text', async () => {
+    const hostile = 'Show markdown <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2">'
+    await send(hostile)
+    const reply = page.locator('.bubble.assistant').last()
+    await reply.getByText(/You wrote:/).waitFor()
+    expect(await reply.locator('strong').innerText()).toBe('bold')
+    expect(await reply.locator('li').count()).toBe(2)
+    const link = reply.getByRole('link', { name: 'a link' })
+    expect([await link.getAttribute('href'), await link.getAttribute('target'), await link.getAttribute('rel')]).toEqual([
+      'https://modelcontextprotocol.io',
+      '_blank',
+      'noopener noreferrer',
+    ])
+    expect((await reply.locator('pre code').innerText()).trim()).toBe('const answer = 42')
+    expect(await reply.locator('script, img').count()).toBe(0)
+    expect(await reply.innerText()).toContain('<script>window.__xss = 1</script>')
+    expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
+  }, 60_000)
+
+  it('grows the message box with its text; Shift+Enter adds a line and Enter sends', async () => {
+    const box = page.getByLabel('Message')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message') // focused on load
+    const oneLine = (await box.boundingBox())!.height
+    await box.pressSequentially('first line')
+    await box.press('Shift+Enter')
+    await box.pressSequentially('second line')
+    await box.press('Shift+Enter')
+    await box.pressSequentially('third line')
+    expect((await box.boundingBox())!.height).toBeGreaterThan(oneLine * 1.8)
+    await box.press('Enter')
+    const bubble = page.locator('.bubble.user')
+    await bubble.waitFor()
+    expect(await bubble.innerText()).toBe('first line\nsecond line\nthird line')
+    expect(await box.inputValue()).toBe('')
+    expect((await box.boundingBox())!.height).toBeLessThanOrEqual(oneLine + 1)
+  }, 60_000)
+
+  it("a tool card shows the tool's title, keeps a one-line record of each answer, and says Sending while an answer is in flight", async () => {
+    // Hold the answer to the seat question for a moment, as a slow network would.
+    await page.route('**/api/chat', async (route) => {
+      if ((route.request().postData() ?? '').includes('"row":3')) await new Promise((r) => setTimeout(r, 1_500))
+      await route.continue()
+    })
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    const tool = page.getByRole('region', { name: 'Book a flight' })
+    await tool.getByRole('status').filter({ hasText: 'Sending your answer…' }).waitFor()
+    expect(await tool.getByRole('button', { name: 'Confirm seat 3B' }).isDisabled()).toBe(true)
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 15_000 })
+    expect(await tool.locator('.tool-title').innerText()).toBe('Book a flight')
+    expect(await tool.locator('.tool-status').innerText()).toBe('Completed')
+    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual(['✓ Flight id: JS-501', '✓ Row: 3 · Seat: B'])
+    expect(await tool.getByRole('grid').count()).toBe(0)
+  }, 60_000)
+
+  it('per-key fallback: reserve_table asks the time in its own component and the details in the generated form', async () => {
+    await send('Reserve a table for dinner')
+    await page.getByRole('button', { name: '19:00', exact: true }).click()
+    const tool = page.getByRole('region', { name: 'Reserve a table' })
+    const form = tool.locator('.mcp-fallback-form')
+    await form.getByText('A table at Luigi’s at 19:00: who is coming?').waitFor()
+    await form.getByRole('button', { name: 'Submit' }).click()
+    expect(await form.getByRole('alert').count()).toBeGreaterThan(0) // required fields, checked before sending
+    await form.getByLabel(/^Guests/).fill('12')
+    await form.getByLabel(/^Name/).fill('Ada')
+    await form.getByRole('button', { name: 'Submit' }).click()
+    expect(await form.getByRole('alert').allInnerTexts()).toEqual(['Must be at most 8'])
+    expect(await form.getByLabel(/^Name/).inputValue()).toBe('Ada') // kept
+    await form.getByLabel(/^Guests/).fill('4')
+    await form.getByRole('button', { name: 'Submit' }).click()
+    await page.getByText('Your table for 4 at Luigi’s is booked for 19:00, under Ada.').waitFor()
+    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual([
+      '✓ Time: 19:00',
+      '✓ Guests: 4 · Name: Ada · High chair: No',
+    ])
+  }, 60_000)
+
+  it('is a log that speaks: speaker labels, focus goes to a new question and back to the composer when done', async () => {
+    const log = page.getByRole('log', { name: 'Conversation' })
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    // The new question has the focus: its first control.
+    await page.waitForFunction(() => document.activeElement?.closest('[aria-label="Flights"]') !== null, undefined, { timeout: 10_000 })
+    expect(await log.locator('.sr-only').allTextContents()).toEqual(['You: ', 'Assistant: '])
+    await page.keyboard.press('Enter') // the focused first flight
+    await page.waitForFunction(() => document.activeElement?.closest('[aria-label="Seat map"]') !== null, undefined, { timeout: 10_000 })
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    await page.getByText(/You're booked!/).waitFor()
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Message', undefined, { timeout: 10_000 })
+    // A visible focus ring: 3 px, not a pale hairline.
+    expect(await page.getByLabel('Message').evaluate((el) => getComputedStyle(el).outlineWidth)).toBe('3px')
+  }, 60_000)
+
+  it('books with the keyboard alone: one Tab stop for the seat grid, arrow keys move, Enter picks', async () => {
+    await page.keyboard.type('Book a flight from Oslo to Berlin')
+    await page.keyboard.press('Enter')
+    await page.getByRole('button', { name: /SkyHigh/ }).waitFor()
+    await page.waitForFunction(() => document.activeElement?.closest('[aria-label="Flights"]') !== null, undefined, { timeout: 10_000 })
+    // The first flight has the focus; Tab to JetStream (the third), Enter.
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^JetStream JS-501/)
+    await page.keyboard.press('Enter')
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-seat') !== null && document.activeElement?.getAttribute('data-seat') !== undefined, undefined, { timeout: 10_000 })
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-seat') ?? document.activeElement?.textContent)
+    const start = await focused()
+    expect(start).toBe('1A') // the first free seat
+    for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) await page.keyboard.press(key)
+    expect(await focused()).toBe('3B')
+    await page.keyboard.press('Enter')
+    // One Tab leaves the grid: the next stop is Confirm.
+    await page.keyboard.press('Tab')
+    expect(await focused()).toBe('Confirm seat 3B')
+    await page.keyboard.press('Enter')
+    expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
+  }, 60_000)
+
+  it('on a phone, every control of the seat map is at least 44 px, and taken seats differ by more than colour', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    const map = page.getByRole('region', { name: 'Seat map' })
+    await map.waitFor()
+    const sizes = await map.getByRole('button').evaluateAll((buttons) => buttons.map((b) => b.getBoundingClientRect()).map((r) => Math.min(r.width, r.height)))
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(44)
+    const taken = map.getByRole('button', { name: /, taken$/ }).first()
+    expect(await taken.innerText()).toBe('×')
+    expect(await taken.getAttribute('aria-disabled')).toBe('true')
+    expect(await map.getByRole('list', { name: 'Legend' }).innerText()).toMatch(/Free[\s\S]*Taken[\s\S]*Your pick/)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
   }, 60_000)
 })
 
@@ -392,7 +509,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
     await page.goto(`http://127.0.0.1:${port}/`)
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
-    await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
     await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
     expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
   }, 120_000)
@@ -411,7 +528,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
       server.child.kill('SIGTERM')
       await new Promise((r) => server.child.once('exit', r))
 
-      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
       await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
       await page.getByRole('region', { name: /seat/i }).getByRole('alert').filter({ hasText: /could not be delivered/ }).waitFor({ timeout: 15_000 })
       await page.getByRole('grid', { name: 'Cabin' }).waitFor() // still there, still answerable
@@ -451,7 +568,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
       await page.getByRole('button', { name: /JetStream JS-501/ }).click()
       await page.getByRole('grid', { name: 'Cabin' }).waitFor()
       await page.reload()
-      await page.getByRole('gridcell', { name: 'Seat 3B' }).click()
+      await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
       await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
       await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
       // Round robin: the flight list was asked by one instance and answered on the other.

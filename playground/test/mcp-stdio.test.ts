@@ -22,8 +22,10 @@ describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation
       stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
     })
     clients.push(client)
-    const names = (await client.client.listTools()).tools.map((t) => t.name).sort()
-    expect(names).toEqual(['book_flight', 'build_report', 'choose_color', 'plan_trip', 'rate_trip'])
+    const { tools } = await client.client.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual(['book_flight', 'build_report', 'choose_color', 'plan_trip', 'rate_trip', 'reserve_table'])
+    // The title for people travels with the name (`.title()`).
+    expect(tools.find((t) => t.name === 'book_flight')?.title).toBe('Book a flight')
 
     client.elicitAnswers.push((params) => {
       const { context } = extractModelContext({ message: params.message, schema: params.requestedSchema })

@@ -4,7 +4,7 @@
  * (schemas and codec) for clients of your own. `./react` is a thin layer over this.
  */
 export { ChatEndpointError, createChatController, QuestionPendingError } from './client/chat-controller.ts'
-export type { ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
+export type { AnswerRecord, ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
 export { createPluginExecutor, PluginHandlerError } from './client/plugin-executor.ts'
 export type { HandleResult, HandlerOutcome, IncomingQuestion, PluginExecutor, PluginExecutorOptions, SendOutcome } from './client/plugin-executor.ts'
 export { createPluginRegistry, DuplicatePluginError, PluginRegistrationError } from './client/plugin-registry.ts'

@@ -13,6 +13,7 @@ export type { FollowLatest } from './react/use-follow-latest.ts'
 export type { FieldErrors } from './react/use-field-errors.ts'
 export type { FallbackFormProps } from './react/fallback-form.tsx'
 export type {
+  AnswerRecord,
   ChatController,
   ChatControllerOptions,
   ChatItem,

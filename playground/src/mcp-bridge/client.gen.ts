@@ -4,8 +4,9 @@
 import { bookFlightPlugin as plugin0 } from '../tools/book-flight/plugin'
 import { chooseColorPlugin as plugin1 } from '../tools/choose-color/plugin'
 import { planTripPlugin as plugin2 } from '../tools/plan-trip/plugin'
+import { reserveTablePlugin as plugin3 } from '../tools/reserve-table/plugin'
 
 /** Every plugin's client part: `useChat({ plugins: clientPlugins })`. */
-export const clientPlugins = [plugin0.client, plugin1.client, plugin2.client] as const
+export const clientPlugins = [plugin0.client, plugin1.client, plugin2.client, plugin3.client] as const
 
 export type ClientPlugins = typeof clientPlugins

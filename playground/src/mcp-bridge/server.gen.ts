@@ -6,8 +6,9 @@ import { buildReport as tool1 } from '../tools/build-report/tool'
 import { chooseColor as tool2 } from '../tools/choose-color/tool'
 import { planTrip as tool3 } from '../tools/plan-trip/tool'
 import { rateTrip as tool4 } from '../tools/rate-trip/tool'
+import { reserveTable as tool5 } from '../tools/reserve-table/tool'
 
-export const serverTools = [tool0, tool1, tool2, tool3, tool4] as const
+export const serverTools = [tool0, tool1, tool2, tool3, tool4, tool5] as const
 
 export type ServerTools = typeof serverTools
 

@@ -47,6 +47,25 @@ export const demoModel = createScriptedModel({
         return { text: `Let me look for things to do in ${city}. `, toolCalls: [{ name: 'plan_trip', input: { city, date: '2026-12-05' } }] }
       },
     },
+    {
+      // Shows what the chat renders: markdown, and the user's own words quoted back as text.
+      match: /\bmarkdown\b/i,
+      reply: (text) => ({
+        text: [
+          'Here is **bold**, *emphasis* and `code`:',
+          '',
+          '- a list item',
+          '- [a link](https://modelcontextprotocol.io)',
+          '',
+          '```ts',
+          'const answer = 42',
+          '```',
+          '',
+          `You wrote: ${text.slice(0, 2_000)}`,
+        ].join('\n'),
+      }),
+    },
+    { match: /\b(table|restaurant|dinner)\b/i, reply: { text: 'Let me check the tables. ', toolCalls: [{ name: 'reserve_table', input: { restaurant: 'Luigi’s' } }] } },
     { match: /\b(colou?r|theme)\b/i, reply: { text: 'Opening the color picker. ', toolCalls: [{ name: 'choose_color', input: { purpose: 'your theme' } }] } },
     { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
     {
@@ -69,6 +88,8 @@ export const demoModel = createScriptedModel({
         return r.thanks ? `Thanks for the ${String(r.stars)}-star rating!` : 'No worries, maybe next time.'
       case 'plan_trip':
         return r.planned ? `Reserved: ${String(r.activity)} (reservation ${String(r.reservation)}).` : `Nothing planned. ${String(r.reason ?? '')}`
+      case 'reserve_table':
+        return r.reserved ? `Your table for ${String(r.guests)} at ${String(r.restaurant)} is booked for ${String(r.time)}, under ${String(r.name)}.` : `No table reserved. ${String(r.reason ?? '')}`
       case 'build_report':
         return String(r.summary)
       default:
@@ -76,6 +97,6 @@ export const demoModel = createScriptedModel({
     }
   },
   onSample: () => 'Arrive two hours early; security lines peak before 9am.',
-  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Plan a day in Oslo", "Pick a theme color", "Rate my trip" or "Build a report".',
+  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Plan a day in Oslo", "Reserve a table for dinner", "Pick a theme color", "Rate my trip" or "Build a report".',
   chunk: 12,
 })

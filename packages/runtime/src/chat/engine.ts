@@ -21,6 +21,7 @@ import { nextEvent, type LiveCall } from '../calls/live-call.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
+import { summarizeAnswer } from '../schema/field-labels.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { ChatModel } from './model.ts'
@@ -156,11 +157,17 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
         continue
       }
     }
+    const asked = call.host.pending()
     const outcome = call.host.respond({ id: response.elicitId, result: response.result })
     if (!outcome.ok) {
       refuse(outcome.code, outcome.message, outcome.issues)
       await ctx.calls.park(call, resumed.record.pending!)
       continue
+    }
+    if (asked) {
+      const { action } = response.result
+      const summary = response.result.action === 'accept' ? summarizeAnswer(asked.schema.json, response.result.content) : ''
+      ctx.emit({ type: 'elicit_answered', callId: call.callId, elicitId: response.elicitId, key: asked.key, action, summary })
     }
     await settle(ctx, conversation, call)
   }
@@ -233,7 +240,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
   } catch (error) {
     return refuse((error as Error).message)
   }
-  ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input, token: call.token })
+  ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, ...(tool.title !== undefined && { title: tool.title }), params: use.input, token: call.token })
   // A reload while it runs finds its card (and its token, to cancel it).
   await ctx.checkpoint?.(conversation)
   await settle(ctx, conversation, call)

@@ -4,8 +4,9 @@
  * older ones are dropped as new ones arrive:
  *
  *   - consecutive text deltas become one;
- *   - a call keeps its latest progress, its last `MAX_LOGS_PER_CALL` logs, and only the question
- *     it still waits on (answered questions are history the plugin does not render again);
+ *   - a call keeps its latest progress, its last `MAX_LOGS_PER_CALL` logs and answer records, and
+ *     only the question it still waits on (answered questions are history the plugin does not
+ *     render again; their one-line records stay);
  *   - what matters only to the response it came in (refusals, errors, `call_aborted`, the final
  *     `conversation_state`) is not kept.
  */
@@ -27,9 +28,11 @@ export function appendToTranscript(events: readonly TranscriptEvent[], event: Tr
     }
     case 'tool_progress':
       return [...events.filter((e) => !(e.type === 'tool_progress' && e.callId === event.callId)), event]
-    case 'tool_log': {
-      const logs = events.filter((e) => e.type === 'tool_log' && e.callId === event.callId)
-      const drop = logs.length >= MAX_LOGS_PER_CALL ? logs[0] : undefined
+    case 'tool_log':
+    case 'elicit_answered': {
+      // A call that logs (or asks) without end keeps its latest entries only.
+      const kept = events.filter((e) => e.type === event.type && e.callId === event.callId)
+      const drop = kept.length >= MAX_LOGS_PER_CALL ? kept[0] : undefined
       return [...events.filter((e) => e !== drop), event]
     }
     case 'elicit_request':

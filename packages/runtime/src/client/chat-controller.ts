@@ -66,8 +66,16 @@ export type ChatItem =
       id: string
       callId: string
       toolName: string
+      /** The tool's title for people (`.title()`), or its name. */
+      title: string
       params: unknown
-      status: 'running' | 'awaiting_input' | 'completed' | 'failed' | 'cancelled'
+      /**
+       * `declined` / `cancelled`: the call ended after the user declined (or dismissed) its last
+       * question, or the user cancelled the call; `completed`: it ended otherwise.
+       */
+      status: 'running' | 'awaiting_input' | 'completed' | 'declined' | 'failed' | 'cancelled'
+      /** What the user answered, one line per question, for the card once the question's UI is gone. */
+      answers: readonly AnswerRecord[]
       result?: unknown
       error?: string
       logs: Array<{ level: LogLevel; message: string }>
@@ -76,6 +84,13 @@ export type ChatItem =
     }
 
 export type ToolItem = Extract<ChatItem, { kind: 'tool' }>
+
+/** One answered question of a call: its key, the action, and the answer in one line ("Flight id: CA-287"). */
+export interface AnswerRecord {
+  key: string
+  action: 'accept' | 'decline' | 'cancel'
+  summary: string
+}
 
 export interface ChatState {
   status: ChatStatus
@@ -291,7 +306,17 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         set({
           items: [
             ...state.items,
-            { kind: 'tool', id: `tool-${event.callId}`, callId: event.callId, toolName: event.toolName, params: event.params, status: 'running', logs: [] },
+            {
+              kind: 'tool',
+              id: `tool-${event.callId}`,
+              callId: event.callId,
+              toolName: event.toolName,
+              title: event.title ?? event.toolName,
+              params: event.params,
+              status: 'running',
+              logs: [],
+              answers: [],
+            },
           ],
         })
         return
@@ -302,7 +327,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
           item.status === 'cancelled'
             ? { result: event.result, elicitation: undefined }
             : {
-                status: event.isError ? 'failed' : 'completed',
+                status: event.isError ? 'failed' : endedAfter(item.answers),
                 result: event.result,
                 elicitation: undefined,
                 ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
@@ -318,6 +343,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
           status: 'awaiting_input',
           elicitation: { request: event.request, handledByPlugin: handled.status === 'handled', submitting: false },
         }))
+        if (handled.status === 'handled') void handled.outcome.then((outcome) => outcome.status === 'failed' && pluginFailed(question, outcome.error))
         return
       }
       case 'elicit_refused': {
@@ -331,6 +357,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         }))
         return
       }
+      case 'elicit_answered':
+        updateTool(event.callId, (item) => ({ answers: [...item.answers, { key: event.key, action: event.action, summary: event.summary }], error: undefined }))
+        return
       case 'call_aborted':
         return
       case 'call_not_found':
@@ -358,6 +387,22 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         set({ error: new ChatEndpointError(event.message) })
         return
     }
+  }
+
+  /**
+   * A plugin's handler threw (a bug, or a client built from another version of the tool): the
+   * question is not lost — the card says what broke and the generated form asks it instead.
+   */
+  function pluginFailed(question: IncomingQuestion, error: Error) {
+    console.error(error)
+    updateTool(question.callId, (item) =>
+      item.elicitation?.request.id !== question.request.id
+        ? {}
+        : {
+            error: `This question's UI failed (${error.message}). Answer it with the form below, or cancel.`,
+            elicitation: { ...item.elicitation, handledByPlugin: false },
+          },
+    )
   }
 
   function settleAnswers(outcome: SendOutcome) {
@@ -557,4 +602,10 @@ async function responseError(response: Response): Promise<Error> {
     // not JSON: the status says enough
   }
   return new ChatEndpointError(`The chat endpoint answered ${response.status} ${response.statusText}${detail}`)
+}
+
+/** How a call that ended without an error is shown: as the user left its last question. */
+function endedAfter(answers: readonly AnswerRecord[]): 'completed' | 'declined' | 'cancelled' {
+  const last = answers[answers.length - 1]?.action
+  return last === 'decline' ? 'declined' : last === 'cancel' ? 'cancelled' : 'completed'
 }

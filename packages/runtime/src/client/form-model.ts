@@ -4,12 +4,10 @@
  * and the checks to run before sending. Pure functions; the React component only renders.
  */
 import type { IssueSummary } from '../errors/issues.ts'
+import { choicesOf, fieldLabel, type Choice } from '../schema/field-labels.ts'
 import { isPlainObject, setOwn, type JsonSchema } from '../schema/json-schema.ts'
 
-export interface Choice {
-  value: string
-  label: string
-}
+export type { Choice }
 
 export type FormField =
   | { kind: 'text'; name: string; label: string; description?: string; required: boolean; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
@@ -31,7 +29,7 @@ export function fieldsFromSchema(schema: JsonSchema): FormField[] {
     if (!isPlainObject(raw)) continue
     const base = {
       name,
-      label: typeof raw.title === 'string' ? raw.title : humanize(name),
+      label: fieldLabel(name, raw),
       ...(typeof raw.description === 'string' && { description: raw.description }),
       required: required.has(name),
     }
@@ -148,17 +146,6 @@ export function toContent(fields: readonly FormField[], values: FormValues): Rec
   return content
 }
 
-function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
-  const titled = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined
-  if (titled) {
-    return titled.filter(isPlainObject).map((o) => ({ value: String(o.const), label: typeof o.title === 'string' ? o.title : String(o.const) }))
-  }
-  if (Array.isArray(schema.enum)) {
-    const names = Array.isArray(schema.enumNames) ? schema.enumNames : []
-    return schema.enum.map((v, i) => ({ value: String(v), label: typeof names[i] === 'string' ? names[i] : String(v) }))
-  }
-  return undefined
-}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -182,7 +169,3 @@ function toIsoDateTime(text: string): string {
   return Number.isNaN(parsed) ? text : new Date(parsed).toISOString()
 }
 
-function humanize(name: string): string {
-  const spaced = name.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1)
-}

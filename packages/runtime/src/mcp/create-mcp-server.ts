@@ -85,6 +85,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       return {
         tools: offered.map((tool) => ({
           name: tool.name,
+          ...(tool.title !== undefined && { title: tool.title }),
           ...(tool.description !== undefined && { description: tool.description }),
           inputSchema: tool.jsonSchema.parameters as { type: 'object' },
         })),

@@ -73,7 +73,15 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
   /** Streaming model text. */
   z.object({ type: z.literal('text_delta'), text: z.string() }),
   /** The model called a tool; `token` authorises answers to its questions and its abort. */
-  z.object({ type: z.literal('tool_call'), callId: z.string(), toolName: z.string(), params: z.unknown(), token: z.string().optional() }),
+  z.object({
+    type: z.literal('tool_call'),
+    callId: z.string(),
+    toolName: z.string(),
+    /** The tool's title for people, when it has one. */
+    title: z.string().optional(),
+    params: z.unknown(),
+    token: z.string().optional(),
+  }),
   /** A tool finished; its result went back to the model. */
   z.object({ type: z.literal('tool_result'), callId: z.string(), toolName: z.string(), result: z.unknown(), isError: z.boolean().optional() }),
   /** A tool call waits for the user. */
@@ -86,6 +94,18 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     code: z.string(),
     message: z.string(),
     issues: z.array(issueSchema).optional(),
+  }),
+  /**
+   * An answer was taken: the call moves on. `summary` is the answer in one line for people
+   * ("Flight id: CA-287"), so the tool card keeps a record once its UI is gone.
+   */
+  z.object({
+    type: z.literal('elicit_answered'),
+    callId: z.string(),
+    elicitId: z.string(),
+    key: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    summary: z.string(),
   }),
   /**
    * Ends the response to an abort of a call that another response is running: the call was

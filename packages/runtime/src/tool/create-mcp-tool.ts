@@ -23,6 +23,8 @@ import { assertToolName } from './tool-name.ts'
 export type EmptyParameters = z.ZodObject<{}>
 
 export interface McpToolBuilder<N extends string, P extends z.ZodObject> {
+  /** A name for people ("Book a flight"): tool cards and MCP clients show it; the name stays for the model. */
+  title(text: string): McpToolBuilder<N, P>
   description(text: string): McpToolBuilder<N, P>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P>
@@ -31,6 +33,7 @@ export interface McpToolBuilder<N extends string, P extends z.ZodObject> {
 }
 
 export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObject, E extends ElicitsMap> {
+  title(text: string): McpToolBuilderWithElicits<N, P, E>
   description(text: string): McpToolBuilderWithElicits<N, P, E>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E>
@@ -42,6 +45,7 @@ export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObje
 
 interface BuilderState {
   name: string
+  title: string | undefined
   description: string | undefined
   parameters: z.ZodObject
   parametersJson: JsonSchema
@@ -54,6 +58,7 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
   const parameters = z.object({})
   const state: BuilderState = {
     name,
+    title: undefined,
     description: undefined,
     parameters,
     parametersJson: toJsonSchema(parameters, 'input').json,
@@ -76,6 +81,13 @@ class Builder {
 
   private with(patch: Partial<BuilderState>): Builder {
     return new Builder(Object.freeze({ ...this.state, ...patch }))
+  }
+
+  title(text: string): Builder {
+    if (typeof text !== 'string' || text.trim() === '' || text.length > 200) {
+      this.fail(`.title() takes a short non-empty string for people, e.g. .title('Book a flight') (got ${typeof text === 'string' ? JSON.stringify(text.slice(0, 40)) : typeof text})`)
+    }
+    return this.with({ title: text })
   }
 
   description(text: string): Builder {
@@ -137,6 +149,7 @@ class Builder {
     const tool: McpTool = {
       kind: 'mcp-tool',
       name: this.state.name,
+      title: this.state.title,
       description: this.state.description,
       parameters: this.state.parameters,
       elicits: elicits.map,

@@ -51,6 +51,8 @@ export interface McpTool<
 > {
   readonly kind: 'mcp-tool'
   readonly name: N
+  /** For people (tool cards, MCP clients' lists); `undefined`: show the name. */
+  readonly title: string | undefined
   readonly description: string | undefined
   readonly parameters: P
   /** The keys as declared (their types drive `ctx.elicit` and the plugin handlers). */

@@ -131,7 +131,9 @@ describe('createChatHandler over HTTP', () => {
 
     const third = await post(answer(pickSeat, stateOf(second), { action: 'accept', content: { row: 12, seat: 'C' } }))
     const types = third.map((e) => e.type)
-    expect(types.filter((t) => t !== 'text_delta')).toEqual(['tool_progress', 'tool_progress', 'tool_result', 'conversation_state'])
+    expect(types.filter((t) => t !== 'text_delta')).toEqual(['elicit_answered', 'tool_progress', 'tool_progress', 'tool_result', 'conversation_state'])
+    // The answer, in one line for the tool card once the seat picker is gone.
+    expect(one(third, 'elicit_answered')).toEqual({ type: 'elicit_answered', callId: pickSeat.callId, elicitId: pickSeat.request.id, key: 'pickSeat', action: 'accept', summary: 'Row: 12 · Seat: C' })
     expect(types.indexOf('text_delta')).toBeGreaterThan(types.indexOf('tool_result'))
     const result = one(third, 'tool_result')
     expect(result.result).toMatchObject({ booked: true, ticketNumber: 'TK-CA-287-12C', seat: '12C', price: 349, tip: 'Arrive two hours early.' })

@@ -170,6 +170,60 @@ describe('createChatController', () => {
     ])
   })
 
+  it("keeps each answer's one-line record on the card, shows the tool's title, and ends a declined call as declined", async () => {
+    const server = endpoint((_body, n) => {
+      if (n === 1) return [{ ...toolCall, title: 'Book a flight' }, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }]
+      if (n === 2) {
+        return [
+          { type: 'elicit_answered', callId: 'call_1', elicitId: 'call_1#1', key: 'pickFlight', action: 'accept', summary: 'Flight id: CA-287' },
+          elicitEvent('pickSeat', 2, { message: 'Select your seat', context: { taken: [] } }),
+          { type: 'conversation_state', messages: [user('book')] },
+        ]
+      }
+      return [
+        { type: 'elicit_answered', callId: 'call_1', elicitId: 'call_1#2', key: 'pickSeat', action: 'decline', summary: '' },
+        { type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: { booked: false } },
+        { type: 'conversation_state', messages: [user('book')] },
+      ]
+    })
+    const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
+    await chat.send('book')
+    expect(toolItem(chat.getState())).toMatchObject({ toolName: 'book_flight', title: 'Book a flight', answers: [] })
+    ;(await nextEmission(chat)).respond({ flightId: 'CA-287' })
+    await until(chat, () => toolItem(chat.getState()).status === 'declined')
+    expect(toolItem(chat.getState()).answers).toEqual([
+      { key: 'pickFlight', action: 'accept', summary: 'Flight id: CA-287' },
+      { key: 'pickSeat', action: 'decline', summary: '' },
+    ])
+  })
+
+  it('falls back to the generated form, saying why, when a plugin handler throws', async () => {
+    const broken = makePlugin(bookFlight)
+      .onElicit({
+        // eslint-disable-next-line require-yield
+        *pickFlight() {
+          throw new Error('flights.map is not a function')
+        },
+        *pickSeat() {
+          return { action: 'decline' }
+        },
+      })
+      .build()
+    const server = endpoint(() => [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }])
+    const errors: unknown[] = []
+    const original = console.error
+    console.error = (e: unknown) => errors.push(e)
+    try {
+      const chat = createChatController({ fetch: server.fetch, plugins: [broken.client] })
+      await chat.send('book')
+      await until(chat, () => toolItem(chat.getState()).elicitation?.handledByPlugin === false)
+      expect(toolItem(chat.getState()).error).toMatch(/^This question's UI failed \(.*flights\.map is not a function\)\. Answer it with the form below, or cancel\.$/)
+      expect(errors).toHaveLength(1)
+    } finally {
+      console.error = original
+    }
+  })
+
   it('marks elicitations without a plugin for the fallback form, and shows server errors on it', async () => {
     const server = endpoint((_b, n) =>
       n === 1
@@ -269,3 +323,16 @@ describe('useChat', () => {
     await handler.close()
   })
 })
+
+/** Resolves once `done()` holds (checked on every state change). */
+function until(chat: ReturnType<typeof createChatController>, done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (done()) return resolve()
+    const off = chat.subscribe(() => {
+      if (done()) {
+        off()
+        resolve()
+      }
+    })
+  })
+}

@@ -30,6 +30,7 @@ export interface RegistryPlugin {
 
 export interface ManifestTool {
   name: string
+  title: string | null
   description: string | null
   parameters: JsonSchema
   elicits: Record<string, { schema: ElicitationWireSchema; hasContext: boolean }>

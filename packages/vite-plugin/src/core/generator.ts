@@ -72,6 +72,7 @@ export class McpBridgeGenerator {
       const pluginLocation = plugin ? pluginSource.get(`${plugin.exportName}@${pluginFile}`) : undefined
       return {
         name: tool.name,
+        title: tool.title ?? null,
         description: tool.description ?? null,
         parameters: tool.jsonSchema.parameters,
         elicits: Object.fromEntries(

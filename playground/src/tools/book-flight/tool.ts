@@ -4,6 +4,7 @@ import { flightSchema, ROWS, SEAT_LETTERS, searchFlights, takenSeats } from './d
 import { issueTicket } from './ledger.ts'
 
 export const bookFlight = createMcpTool('book_flight')
+  .title('Book a flight')
   .description('Book a flight for the user: they pick a flight, then a seat.')
   .parameters(z.object({ from: z.string().describe('Departure city'), destination: z.string().describe('Arrival city') }))
   .requires({ sampling: true })

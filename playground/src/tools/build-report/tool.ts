@@ -4,6 +4,7 @@ import { z } from 'zod'
 
 /** A plain tool: no questions, but live progress and logs. */
 export const buildReport = createMcpTool('build_report')
+  .title('Build a report')
   .description('Compile a travel report, step by step.')
   .parameters(z.object({ steps: z.int().min(1).max(20).default(5) }))
   .elicits({})

@@ -20,6 +20,7 @@ export type TripHandoff = z.infer<typeof tripHandoff>
  * reserves it. `before` is journaled, so it never runs again for this call.
  */
 export const planTrip = createMcpTool('plan_trip')
+  .title('Plan a day out')
   .description('Plan a day out in a city: looks up activities, the user picks one, then it is reserved.')
   .parameters(
     z.object({

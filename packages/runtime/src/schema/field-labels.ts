@@ -1,0 +1,56 @@
+/**
+ * How a property of a requested schema is named for people: the fallback form's labels and an
+ * answered question's one-line record on its tool card read the same words.
+ */
+import { isPlainObject, type JsonSchema } from './json-schema.ts'
+
+export interface Choice {
+  value: string
+  label: string
+}
+
+/** The property's `title`, or its name spaced out: `flightId` → "Flight id", `homeURL` → "Home URL". */
+export function fieldLabel(name: string, property: JsonSchema): string {
+  if (typeof property.title === 'string') return property.title
+  // A camelCase word is lower-cased ("highChair" → "High chair"); an acronym stays ("homeURL" → "Home URL").
+  const spaced = name
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])(?=[a-z])/g, (_, before: string, upper: string) => `${before} ${upper.toLowerCase()}`)
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1)
+}
+
+/** An enum's choices with their titles (`oneOf`/`anyOf` of `const`s, or `enum` with `enumNames`). */
+export function choicesOf(schema: Record<string, unknown>): Choice[] | undefined {
+  const titled = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined
+  if (titled) {
+    return titled.filter(isPlainObject).map((o) => ({ value: String(o.const), label: typeof o.title === 'string' ? o.title : String(o.const) }))
+  }
+  if (Array.isArray(schema.enum)) {
+    const names = Array.isArray(schema.enumNames) ? schema.enumNames : []
+    return schema.enum.map((v, i) => ({ value: String(v), label: typeof names[i] === 'string' ? names[i] : String(v) }))
+  }
+  return undefined
+}
+
+const MAX_SUMMARY = 300
+
+/**
+ * An answer in one line, for the tool card once its UI is gone: "Flight id: CA-287 · Seat: C".
+ * Fields in the schema's order, choices by their titles, booleans as Yes/No; bounded in length.
+ */
+export function summarizeAnswer(schema: JsonSchema, content: unknown): string {
+  if (!isPlainObject(content)) return ''
+  const properties = isPlainObject(schema.properties) ? schema.properties : {}
+  const parts: string[] = []
+  for (const [name, raw] of Object.entries(properties)) {
+    const value = content[name]
+    if (value === undefined || value === null || value === '' || !isPlainObject(raw)) continue
+    const choices = choicesOf(raw.type === 'array' && isPlainObject(raw.items) ? raw.items : raw)
+    const say = (v: unknown) => (typeof v === 'boolean' ? (v ? 'Yes' : 'No') : (choices?.find((c) => c.value === String(v))?.label ?? String(v)))
+    const shown = Array.isArray(value) ? (value.length ? value.map(say).join(', ') : '') : say(value)
+    if (shown) parts.push(`${fieldLabel(name, raw)}: ${shown}`)
+  }
+  const line = parts.join(' · ')
+  return line.length > MAX_SUMMARY ? `${line.slice(0, MAX_SUMMARY - 1)}…` : line
+}

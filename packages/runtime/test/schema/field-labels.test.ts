@@ -1,0 +1,38 @@
+/** An answer in one line for people: labels, choice titles, Yes/No, lists, and a bound on length. */
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { analyzeResponseSchema } from '../../src/internal.ts'
+import { fieldLabel, summarizeAnswer } from '../../src/schema/field-labels.ts'
+
+const wire = analyzeResponseSchema(
+  z.object({
+    flightId: z.string(),
+    cabin: z.enum(['eco', 'biz']).meta({ oneOf: [{ const: 'eco', title: 'Economy' }, { const: 'biz', title: 'Business' }] }),
+    meals: z.array(z.enum(['veg', 'fish'])),
+    window: z.boolean(),
+    note: z.string().meta({ title: 'Your note' }).optional(),
+  }),
+).wire!
+
+describe('summarizeAnswer', () => {
+  it('says each field in schema order with its label, choices by title, booleans as Yes/No', () => {
+    expect(summarizeAnswer(wire, { window: false, flightId: 'CA-287', cabin: 'biz', meals: ['veg', 'fish'] })).toBe(
+      'Flight id: CA-287 · Cabin: Business · Meals: veg, fish · Window: No',
+    )
+    expect(summarizeAnswer(wire, { flightId: 'X', note: 'aisle please', meals: [] })).toBe('Flight id: X · Your note: aisle please')
+  })
+
+  it('names a camelCase field in words and keeps an acronym', () => {
+    expect(fieldLabel('highChair', {})).toBe('High chair')
+    expect(fieldLabel('homeURL', {})).toBe('Home URL')
+    expect(fieldLabel('seat_row-2', {})).toBe('Seat row 2')
+    expect(fieldLabel('x', { title: 'Given title' })).toBe('Given title')
+  })
+
+  it('ignores what is not an object and bounds the line', () => {
+    expect(summarizeAnswer(wire, 'nope')).toBe('')
+    const line = summarizeAnswer(wire, { flightId: 'x'.repeat(1_000) })
+    expect(line).toHaveLength(300)
+    expect(line.endsWith('…')).toBe(true)
+  })
+})
