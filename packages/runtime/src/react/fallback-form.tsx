@@ -19,6 +19,9 @@ export interface FallbackFormProps {
   disabled?: boolean
 }
 
+/** Read by assistive tech, not shown (the visible "*" is hidden from it). */
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const
+
 const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const
 
 export function FallbackForm({ message, schema, errors, onSubmit, disabled }: FallbackFormProps) {
@@ -136,8 +139,12 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
   if (field.kind === 'multi-select') {
     const picked = Array.isArray(value) ? value : []
     return (
-      <fieldset className="mcp-field" aria-describedby={describedBy} aria-required={field.required}>
-        <legend>{label}</legend>
+      <fieldset className="mcp-field" aria-describedby={describedBy}>
+        {/* A group cannot be aria-required: the legend says it in words to assistive tech. */}
+        <legend>
+          {label}
+          {field.required && <span style={VISUALLY_HIDDEN}> (required)</span>}
+        </legend>
         {hint}
         {field.choices.map((c) => (
           <label key={c.value} className="mcp-choice">

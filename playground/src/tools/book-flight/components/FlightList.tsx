@@ -14,7 +14,7 @@ export function FlightList({ flights, route, onRespond, onCancel }: Props) {
       <ul className="flight-list">
         {flights.map((f) => (
           <li key={f.id}>
-            <button className="flight" onClick={() => onRespond({ flightId: f.id })} aria-label={`${f.airline} ${f.id}, ${f.departs} to ${f.arrives}, $${f.price}`}>
+            <button className="flight" onClick={() => onRespond({ flightId: f.id })}>
               <span className="airline">{f.airline}</span>
               <span className="number">{f.id}</span>
               <span className="times">
