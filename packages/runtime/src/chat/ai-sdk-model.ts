@@ -1,27 +1,24 @@
 /**
- * Any AI SDK provider model (`@ai-sdk/openai`, `@ai-sdk/anthropic`, ...: the `LanguageModelV4`
- * specification) as a `ChatModel`. MCP content blocks go in as the spec's prompt; its stream
- * comes back as text deltas and tool calls. One adapter instead of a client per vendor.
+ * Any AI SDK provider model (`@ai-sdk/openai`, `@ai-sdk/anthropic`, ...: the language-model
+ * specification v3 or v4) as a `ChatModel`. MCP content blocks go in as the spec's prompt; its
+ * stream comes back as text deltas and tool calls. One adapter instead of a client per vendor.
  */
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Message,
-  LanguageModelV4StreamPart,
-} from '@ai-sdk/provider'
+import type { AiSdkCallOptions, AiSdkLanguageModel, AiSdkMessage, AiSdkStream, AiSdkStreamPart, AiSdkToolResultPart } from './ai-sdk-spec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import { ModelError, type ChatModel, type ModelRequest, type ModelStreamPart } from './model.ts'
 
-export function fromAiSdk(model: LanguageModelV4): ChatModel {
-  if (model?.specificationVersion !== 'v4') {
+const SPEC_VERSIONS: readonly string[] = ['v3', 'v4']
+
+export function fromAiSdk(model: AiSdkLanguageModel): ChatModel {
+  if (!SPEC_VERSIONS.includes(String(model?.specificationVersion)) || typeof model.doStream !== 'function') {
     throw new ModelError(
-      `fromAiSdk expects an AI SDK language model of specification v4 (got ${String(model?.specificationVersion)}); update the provider package`,
+      `fromAiSdk expects an AI SDK language model of specification v3 or v4, e.g. createOpenAI(...).chat('gpt-4o-mini') (got specification ${String(model?.specificationVersion)})`,
     )
   }
   return {
     id: `${model.provider}:${model.modelId}`,
     async *stream(request, signal) {
-      const { stream } = await model.doStream(toCallOptions(request, signal))
+      const { stream } = await (model.doStream as AiSdkStream).call(model, toCallOptions(request, signal, model.specificationVersion))
       const reader = stream.getReader()
       try {
         for (;;) {
@@ -37,11 +34,11 @@ export function fromAiSdk(model: LanguageModelV4): ChatModel {
   }
 }
 
-export function toCallOptions(request: ModelRequest, signal: AbortSignal): LanguageModelV4CallOptions {
-  const prompt: LanguageModelV4Message[] = []
+export function toCallOptions(request: ModelRequest, signal: AbortSignal, version: AiSdkLanguageModel['specificationVersion'] = 'v4'): AiSdkCallOptions {
+  const prompt: AiSdkMessage[] = []
   if (request.system) prompt.push({ role: 'system', content: request.system })
   const names = new Map<string, string>()
-  for (const message of request.messages) prompt.push(...toPrompt(message, names))
+  for (const message of request.messages) prompt.push(...toPrompt(message, names, version))
   return {
     prompt,
     ...(request.maxTokens !== undefined && { maxOutputTokens: request.maxTokens }),
@@ -52,7 +49,7 @@ export function toCallOptions(request: ModelRequest, signal: AbortSignal): Langu
         type: 'function' as const,
         name: t.name,
         ...(t.description !== undefined && { description: t.description }),
-        inputSchema: t.inputSchema as LanguageModelV4CallOptions extends { tools?: Array<infer T> } ? (T extends { inputSchema: infer S } ? S : never) : never,
+        inputSchema: t.inputSchema,
       })),
     }),
     ...(request.toolChoice && { toolChoice: { type: request.toolChoice } }),
@@ -61,9 +58,9 @@ export function toCallOptions(request: ModelRequest, signal: AbortSignal): Langu
 }
 
 /** One MCP message becomes one or two spec messages: tool results travel in a `tool` message. */
-function toPrompt(message: McpMessage, names: Map<string, string>): LanguageModelV4Message[] {
+function toPrompt(message: McpMessage, names: Map<string, string>, version: AiSdkLanguageModel['specificationVersion']): AiSdkMessage[] {
   if (message.role === 'assistant') {
-    const content: Extract<LanguageModelV4Message, { role: 'assistant' }>['content'] = []
+    const content: Extract<AiSdkMessage, { role: 'assistant' }>['content'] = []
     for (const block of message.content) {
       if (block.type === 'text') content.push({ type: 'text', text: block.text })
       else if (block.type === 'tool_use') {
@@ -73,11 +70,14 @@ function toPrompt(message: McpMessage, names: Map<string, string>): LanguageMode
     }
     return [{ role: 'assistant', content }]
   }
-  const user: Extract<LanguageModelV4Message, { role: 'user' }>['content'] = []
-  const tool: Extract<LanguageModelV4Message, { role: 'tool' }>['content'] = []
+  const user: Extract<AiSdkMessage, { role: 'user' }>['content'] = []
+  const tool: AiSdkToolResultPart[] = []
   for (const block of message.content) {
     if (block.type === 'text') user.push({ type: 'text', text: block.text })
-    else if (block.type === 'image' || block.type === 'audio') user.push({ type: 'file', data: { type: 'data', data: block.data }, mediaType: block.mimeType })
+    else if (block.type === 'image' || block.type === 'audio') {
+      // The one place the versions differ: how base64 file data is wrapped.
+      user.push({ type: 'file', data: version === 'v3' ? block.data : { type: 'data', data: block.data }, mediaType: block.mimeType })
+    }
     else if (block.type === 'tool_result') {
       const text = block.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
       tool.push({
@@ -85,16 +85,18 @@ function toPrompt(message: McpMessage, names: Map<string, string>): LanguageMode
         toolCallId: block.toolUseId,
         toolName: names.get(block.toolUseId) ?? 'tool',
         output: block.isError ? { type: 'error-text', value: text } : { type: 'text', value: text },
-      } as Extract<LanguageModelV4Message, { role: 'tool' }>['content'][number])
+      })
     }
   }
-  const out: LanguageModelV4Message[] = []
+  const out: AiSdkMessage[] = []
   if (tool.length) out.push({ role: 'tool', content: tool })
   if (user.length) out.push({ role: 'user', content: user })
   return out
 }
 
-function toPart(part: LanguageModelV4StreamPart): ModelStreamPart | undefined {
+function toPart(raw: AiSdkStreamPart): ModelStreamPart | undefined {
+  // The open `{ type: string }` member keeps `switch` from narrowing: name the known parts.
+  const part = raw as Exclude<AiSdkStreamPart, { type: string; delta?: never; toolCallId?: never; finishReason?: never; error?: never }>
   switch (part.type) {
     case 'text-delta':
       return { type: 'text-delta', text: part.delta }
