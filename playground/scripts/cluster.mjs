@@ -66,7 +66,7 @@ function start(name, command, args, env, ready, quiet = false) {
   })
 }
 
-if (!existsSync(new URL('../dist/server/chat.js', import.meta.url))) fail('no build found: run `npm run build` first (npm run start:cluster does).')
+if (!existsSync(new URL('../dist/server/index.js', import.meta.url))) fail('no build found: run `npm run build` first (npm run start:cluster does).')
 
 let redisUrl = process.env.REDIS_URL
 if (!redisUrl) {
@@ -81,7 +81,7 @@ if (!redisUrl) {
 const instances = []
 for (const name of ['A', 'B']) {
   const port = await freePort()
-  await start(name, process.execPath, ['server.mjs'], { PORT: String(port), REDIS_URL: redisUrl }, `127.0.0.1:${port}`)
+  await start(name, process.execPath, ['dist/server/index.js'], { PORT: String(port), REDIS_URL: redisUrl }, `127.0.0.1:${port}`)
   instances.push({ name, port })
 }
 

@@ -522,15 +522,12 @@ describe('accessibility (axe-core)', () => {
 describe('the built playground (npm run build && npm run serve)', () => {
   let built: ChildProcess | undefined
   afterAll(() => void built?.kill())
+  const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
 
-  it('serves the client and the chat from dist/ under plain Node, and books a flight', async () => {
-    const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
-    const env = cleanEnv()
-    const build = (args: string[]) => run([vite, 'build', '--logLevel', 'error', ...args], { cwd: playground, env, timeoutMs: 90_000, what: `vite build ${args.join(' ')}` })
-    await build([])
-    await build(['--ssr', 'src/server/chat.ts', '--outDir', 'dist/server'])
+  it('vite build emits the client and dist/server/index.js, which serves both under plain Node; a flight is booked', async () => {
+    await run([vite, 'build', '--logLevel', 'error'], { cwd: playground, env: cleanEnv(), timeoutMs: 90_000, what: 'vite build' })
     const port = await freePort()
-    built = (await startServer(['server.mjs'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'server.mjs' })).child
+    built = (await startServer(['dist/server/index.js'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })).child
     await page.goto(`http://127.0.0.1:${port}/`)
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
@@ -540,10 +537,28 @@ describe('the built playground (npm run build && npm run serve)', () => {
   }, 120_000)
 
   // Uses the build of the test above (tests in a file run in order).
+  it('vite preview serves the built chat beside the built client; a flight is booked', async () => {
+    const port = await freePort()
+    const preview = await startServer([vite, 'preview', '--strictPort', '--port', String(port)], {
+      cwd: playground,
+      env: cleanEnv(),
+      ready: `127.0.0.1:${port}`,
+      timeoutMs: 30_000,
+      what: 'vite preview',
+    })
+    try {
+      await page.goto(`http://127.0.0.1:${port}/`)
+      await bookOsloToBerlin(page)
+    } finally {
+      preview.child.kill('SIGTERM')
+    }
+  }, 120_000)
+
+  // Uses the build of the first test (tests in a file run in order).
   it('with the server down: an answer shows the error in its component, a message is marked Not sent; when the server is back both go through', async () => {
     const port = await freePort()
     const env = cleanEnv({ PORT: String(port) })
-    const serve = () => startServer(['server.mjs'], { cwd: playground, env, ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'server.mjs' })
+    const serve = () => startServer(['dist/server/index.js'], { cwd: playground, env, ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })
     let server = await serve()
     try {
       await page.goto(`http://127.0.0.1:${port}/`)

@@ -14,9 +14,14 @@
  *   watchChange      `vite build --watch`: a changed source means a new generation next build
  *   configureServer  regenerate in dev when tool files change; errors go to the overlay
  *
+ * With `server` (see `app-server.ts`): `config` lays out the client and server builds and
+ * `buildApp` builds both; `configureServer` / `configurePreviewServer` serve the app's chat and
+ * MCP endpoint; `resolveId` / `load` give the server build its `index.js`.
+ *
  * ts-morph (with the TypeScript compiler inside it) loads only when a generation actually runs
  * (`core/ts-morph.ts`), so a build whose tools did not change never pays for it.
  */
+import { resolve } from 'node:path'
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
@@ -26,6 +31,7 @@ import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './c
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { splitModule } from './core/split.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
+import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_INDEX_ID } from './app-server.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -35,6 +41,7 @@ export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
 export { splitModule } from './core/split.ts'
 
 export { McpBridgeBuildError, McpBridgeOptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './core/errors.ts'
+export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   // Inside the loader's own Vite server (which reads the same config) the plugin stays inert.
@@ -50,6 +57,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let lastResult: GenerateResult | undefined
   let idle: Promise<void> = Promise.resolve()
   let generator: McpBridgeGenerator | undefined
+  /** The app server mounted in dev (closed with the dev server). */
+  let devApp: { close(): Promise<void> } | undefined
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
   let reported = false
 
@@ -108,9 +117,34 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       whenIdle: () => idle,
     },
 
+    config(user, env) {
+      if (inert) return
+      // Options are checked for good in configResolved (against the final root); here only the
+      // build layout needs them.
+      const server = resolveOptions(userOptions, resolve(user.root ?? process.cwd())).server
+      if (!server) return
+      return env.command === 'build' && env.isPreview !== true ? serverConfig(server, user) : { build: serverConfig(server, user).build }
+    },
+
     configResolved(resolved) {
       config = resolved
       options = resolveOptions(userOptions, resolved.root)
+    },
+
+    buildApp: {
+      order: 'pre',
+      async handler(builder) {
+        if (!inert && options?.server) await buildClientAndServer(builder)
+      },
+    },
+
+    resolveId: {
+      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$`) },
+      handler: (id) => (inert ? null : (resolveServerIndex(id) ?? null)),
+    },
+
+    configurePreviewServer(preview) {
+      if (!inert && options.server) mountInPreview(preview, options.server)
     },
 
     buildStart() {
@@ -138,9 +172,14 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     load: {
-      filter: { id: /\.(?:gen\.ts|json)(?:[?#].*)?$/ },
+      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/server-index)(?:[?#].*)?$/ },
       async handler(id) {
-        if (inert || !generation) return null
+        if (inert) return null
+        if (options.server) {
+          const index = loadServerIndex(id, options.server)
+          if (index) return index
+        }
+        if (!generation) return null
         const path = id.replace(/[?#].*$/, '')
         const result = await generation
         const file = result.files.find((f) => f.path === path)
@@ -201,6 +240,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     configureServer(server: ViteDevServer) {
       if (inert) return
+      if (options.server) devApp = mountInDev(server, options.server)
       const failOnError = options.failOnError ?? false
       let queued = false
       let first = true
@@ -236,6 +276,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     // The dev server closing (Vite calls closeBundle then); in a build the loader is gone already.
     async closeBundle() {
       await closeLoader()
+      await devApp?.close()
     },
   }
 }

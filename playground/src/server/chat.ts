@@ -27,6 +27,3 @@ export const chat = createChatHandler({
   store,
   system: 'You are a travel assistant. Use the tools to book flights, pick colors, collect ratings and build reports.',
 })
-
-// For the built server (server.mjs), which runs under plain Node and imports only dist/.
-export { toNodeListener } from '@mcp-bridge/runtime/server'

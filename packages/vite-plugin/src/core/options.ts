@@ -9,6 +9,7 @@ import { formatIssues } from '@mcp-bridge/runtime/internal'
 import { McpBridgeOptionsError } from './errors.ts'
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+const routePath = z.string().regex(/^\/[^\s?#]*$/, 'a path starting with "/", without spaces, query or hash, e.g. "/api/chat"')
 
 export const optionsSchema = z.strictObject({
   include: globs.optional(),
@@ -19,6 +20,17 @@ export const optionsSchema = z.strictObject({
     .regex(/^[\w.-]+\.json$/, 'a file name ending in .json, without folders (it goes into outDir and the build output)')
     .optional(),
   failOnError: z.boolean().optional(),
+  /**
+   * The app's server module (`export default defineAppServer({ chat, mcp? })`): served in
+   * `vite dev` and `vite preview`, and built by `vite build` into `<build.outDir>/server/`
+   * (`node dist/server/index.js` serves it with the client from `<build.outDir>/client/`).
+   */
+  server: z
+    .union([
+      z.string().min(1),
+      z.strictObject({ entry: z.string().min(1), chatPath: routePath.optional(), mcpPath: routePath.optional() }),
+    ])
+    .optional(),
 })
 
 export type McpBridgeOptions = z.input<typeof optionsSchema>
@@ -31,6 +43,8 @@ export interface ResolvedOptions {
   outDir: string
   manifest: string
   failOnError: boolean | undefined
+  /** The app server, when `server` is given: its module (absolute) and where its handlers answer. */
+  server: { entry: string; chatPath: string; mcpPath: string } | undefined
 }
 
 export { McpBridgeOptionsError } from './errors.ts'
@@ -60,5 +74,13 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
     outDir: isAbsolute(outDir) ? outDir : resolve(root, outDir),
     manifest: o.manifest ?? DEFAULT_MANIFEST,
     failOnError: o.failOnError,
+    server: resolveServer(o.server, root),
   }
+}
+
+function resolveServer(server: z.output<typeof optionsSchema>['server'], root: string): ResolvedOptions['server'] {
+  if (server === undefined) return undefined
+  const { entry, chatPath = '/api/chat', mcpPath = '/mcp' } = typeof server === 'string' ? { entry: server } : server
+  if (chatPath === mcpPath) throw new McpBridgeOptionsError(`mcpBridge(): server.chatPath and server.mcpPath are both "${chatPath}"; give each its own path`)
+  return { entry: isAbsolute(entry) ? entry : resolve(root, entry), chatPath, mcpPath }
 }

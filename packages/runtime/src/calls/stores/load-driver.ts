@@ -8,7 +8,8 @@ import { StoreDriverMissingError } from './store-errors.ts'
 export async function loadDriver<T>(factory: string, name: string, pick: (module: Record<string, unknown>) => unknown): Promise<T> {
   let module: Record<string, unknown>
   try {
-    module = (await import(name)) as Record<string, unknown>
+    // A package name known only at run time: bundlers (Vite's SSR transform) leave it to Node.
+    module = (await import(/* @vite-ignore */ name)) as Record<string, unknown>
   } catch (error) {
     if ((error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') throw new StoreDriverMissingError(factory, name, error)
     throw error

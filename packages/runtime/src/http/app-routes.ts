@@ -1,0 +1,59 @@
+/**
+ * Where an app server's handlers live on a Node server: the chat at `chatPath`, the MCP endpoint
+ * at `mcpPath`; every other request goes on (`next`) to static files, Vite, or a 404. One
+ * Connect-style middleware, used by `serveApp` and by the Vite plugin in dev and preview.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import type { AppServer } from './app-server.ts'
+import { toNodeListener } from './node-adapter.ts'
+
+export interface AppRouteOptions {
+  /** Where the chat handler answers. Default `/api/chat`. */
+  chatPath?: string
+  /** Where the MCP endpoint answers, when the app has one. Default `/mcp`. */
+  mcpPath?: string
+}
+
+export class AppRouteOptionsError extends McpBridgeError {
+  readonly code = 'APP_ROUTE_OPTIONS_INVALID'
+}
+
+const path = z.string().regex(/^\/[^\s?#]*$/, 'a path starting with "/", without spaces, query or hash, e.g. "/api/chat"')
+export const appRouteOptionsSchema = z.strictObject({ chatPath: path.optional(), mcpPath: path.optional() })
+
+export const DEFAULT_CHAT_PATH = '/api/chat'
+export const DEFAULT_MCP_PATH = '/mcp'
+
+export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
+
+export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRouteOptions> {
+  const parsed = appRouteOptionsSchema.safeParse(options)
+  if (!parsed.success) throw new AppRouteOptionsError(formatIssues(summarizeIssues(parsed.error.issues), 'inline', 'app routes'))
+  const routes = { chatPath: parsed.data.chatPath ?? DEFAULT_CHAT_PATH, mcpPath: parsed.data.mcpPath ?? DEFAULT_MCP_PATH }
+  if (routes.chatPath === routes.mcpPath) throw new AppRouteOptionsError(`chatPath and mcpPath are both "${routes.chatPath}"; give each its own path`)
+  return routes
+}
+
+/**
+ * `app` may be the server itself or a function that returns it when a request first needs it
+ * (the Vite dev server loads the module lazily, and again after it changed).
+ */
+export function appRoutes(app: AppServer | (() => Promise<AppServer>), options: AppRouteOptions = {}): NodeMiddleware {
+  const { chatPath, mcpPath } = resolveAppRoutes(options)
+  const current = typeof app === 'function' ? app : () => Promise.resolve(app)
+  return (req, res, next) => {
+    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
+    if (pathname !== chatPath && pathname !== mcpPath) return next()
+    current().then(
+      (server) => {
+        if (pathname === chatPath) return toNodeListener(server.chat)(req, res)
+        if (server.mcp) return toNodeListener((request) => server.mcp!.fetch(request))(req, res)
+        next()
+      },
+      (error: unknown) => next(error),
+    )
+  }
+}

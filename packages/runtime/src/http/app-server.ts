@@ -1,0 +1,77 @@
+/**
+ * An app's server side in one value: the chat handler, optionally an MCP endpoint, and what
+ * else to release on shutdown. `export default defineAppServer({...})` from the module the Vite
+ * plugin's `server` option names; the plugin serves it in `vite dev` and `vite preview`, and
+ * `vite build` emits `dist/server/index.js`, which serves it with the built client under Node.
+ */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { FetchHandler } from './node-adapter.ts'
+
+export class AppServerDefinitionError extends McpBridgeError {
+  readonly code = 'APP_SERVER_INVALID'
+}
+
+/** Something failed while the app server closed; `cause` holds every failure (the rest still closed). */
+export class AppServerCloseError extends McpBridgeError {
+  readonly code = 'APP_SERVER_CLOSE_FAILED'
+}
+
+/** Something with a `fetch` face: `createMcpServer(...).createHandler()`. */
+export interface FetchEndpoint {
+  fetch(request: Request): Promise<Response>
+  close?(): Promise<void>
+}
+
+export interface AppServerParts {
+  /** The chat handler (`createChatHandler(...)`), served at the chat path (`/api/chat`). */
+  chat: FetchHandler & { close?(): Promise<void> }
+  /** An MCP endpoint (`createMcpServer(...).createHandler()`), served at the MCP path (`/mcp`). */
+  mcp?: FetchEndpoint
+  /** Anything else to release on shutdown (a call store, a connection pool); runs after chat and mcp close. */
+  close?(): Promise<void> | void
+}
+
+export interface AppServer extends Readonly<AppServerParts> {
+  readonly kind: 'mcp-bridge-app-server'
+}
+
+export function defineAppServer(parts: AppServerParts): AppServer {
+  const problems: string[] = []
+  const given = parts as unknown as Record<string, unknown> | undefined
+  if (typeof given !== 'object' || given === null) {
+    throw new AppServerDefinitionError('defineAppServer() takes { chat, mcp?, close? }, e.g. defineAppServer({ chat: createChatHandler({ tools, model }) })')
+  }
+  if (typeof given.chat !== 'function') problems.push(`chat must be a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})`)
+  if (given.mcp !== undefined && typeof (given.mcp as { fetch?: unknown } | null)?.fetch !== 'function') {
+    problems.push(`mcp must be an MCP HTTP handler, createMcpServer(...).createHandler() (got ${describe(given.mcp)})`)
+  }
+  if (given.close !== undefined && typeof given.close !== 'function') problems.push(`close must be a function (got ${describe(given.close)})`)
+  const unknown = Object.keys(given).filter((k) => !['chat', 'mcp', 'close'].includes(k))
+  if (unknown.length) problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (known: chat, mcp, close)`)
+  if (problems.length) throw new AppServerDefinitionError(`defineAppServer(): ${problems.join('; ')}.`)
+  return Object.freeze({ kind: 'mcp-bridge-app-server', ...parts })
+}
+
+export function isAppServer(value: unknown): value is AppServer {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-bridge-app-server'
+}
+
+/** Close the chat (its calls abort, their `finally` blocks run), the MCP endpoint, then the rest. */
+export async function closeAppServer(app: AppServer): Promise<void> {
+  const errors: unknown[] = []
+  const steps = [() => app.chat.close?.(), () => app.mcp?.close?.(), () => app.close?.()]
+  for (const step of steps) {
+    try {
+      await step()
+    } catch (error) {
+      errors.push(error)
+    }
+  }
+  if (errors.length) {
+    throw new AppServerCloseError(`Closing the app server failed: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`, { cause: errors })
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value
+}

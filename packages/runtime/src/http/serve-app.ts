@@ -1,0 +1,125 @@
+/**
+ * `serveApp(app, options)`: production under plain Node — the chat and the MCP endpoint (see
+ * `appRoutes`), the built client's files (sirv: the static server Vite's own preview uses, with
+ * ETags and precompressed files; hashed `/assets/` cached for a year, `index.html` never), and
+ * `index.html` for any other path so client-side routes load. SIGTERM / SIGINT close it: calls
+ * abort (their `finally` blocks run), the store closes, open connections are cut.
+ *
+ * `vite build` with the plugin's `server` option emits `dist/server/index.js`, which calls this.
+ */
+import { existsSync, statSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import sirv from 'sirv'
+import { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
+import { appRouteOptionsSchema, appRoutes, type AppRouteOptions } from './app-routes.ts'
+
+export interface ServeAppOptions extends AppRouteOptions {
+  /** The built client (Vite's client outDir). Without it only the chat and MCP paths answer. */
+  staticDir?: string | URL
+  /** Default 3000; 0 picks a free port. */
+  port?: number
+  /** Default `127.0.0.1`; `0.0.0.0` to accept connections from other machines (a container). */
+  host?: string
+  /** Close on SIGTERM and SIGINT (default true). */
+  handleSignals?: boolean
+}
+
+export interface ServedApp {
+  server: Server
+  /** `http://host:port/` as it listens. */
+  url: string
+  /** Stop accepting, cut open connections, close the app server (calls, MCP sessions, store). */
+  close(): Promise<void>
+}
+
+export class ServeAppOptionsError extends McpBridgeError {
+  readonly code = 'SERVE_APP_OPTIONS_INVALID'
+}
+
+export class ServeAppListenError extends McpBridgeError {
+  readonly code = 'SERVE_APP_LISTEN_FAILED'
+}
+
+const optionsSchema = appRouteOptionsSchema.extend({
+  staticDir: z.union([z.string().min(1), z.instanceof(URL)]).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  handleSignals: z.boolean().optional(),
+})
+
+export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
+  if (!isAppServer(app)) throw new ServeAppOptionsError('serveApp(app) takes the value of defineAppServer({ chat, mcp?, close? })')
+  const parsed = optionsSchema.safeParse(options)
+  if (!parsed.success) throw new ServeAppOptionsError(`serveApp(): ${formatIssues(summarizeIssues(parsed.error.issues), 'inline', 'options')}`)
+  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, ...routes } = parsed.data
+  const dir = staticDir instanceof URL ? fileURLToPath(staticDir) : staticDir
+  if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) {
+    throw new ServeAppOptionsError(`serveApp(): staticDir ${dir} is not a directory; build the client first (vite build)`)
+  }
+
+  const api = appRoutes(app, routes)
+  const files = dir
+    ? sirv(dir, {
+        single: true,
+        etag: true,
+        gzip: true,
+        brotli: true,
+        setHeaders: (res, pathname) => {
+          res.setHeader('cache-control', pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+        },
+      })
+    : undefined
+  const notFound = (res: import('node:http').ServerResponse) => {
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Nothing is served at this path.' }))
+  }
+  const server = createServer((req, res) => {
+    api(req, res, (error) => {
+      if (error) {
+        res.writeHead(500, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ code: 'SERVER_ERROR', message: error instanceof Error ? error.message : String(error) }))
+        return
+      }
+      if (files) files(req, res, () => notFound(res))
+      else notFound(res)
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) =>
+      reject(
+        new ServeAppListenError(
+          error.code === 'EADDRINUSE'
+            ? `Port ${port} on ${host} is in use: stop what holds it, or set another port (PORT=…)`
+            : `Could not listen on ${host}:${port}: ${error.message}`,
+          { cause: error },
+        ),
+      )
+    server.once('error', fail)
+    server.listen(port, host, () => {
+      server.off('error', fail)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}/`
+
+  let closing: Promise<void> | undefined
+  const close = () =>
+    (closing ??= (async () => {
+      server.close()
+      server.closeAllConnections()
+      await closeAppServer(app)
+    })())
+  if (handleSignals) {
+    const onSignal = () => void close().then(() => process.exit(0), (error: unknown) => (console.error(error), process.exit(1)))
+    process.once('SIGTERM', onSignal)
+    process.once('SIGINT', onSignal)
+    server.once('close', () => (process.off('SIGTERM', onSignal), process.off('SIGINT', onSignal)))
+  }
+  return { server, url, close }
+}

@@ -1,0 +1,82 @@
+/**
+ * serveApp: the app server and the built client under Node — routes, static files with their
+ * cache rules, client-side routes, closing, and clear errors for bad definitions and options.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { AppServerDefinitionError, defineAppServer, serveApp, ServeAppListenError, ServeAppOptionsError, type ServedApp } from '../../src/server.ts'
+
+const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))
+mkdirSync(join(dist, 'assets'))
+writeFileSync(join(dist, 'index.html'), '<!doctype html><title>app</title>')
+writeFileSync(join(dist, 'assets/app-1234.js'), 'console.log(1)')
+const served: ServedApp[] = []
+afterAll(async () => {
+  for (const s of served) await s.close().catch(() => {})
+  rmSync(dist, { recursive: true, force: true })
+})
+
+function app(log: string[] = []) {
+  const chat = Object.assign(async (request: Request) => new Response(`chat ${request.method} ${new URL(request.url).pathname}`), {
+    close: async () => void log.push('chat closed'),
+  })
+  const mcp = { fetch: async () => new Response('mcp'), close: async () => void log.push('mcp closed') }
+  return defineAppServer({ chat, mcp, close: () => void log.push('store closed') })
+}
+
+describe('serveApp', () => {
+  it('serves the chat and MCP paths, the files with their cache rules, and index.html for client routes; close() closes in order', async () => {
+    const log: string[] = []
+    const s = await serveApp(app(log), { staticDir: dist, port: 0, handleSignals: false })
+    served.push(s)
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
+    const get = (path: string, init?: RequestInit) => fetch(new URL(path, s.url), init)
+
+    expect(await (await get('/api/chat', { method: 'POST', body: '{}' })).text()).toBe('chat POST /api/chat')
+    expect(await (await get('/mcp?x=1', { method: 'POST', body: '{}' })).text()).toBe('mcp')
+    const index = await get('/')
+    expect([index.status, index.headers.get('cache-control'), await index.text()]).toEqual([200, 'no-cache', '<!doctype html><title>app</title>'])
+    const asset = await get('/assets/app-1234.js')
+    expect([asset.status, asset.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable'])
+    expect(await (await get('/trips/42')).text()).toBe('<!doctype html><title>app</title>') // a client-side route
+    expect((await get('/assets/missing.js')).status).toBe(404)
+
+    await s.close()
+    expect(log).toEqual(['chat closed', 'mcp closed', 'store closed'])
+    await expect(get('/')).rejects.toThrow()
+  })
+
+  it('takes other paths, and answers 404 outside them without a static dir', async () => {
+    const s = await serveApp(app(), { chatPath: '/chat', mcpPath: '/rpc', port: 0, handleSignals: false })
+    served.push(s)
+    expect(await (await fetch(new URL('/chat', s.url), { method: 'POST', body: '{}' })).text()).toBe('chat POST /chat')
+    expect(await (await fetch(new URL('/rpc', s.url), { method: 'POST' })).text()).toBe('mcp')
+    const missing = await fetch(new URL('/api/chat', s.url))
+    expect([missing.status, (await missing.json()).code]).toEqual([404, 'NOT_FOUND'])
+  })
+
+  it('refuses bad definitions and options with errors that say what to write', async () => {
+    expect(() => defineAppServer({ chat: 'nope' } as never)).toThrow(AppServerDefinitionError)
+    expect(() => defineAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/mcp must be an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
+    expect(() => defineAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/unknown key "model" \(known: chat, mcp, close\)/)
+    await expect(serveApp({ chat: async () => new Response() } as never)).rejects.toThrow(/takes the value of defineAppServer/)
+    await expect(serveApp(app(), { port: 70_000 })).rejects.toThrow(ServeAppOptionsError)
+    await expect(serveApp(app(), { chatPath: 'api' })).rejects.toThrow(/chatPath: a path starting with "\/"/)
+    await expect(serveApp(app(), { staticDir: join(dist, 'nope'), port: 0 })).rejects.toThrow(/is not a directory; build the client first/)
+  })
+
+  it('says which port is taken', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
+    const port = (blocker.address() as { port: number }).port
+    try {
+      await expect(serveApp(app(), { port, handleSignals: false })).rejects.toThrow(ServeAppListenError)
+      await expect(serveApp(app(), { port, handleSignals: false })).rejects.toThrow(`Port ${port} on 127.0.0.1 is in use`)
+    } finally {
+      blocker.close()
+    }
+  })
+})

@@ -1,0 +1,24 @@
+/**
+ * The playground's server side, as the Vite plugin serves it (`mcpBridge({ server })`): the chat
+ * at /api/chat and the same tools as an MCP endpoint at /mcp, on one durable store — in
+ * `vite dev`, `vite preview` and the built `node dist/server/index.js`.
+ */
+import { createMcpServer } from '@mcp-bridge/runtime/mcp'
+import { defineAppServer } from '@mcp-bridge/runtime/server'
+import { serverTools } from '../mcp-bridge/server.gen.ts'
+import { chat, store } from './chat.ts'
+
+const mcp = createMcpServer({
+  name: 'mcp-bridge-playground',
+  version: '0.1.0',
+  tools: serverTools,
+  store,
+  onError: (error) => console.error(`[mcp-bridge-playground] ${error.message}`),
+})
+
+export default defineAppServer({
+  chat,
+  mcp: mcp.createHandler(),
+  // After the chat and MCP handlers: calls that wait stay in the store for the next start.
+  close: () => store.close(),
+})
