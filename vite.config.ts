@@ -49,6 +49,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // A scratch app outside the workspace, installed from the packed packages.
+          name: 'adoption',
+          root: './adoption',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'vite-plugin',
           root: './packages/vite-plugin',
           include: ['test/**/*.test.{ts,tsx}'],

@@ -1,6 +1,7 @@
 /**
- * A README code block that names a playground file on its first line (`// playground/…`) shows
- * that file as it is: the snippet is the code the e2e tests run, so it cannot drift from it.
+ * A README code block that names a repository file on its first line (`// playground/…`,
+ * `// adoption/app/…`) shows that file as it is: the snippet is the code the e2e and adoption
+ * tests run, so it cannot drift from it.
  */
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
@@ -9,11 +10,20 @@ import { describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8')
-const blocks = [...readme.matchAll(/```\w*\n\/\/ (playground\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
+const blocks = [...readme.matchAll(/```\w*\n\/\/ ((?:playground|adoption)\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
 
-describe('README snippets that name a playground file', () => {
+describe('README snippets that name a repository file', () => {
   it('exist', () => {
-    expect(blocks.map((b) => b.path)).toContain('playground/src/tools/reserve-table/plugin.tsx')
+    expect(blocks.map((b) => b.path)).toEqual(
+      expect.arrayContaining([
+        'playground/src/tools/reserve-table/plugin.tsx',
+        'adoption/app/vite.config.ts',
+        'adoption/app/src/tools/greet/tool.ts',
+        'adoption/app/src/tools/greet/plugin.tsx',
+        'adoption/app/src/server/app.ts',
+        'adoption/app/src/App.tsx',
+      ]),
+    )
   })
 
   it.each(blocks.map((b) => [b.path, b.body] as const))('%s is shown as it is', (path, body) => {

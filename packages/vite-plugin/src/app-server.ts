@@ -84,8 +84,12 @@ function appOf(module: Record<string, unknown>, entry: string, root: string): Ap
   )
 }
 
-/** Dev: the module through Vite's SSR runner, reloaded after a change; the previous one closed. */
-export function mountInDev(vite: ViteDevServer, server: ServerOption): { close(): Promise<void> } {
+/**
+ * Dev: the module through Vite's SSR runner, reloaded after a change; the previous one closed.
+ * `generated()` resolves once no generation runs: the module is loaded after the registries are
+ * on disk, so their first writing does not reload it (and end the calls it just started).
+ */
+export function mountInDev(vite: ViteDevServer, server: ServerOption, generated: () => Promise<void>): { close(): Promise<void> } {
   const root = vite.config.root
   if (!existsSync(server.entry)) {
     vite.config.logger.warn(`[mcp-bridge] server: ${relative(root, server.entry)} does not exist yet; ${server.chatPath} answers once it does.`)
@@ -96,6 +100,7 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption): { close()
 
   async function load(): Promise<AppServer> {
     try {
+      await generated()
       const module = (await vite.ssrLoadModule(server.entry)) as Record<string, unknown>
       if (current?.module === module) return current.app
       const app = appOf(module, server.entry, root)

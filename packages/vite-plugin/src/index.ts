@@ -21,11 +21,12 @@
  * ts-morph (with the TypeScript compiler inside it) loads only when a generation actually runs
  * (`core/ts-morph.ts`), so a build whose tools did not change never pays for it.
  */
-import { resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
-import { McpBridgeGenerator, type GenerateResult } from './core/generator.ts'
+import { CLIENT_REGISTRY, McpBridgeGenerator, SERVER_REGISTRY, type GenerateResult } from './core/generator.ts'
 import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
@@ -72,6 +73,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     lastResult = result
     return result
   }
+
+  /** The files a generation writes (absolute). */
+  const generatedPaths = () => [join(options.outDir, SERVER_REGISTRY), join(options.outDir, CLIENT_REGISTRY), join(options.outDir, options.manifest)]
 
   /** A source file whose change can change what is generated. */
   const relevant = (file: string) => file.startsWith(options.root) && !file.startsWith(options.outDir) && /\.[cm]?[jt]sx?$/.test(file)
@@ -139,8 +143,23 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     resolveId: {
-      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$`) },
-      handler: (id) => (inert ? null : (resolveServerIndex(id) ?? null)),
+      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$`) },
+      handler(id, importer) {
+        if (inert) return null
+        // Effection's `main()` imports node:process lazily, only when it runs under Node; in the
+        // browser bundle it stays an import nothing executes (instead of a "externalized for
+        // browser compatibility" warning in every app's build).
+        if (id === 'node:process') {
+          return this.environment.config.consumer === 'client' && importer && /[\\/]effection[\\/]/.test(importer) ? { id, external: true } : null
+        }
+        const index = resolveServerIndex(id)
+        if (index) return index
+        // A generated file the app imports before it was ever generated (a fresh clone): it is
+        // the generation's to provide (see `load`), so resolving it must not fail.
+        if (!importer || !/^\.{1,2}\//.test(id)) return null
+        const path = resolve(dirname(importer.replace(/[?#].*$/, '')), /\.gen$/.test(id) ? `${id}.ts` : id)
+        return generatedPaths().includes(path) && !existsSync(path) ? path : null
+      },
     },
 
     configurePreviewServer(preview) {
@@ -179,14 +198,26 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           const index = loadServerIndex(id, options.server)
           if (index) return index
         }
-        if (!generation) return null
         const path = id.replace(/[?#].*$/, '')
+        if (!generation) {
+          // Dev: the first generation writes it; wait for that instead of failing the import.
+          if (!generatedPaths().includes(path) || existsSync(path)) return null
+          await idle
+          return lastResult?.files.find((f) => f.path === path)?.content ?? null
+        }
         const result = await generation
         const file = result.files.find((f) => f.path === path)
         if (!file) return null
         // With errors nothing was written; the build fails in buildEnd (or, with
-        // failOnError: false, goes on with the files on disk).
-        if (result.diagnostics.some((d) => d.severity === 'error')) return null
+        // failOnError: false, goes on with the files on disk). With no file on disk either
+        // (never generated), the errors are the story: say them here, at file:line.
+        if (result.diagnostics.some((d) => d.severity === 'error')) {
+          if (!existsSync(path)) {
+            reported = true
+            report(result.diagnostics, true)
+          }
+          return null
+        }
         return file.content
       },
     },
@@ -240,7 +271,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     configureServer(server: ViteDevServer) {
       if (inert) return
-      if (options.server) devApp = mountInDev(server, options.server)
+      if (options.server) devApp = mountInDev(server, options.server, () => idle)
       const failOnError = options.failOnError ?? false
       let queued = false
       let first = true

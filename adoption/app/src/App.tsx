@@ -1,0 +1,30 @@
+import { FallbackForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/react'
+import { clientPlugins } from './mcp-bridge/client.gen.ts'
+
+export function App() {
+  const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
+  return (
+    <main>
+      {chat.items.map((item) =>
+        item.kind !== 'tool' ? (
+          <p key={item.id}>{item.text}</p>
+        ) : (
+          <section key={item.id} aria-label={item.title}>
+            <ToolCallEmissions store={chat.store} callId={item.callId} />
+            {item.elicitation && !item.elicitation.handledByPlugin && (
+              <FallbackForm
+                message={item.elicitation.request.message}
+                schema={item.elicitation.request.schema}
+                errors={item.elicitation.errors}
+                onSubmit={(result) => chat.respond(item.callId, result)}
+              />
+            )}
+          </section>
+        ),
+      )}
+      <form onSubmit={(e) => (e.preventDefault(), void chat.send(new FormData(e.currentTarget).get('q') as string))}>
+        <input name="q" aria-label="Message" /> <button>Send</button>
+      </form>
+    </main>
+  )
+}

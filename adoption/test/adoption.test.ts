@@ -1,0 +1,119 @@
+/**
+ * A new user's app, from the README alone: the fixture in adoption/app/ is copied outside the
+ * workspace, the packages are installed from `npm pack` tarballs with the README's install line,
+ * and every documented step runs — check before the first generate, generate, check, tsc, vite
+ * build (no warnings), then one chat turn with a question answered over HTTP against the built
+ * server, `vite preview` and `vite dev`. Packaging, exports, peers and the documented wiring
+ * cannot break without this failing.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { greetOverHttp } from './chat-turn.ts'
+import { exec, freePort, start, stop, userEnv, type Ran } from './commands.ts'
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-adoption-'))
+const app = join(scratch, 'app')
+const node = process.execPath
+const bin = (path: string) => join(app, 'node_modules', path)
+let install: Ran
+
+/** The README's install line, with the two packages replaced by their tarballs. */
+function readmeInstallLine(tarballs: Record<string, string>): string[] {
+  const readme = readFileSync(join(repo, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Install'))
+  const line = /```sh\n(npm install [^\n]+)\n```/.exec(section)?.[1]
+  if (!line) throw new Error('README: no `npm install …` line under "## Install"')
+  return line
+    .split(/\s+/)
+    .slice(2)
+    .map((spec) => tarballs[spec] ?? spec)
+}
+
+beforeAll(async () => {
+  const packs = join(scratch, 'packs')
+  mkdirSync(packs)
+  const tarballs: Record<string, string> = {}
+  for (const pkg of ['runtime', 'vite-plugin']) {
+    const packed = await exec('npm', ['pack', '--pack-destination', packs], { cwd: join(repo, 'packages', pkg), timeoutMs: 60_000 })
+    expect(packed.code, packed.output).toBe(0)
+    const name = JSON.parse(readFileSync(join(repo, 'packages', pkg, 'package.json'), 'utf8')).name as string
+    tarballs[name] = join(packs, readdirSync(packs).find((f) => f.startsWith(name.slice(1).replace('/', '-')))!)
+  }
+  cpSync(join(repo, 'adoption/app'), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|mcp-bridge)([\\/]|$)/.test(src.slice(repo.length)) })
+  install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...readmeInstallLine(tarballs)], { cwd: app, timeoutMs: 240_000 })
+  expect(install.code, install.output).toBe(0)
+}, 300_000)
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const mcpBridge = (...args: string[]) => exec(node, [bin('@mcp-bridge/vite-plugin/bin/mcp-bridge.js'), ...args], { cwd: app, timeoutMs: 120_000 })
+const vite = bin('vite/bin/vite.js')
+
+describe('a new app, from the README and the packed packages', () => {
+  it('installs with no engine warnings, and the generated files are not there yet', () => {
+    expect(install.output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i)
+    expect(existsSync(join(app, 'src/mcp-bridge'))).toBe(false)
+  })
+
+  it('check, before the first generate, says what to run (exit 1, not a crash)', async () => {
+    const check = await mcpBridge('check')
+    expect(check.code, check.output).toBe(1)
+    expect(check.output).toContain('src/mcp-bridge/server.gen.ts:1:1  Missing: this generated file does not match the sources; run `mcp-bridge generate`')
+  }, 120_000)
+
+  it('generate, then check and tsc --noEmit pass', async () => {
+    const generate = await mcpBridge('generate')
+    expect(generate.code, generate.output).toBe(0)
+    expect(generate.output).toContain('mcp-bridge generate: 1 tool, 0 errors, 0 warnings')
+    const check = await mcpBridge('check')
+    expect(check.code, check.output).toBe(0)
+    const tsc = await exec(node, [bin('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: app, timeoutMs: 120_000 })
+    expect(tsc.code, tsc.output).toBe(0)
+  }, 240_000)
+
+  it('vite build emits the client and the server, with no warnings, even with the generated files gone', async () => {
+    rmSync(join(app, 'src/mcp-bridge'), { recursive: true })
+    const build = await exec(node, [vite, 'build'], { cwd: app, timeoutMs: 180_000 })
+    expect(build.code, build.output).toBe(0)
+    expect(build.output).not.toMatch(/warn|\(!\)|externalized/i)
+    for (const file of ['dist/client/index.html', 'dist/client/mcp-tools.json', 'dist/server/app.js', 'dist/server/index.js', 'src/mcp-bridge/server.gen.ts']) {
+      expect(existsSync(join(app, file)), file).toBe(true)
+    }
+  }, 240_000)
+
+  it('node dist/server/index.js serves the app, and a question is answered over HTTP', async () => {
+    const port = await freePort()
+    const server = await start(node, ['dist/server/index.js'], { cwd: app, env: userEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    try {
+      expect(await greetOverHttp(`http://127.0.0.1:${port}/`, 'Ada')).toBe('Hello, Ada!')
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toContain('<div id="root"></div>')
+    } finally {
+      await stop(server)
+    }
+  }, 120_000)
+
+  it('vite preview serves the built chat beside the built client', async () => {
+    const port = await freePort()
+    const preview = await start(node, [vite, 'preview', '--strictPort', '--port', String(port), '--host', '127.0.0.1'], { cwd: app, ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    try {
+      expect(await greetOverHttp(`http://127.0.0.1:${port}/`, 'Grace')).toBe('Hello, Grace!')
+    } finally {
+      await stop(preview)
+    }
+  }, 120_000)
+
+  it('vite dev serves the chat from the sources, with the generated files gone', async () => {
+    rmSync(join(app, 'src/mcp-bridge'), { recursive: true })
+    const port = await freePort()
+    const dev = await start(node, [vite, '--strictPort', '--port', String(port), '--host', '127.0.0.1'], { cwd: app, ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    try {
+      expect(await greetOverHttp(`http://127.0.0.1:${port}/`, 'Linus')).toBe('Hello, Linus!')
+    } finally {
+      await stop(dev)
+    }
+  }, 120_000)
+})
