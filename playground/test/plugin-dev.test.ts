@@ -108,5 +108,24 @@ describe('mcpBridge() in dev, in the browser', () => {
     await pageShows('book_flight,clock', 'book_flight')
     expect(pageErrors).toEqual([])
   }, 300_000)
-})
 
+  it('shows standing errors to a page opened after they were found (not only after the next edit)', async () => {
+    const broken = join(root, 'src/tools/poll.ts')
+    writeFileSync(
+      broken,
+      "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n" +
+        "export const poll = createMcpTool('poll').elicits({ about: z.object({ where: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n",
+    )
+    // The open page gets it as it happens; then a second page, opened afterwards, gets it at once.
+    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, { timeout: 60_000 })
+    const late = await browser.newPage()
+    try {
+      await late.goto(page.url(), { timeout: 60_000 })
+      await late.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('src/tools/poll.ts:3:'), null, { timeout: 30_000 })
+    } finally {
+      await late.close()
+    }
+    unlinkSync(broken)
+    await pageShows('book_flight,clock', 'book_flight')
+  }, 300_000)
+})

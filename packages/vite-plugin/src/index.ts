@@ -277,6 +277,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       let first = true
       const changed = new Set<string>()
       let running: Promise<void> = Promise.resolve()
+      // The first generation usually ends before any page is open: a page that connects while
+      // errors stand gets them too (not only after the next edit).
+      let overlay: { message: string; stack: string; plugin: string } | undefined
       // Generations run one at a time; events during a run collapse into one more run, which
       // re-reads only the files that changed.
       const regenerate = (file?: string) => {
@@ -291,13 +294,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           first = false
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
           for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
-          if (errors.length) {
-            server.ws.send({ type: 'error', err: { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}`, stack: '', plugin: 'mcp-bridge' } })
+          overlay = errors.length ? { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}`, stack: '', plugin: 'mcp-bridge' } : undefined
+          if (overlay) {
+            server.ws.send({ type: 'error', err: overlay })
             if (failOnError) server.config.logger.error('[mcp-bridge] failOnError is set; fix the errors above')
           }
         }).catch((error: unknown) => server.config.logger.error(`[mcp-bridge] generation failed: ${(error as Error).message}`))
         idle = running
       }
+      server.ws.on('connection', () => overlay && server.ws.send({ type: 'error', err: overlay }))
       server.watcher.on('add', (f) => relevant(f) && regenerate(f))
       server.watcher.on('change', (f) => relevant(f) && regenerate(f))
       server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))

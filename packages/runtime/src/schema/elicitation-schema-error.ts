@@ -8,6 +8,8 @@ export class ElicitationSchemaError extends McpBridgeError {
     readonly toolName: string,
     /** Every error-severity violation across all keys of the tool. */
     readonly violations: readonly ElicitViolation[],
+    /** The warnings of the same schemas, so a report of the errors does not hide them. */
+    readonly warnings: readonly ElicitViolation[] = [],
   ) {
     const lines = violations.map((v) => `  - ${formatViolation(v)}`)
     super(

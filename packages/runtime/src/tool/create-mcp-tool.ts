@@ -122,7 +122,7 @@ class Builder {
     if (this.state.elicits) this.fail('.elicits() was called twice; declare every key in one call')
     if (!isPlainObject(map)) this.fail('.elicits() takes an object of keys, e.g. .elicits({ confirm: z.object({ ok: z.boolean() }) }) or {}')
     const compiled = compileElicits(this.state.name, map)
-    if (compiled.errors.length > 0) throw new ElicitationSchemaError(this.state.name, compiled.errors)
+    if (compiled.errors.length > 0) throw new ElicitationSchemaError(this.state.name, compiled.errors, compiled.warnings)
     return this.with({ elicits: { map, compiled } })
   }
 

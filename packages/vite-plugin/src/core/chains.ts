@@ -68,10 +68,17 @@ export function chainOf(call: CallExpression): { top: Node; steps: Step[] } {
   return { top, steps }
 }
 
-/** The handler keys of an `.onElicit({...})` object literal. */
-export function objectKeys(node: Node | undefined): string[] {
-  if (!node || !Node.isObjectLiteralExpression(node)) return []
-  return node
-    .getProperties()
-    .flatMap((p) => (Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p) ? [p.getName()] : []))
+/**
+ * The handler keys of an `.onElicit({...})` object literal; `undefined` when they cannot be read
+ * from the source (not a literal, a spread, a computed key), so no check relies on a guess.
+ */
+export function objectKeys(node: Node | undefined): string[] | undefined {
+  if (!node || !Node.isObjectLiteralExpression(node)) return undefined
+  const keys: string[] = []
+  for (const p of node.getProperties()) {
+    if (!(Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p))) return undefined
+    if (Node.isComputedPropertyName(p.getNameNode())) return undefined
+    keys.push(p.getName().replace(/^(['"])(.*)\1$/, '$2'))
+  }
+  return keys
 }

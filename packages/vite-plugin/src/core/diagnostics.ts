@@ -22,6 +22,7 @@ export type DiagnosticCode =
   | 'RE_EXPORT'
   | 'MISSING_ELICITS'
   | 'PLUGIN_UNKNOWN_TOOL'
+  | 'PLUGIN_HANDLERS'
   | 'SCHEMA'
   | 'MODULE_LOAD_FAILED'
   | 'STALE_OUTPUT'

@@ -44,7 +44,10 @@ export interface DiscoveredPlugin {
   location: SourceLocation
   /** The tool it wraps, resolved through imports; undefined if it could not be resolved statically. */
   tool: { file: string; exportName: string } | undefined
-  handlerKeys: string[]
+  /** The keys of its `.onElicit({...})`, when the source says them plainly (an object literal). */
+  handlerKeys: string[] | undefined
+  /** Where `.onElicit(...)` is called, for diagnostics about its keys. */
+  onElicitLocation: SourceLocation | undefined
 }
 
 export interface FileDiscovery {
@@ -258,9 +261,15 @@ function readPlugin(
   if (holder.kind === 'variable' && !holder.exported) {
     report(call, 'NOT_EXPORTED', `Plugin ${holder.name} is not exported, so the generated client registry cannot import it. Write export const ${holder.name} = ...`)
   }
-  const onElicit = steps.find((s) => s.name === 'onElicit')?.call.getArguments()[0]
-  const handlerKeys = objectKeys(onElicit)
-  return { exportName, location: at(call), tool: resolveTool(call.getArguments()[0]), handlerKeys }
+  const onElicitCall = steps.find((s) => s.name === 'onElicit')?.call
+  const handlerKeys = objectKeys(onElicitCall?.getArguments()[0])
+  return { exportName, location: at(call), tool: resolveTool(call.getArguments()[0]), handlerKeys, onElicitLocation: onElicitCall && at(onElicitName(onElicitCall)) }
+}
+
+/** `onElicit` in `makePlugin(tool).onElicit({...})`: where a key problem is reported. */
+function onElicitName(call: CallExpression): Node {
+  const callee = call.getExpression()
+  return Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : call
 }
 
 /** Follow `makePlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */

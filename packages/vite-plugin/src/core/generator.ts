@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import type { Project } from 'ts-morph'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
+import { pluginKeyDiagnostics } from './plugin-keys.ts'
 import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
@@ -61,7 +62,9 @@ export class McpBridgeGenerator {
     const files = await this.sourceFiles()
     const discoveries = this.#discover(files, changed)
     const validation = await loadAndValidate(root, discoveries, this.loader)
-    const diagnostics = sortDiagnostics([...discoveries.flatMap((d) => d.diagnostics), ...validation.diagnostics])
+    const declared = new Map(validation.tools.map(({ tool, discovered, file }) => [`${file}#${discovered.exportName}`, Object.keys(tool.compiled)]))
+    const keyProblems = pluginKeyDiagnostics(discoveries, (file, exportName) => declared.get(`${relative(root, file)}#${exportName}`))
+    const diagnostics = sortDiagnostics([...discoveries.flatMap((d) => d.diagnostics), ...validation.diagnostics, ...keyProblems])
 
     const plugins = registryPlugins(root, discoveries)
     const pluginOf = new Map(plugins.map((p) => [p.toolName, p]))

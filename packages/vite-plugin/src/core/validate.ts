@@ -88,9 +88,11 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 }
 
 /** The violations of an `ElicitationSchemaError` from any copy of the runtime (matched by code). */
+/** A schema error's violations, its warnings included (an error must not hide them from the count). */
 function schemaViolations(error: unknown): ElicitViolation[] | undefined {
-  const e = error as { code?: unknown; violations?: unknown }
-  return e && e.code === 'ELICITATION_SCHEMA_INVALID' && Array.isArray(e.violations) ? (e.violations as ElicitViolation[]) : undefined
+  const e = error as { code?: unknown; violations?: unknown; warnings?: unknown }
+  if (!e || e.code !== 'ELICITATION_SCHEMA_INVALID' || !Array.isArray(e.violations)) return undefined
+  return [...(e.violations as ElicitViolation[]), ...(Array.isArray(e.warnings) ? (e.warnings as ElicitViolation[]) : [])]
 }
 
 function isToolLike(value: unknown): value is AnyMcpTool {
