@@ -14,7 +14,7 @@ import { wrapClientRequests } from './client-requests.ts'
 import { clientRefused } from './legacy-waits.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
-import { clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
+import { clientCapabilitiesOf, missingRequirement, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
@@ -73,7 +73,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     const server = mcp.server
     server.onerror = options.onError
     wrapClientRequests(server, (requestId, reason) => clientRefused(server, requestId, reason))
-    server.setRequestHandler('tools/list', (request, ctx) => {
+    server.setRequestHandler('tools/list', async (request, ctx) => {
       // One page holds every tool, so no cursor this server issued can come back.
       if (request.params?.cursor !== undefined) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${String(request.params.cursor).slice(0, 100)}": this server lists every tool on one page.`)
@@ -81,7 +81,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
-      const offered = [...options.tools.values()].filter((tool) => !missingRequirement(tool, caps, version))
+      const all = [...options.tools.values()]
+      const offered = all.filter((tool) => !missingRequirement(tool, caps, version))
+      await explainHidden(ctx, all, (tool) => missingRequirement(tool, caps, version))
       return {
         tools: offered.map((tool) => ({
           name: tool.name,
@@ -107,5 +109,23 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       return service.calls.size
     },
     close: () => service.calls.close('the MCP server closed'),
+  }
+}
+
+/**
+ * A client that does not declare a capability sees fewer tools, and a person looking at its list
+ * (MCP Inspector, say) would not know why: say it once per listing, as a log message.
+ */
+async function explainHidden(ctx: ServerContext, tools: readonly AnyMcpTool[], missing: (tool: AnyMcpTool) => MissingCapability | undefined): Promise<void> {
+  const hidden = tools.flatMap((tool) => {
+    const gap = missing(tool)
+    return gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []
+  })
+  if (hidden.length === 0) return
+  const message = `Not listed for this client, which does not declare what ${hidden.length === 1 ? 'this tool needs' : 'these tools need'}: ${hidden.join('; ')}.`
+  try {
+    await ctx.mcpReq.log('warning', message, 'mcp-bridge')
+  } catch {
+    // A client that cannot take the log still gets its list.
   }
 }

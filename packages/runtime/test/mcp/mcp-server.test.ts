@@ -2,7 +2,7 @@
  * createMcpServer against the official SDK clients of both protocol generations, in memory
  * (through the stdio entry with an in-memory transport).
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { extractModelContext } from '../../src/index.ts'
 import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
 import { JsonRpcStdioTransport } from '../../src/mcp/stdio-transport.ts'
@@ -125,6 +125,15 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
   it('does not offer tools a client cannot serve, and refuses to call them naming the capability', async () => {
     const client = await connect(serve([add, askAge, classify]), generation, { capabilities: {} })
     expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+    // A person looking at the short list (MCP Inspector) is told why, as a log message — in the
+    // 2025-11-25 generation; a 2026-07-28 client gets logs only for requests that ask for them.
+    if (generation === '2025-11-25') {
+      await vi.waitFor(() => expect(client.received.filter((r) => r.kind === 'log')).toHaveLength(1))
+      expect(client.received.find((r) => r.kind === 'log')).toMatchObject({
+        level: 'warning',
+        data: 'Not listed for this client, which does not declare what these tools need: ask_age (needs elicitation: it asks the user through ctx.elicit, in form mode); classify (needs sampling: it asks the model through ctx.sample).',
+      })
+    } else expect(client.received.filter((r) => r.kind === 'log')).toEqual([])
     await expect(client.call('ask_age')).rejects.toThrow(/Tool "ask_age" needs the client capability "elicitation"/)
     await expect(client.call('classify', { text: 'x' })).rejects.toThrow(/needs the client capability "sampling"/)
     expect((await client.call('add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 })
