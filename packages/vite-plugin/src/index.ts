@@ -31,6 +31,7 @@ import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './co
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { splitModule } from './core/split.ts'
+import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_INDEX_ID } from './app-server.ts'
 
@@ -58,6 +59,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let lastResult: GenerateResult | undefined
   let idle: Promise<void> = Promise.resolve()
   let generator: McpBridgeGenerator | undefined
+  /** Dev: the first generation, the watcher's first scan and the catch-up after it. */
+  let watching: Promise<void> = Promise.resolve()
   /** The app server mounted in dev (closed with the dev server). */
   let devApp: { close(): Promise<void> } | undefined
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
@@ -119,6 +122,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       },
       /** Resolves when no generation is running or queued. */
       whenIdle: () => idle,
+      /** Dev: resolves once the watcher reports every change (its first scan is done) and the outputs are current. */
+      whenWatching: () => watching.then(() => idle),
     },
 
     config(user, env) {
@@ -306,7 +311,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       server.watcher.on('add', (f) => relevant(f) && regenerate(f))
       server.watcher.on('change', (f) => relevant(f) && regenerate(f))
       server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))
+      // No change may be lost before the watcher's first scan ends (see watch-catch-up.ts).
+      const sources = snapshotSources(options)
       regenerate()
+      watching = sources.then(async (before) => {
+        await watcherReady(server.watcher)
+        for (const file of await changedSince(options, before)) regenerate(file)
+        await idle
+      })
+      watching.catch((error: unknown) => server.config.logger.error(`[mcp-bridge] watching failed: ${(error as Error).message}`))
     },
 
     // The dev server closing (Vite calls closeBundle then); in a build the loader is gone already.

@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createServer, type Plugin } from 'vite'
 import { mcpBridge } from '../src/index.ts'
 
@@ -17,6 +17,7 @@ afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true }))
 interface Api {
   generations: number
   whenIdle(): Promise<void>
+  whenWatching(): Promise<void>
 }
 
 describe('mcpBridge() options', () => {
@@ -47,14 +48,13 @@ describe('mcpBridge() in dev', () => {
       const next = async (change: () => void) => {
         const before = api.generations
         change()
-        // Event-driven: wait until the watcher's event has produced a generation, then until idle.
-        await new Promise<void>((done) => {
-          const check = () => (api.generations > before ? done() : void api.whenIdle().then(() => setImmediate(check)))
-          check()
-        })
+        // Event-driven: wait until the watcher's event has produced a generation, then until idle;
+        // bounded, so a lost event fails here, saying so, instead of hanging the suite.
+        await vi.waitFor(() => expect(api.generations, 'no generation followed the change: a watcher event was lost').toBeGreaterThan(before), { timeout: 60_000, interval: 20 })
         await api.whenIdle()
       }
-      await api.whenIdle()
+      // Changes are reported once the watcher's first scan is done; the plugin says when.
+      await api.whenWatching()
       expect(manifest()).toEqual(['book_flight', 'clock'])
 
       const added = join(root, 'src/tools/weather.ts')
@@ -70,6 +70,27 @@ describe('mcpBridge() in dev', () => {
       await next(() => unlinkSync(added))
       expect(manifest()).toEqual(['book_flight', 'clock'])
       expect(readFileSync(join(root, 'src/mcp-bridge/server.gen.ts'), 'utf8')).not.toContain('weather')
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+})
+
+describe('mcpBridge() in dev, when the watcher starts late', () => {
+  it('regenerates for a tool file written before the watcher was ready', async () => {
+    const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
+    temps.push(root)
+    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+    const plugin = mcpBridge()
+    const api = plugin.api as Api
+    const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+    try {
+      // Written at once, as a script (or a loaded machine) does: the watcher may not be watching yet.
+      writeFileSync(join(root, 'src/tools/early.ts'), "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const early = createMcpTool('early').elicits({}).execute(function* () { return 1 })\n")
+      unlinkSync(join(root, 'src/tools/clock.ts'))
+      await api.whenWatching()
+      const names = JSON.parse(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)
+      expect(names).toEqual(['book_flight', 'early'])
     } finally {
       await server.close()
     }

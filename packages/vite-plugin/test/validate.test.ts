@@ -37,6 +37,8 @@ describe('build-time validation', () => {
       'src/profile.ts:9:7  profile › details.tags: arrays of objects are not allowed; elicitation fields are flat primitives — ask for one item per elicitation, or use z.array(z.enum([...])) to pick several known options [array-not-enum]',
       'src/profile.ts:10:7  profile › details.choice: a field has one type (got string | number); pick one, or use z.enum([...]) for choices [union]',
       'src/profile.ts:11:7  profile › details.extra: records (z.record) cannot be a form field; declare each field in the top-level z.object({...}) [record]',
+      // A schema error does not hide the warnings of the same tool.
+      'src/profile.ts:13:23  warning: profile › color.hex: pattern (.regex()) is not part of MCP elicitation; clients may not enforce it, while the server still validates with zod and refuses a non-matching answer [pattern]',
     ])
   }, 30_000)
 
