@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { McpMessage } from '../../src/index.ts'
 import { type ChatHandler, type CallStore, createChatHandler, createRedisStore, createSqliteStore, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
@@ -134,17 +134,29 @@ describe('a chat server killed mid-call (SQLite)', () => {
 
   it('a call running when its server was killed can be cancelled on the restarted one once its lock lapses', async () => {
     const db = join(dir, 'orphan.db')
-    const first = await spawnServer(db, 1_000)
+    // A lease long enough that restarting a server on a loaded machine takes less.
+    const lease = 8_000
+    const first = await spawnServer(db, lease)
     const { started, abort } = await startLongJob(first.url, 'cancelled by the user')
     first.child.kill('SIGKILL')
     await new Promise((r) => first.child.once('exit', r))
+    const killedAt = Date.now()
 
-    const second = await spawnServer(db, 1_000)
-    // Its lock (1 s here) still held by the dead server: refused as busy, nothing changed.
+    const second = await spawnServer(db, lease)
+    // Its lock still held by the dead server: refused as busy, nothing changed.
     const early = await post(second.url, abort)
+    const elapsed = Date.now() - killedAt
+    expect(elapsed, `the restart took ${elapsed} ms, longer than the ${lease} ms lease this check needs`).toBeLessThan(lease)
     expect(find(early, 'error')).toMatchObject({ code: 'BUSY' })
-    await new Promise((r) => setTimeout(r, 1_500))
-    const done = await post(second.url, abort)
+    // Once the lease lapses (asking again changes nothing while it holds), the cancel goes through.
+    let done: Awaited<ReturnType<typeof post>> = []
+    await vi.waitFor(
+      async () => {
+        done = await post(second.url, abort)
+        expect(find(done, 'error')?.code).not.toBe('BUSY')
+      },
+      { timeout: lease + 30_000, interval: 500 },
+    )
     expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user' })
     const store = await createSqliteStore({ path: db })
     cleanups.push(() => store.close())
@@ -155,10 +167,11 @@ describe('a chat server killed mid-call (SQLite)', () => {
 
   it('a call running on a live server keeps its lock past the lease: another instance cannot take it over', async () => {
     const db = join(dir, 'live.db')
-    const first = await spawnServer(db, 1_000)
+    // Leases of 3 s: a loaded machine still renews well within one.
+    const first = await spawnServer(db, 3_000)
     const { started, abort } = await startLongJob(first.url, 'cancelled')
-    const other = await spawnServer(db, 1_000)
-    await new Promise((r) => setTimeout(r, 2_500)) // 2.5 leases: renewed by the live server meanwhile
+    const other = await spawnServer(db, 3_000)
+    await new Promise((r) => setTimeout(r, 7_500)) // 2.5 leases: renewed by the live server meanwhile
     expect(find(await post(other.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
     // The server running it cancels it at once.
     expect(find(await post(first.url, abort), 'call_aborted')).toMatchObject({ callId: started.callId })
