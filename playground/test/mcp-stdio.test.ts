@@ -25,7 +25,12 @@ describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation
     const { tools } = await client.client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(['book_flight', 'build_report', 'choose_color', 'plan_trip', 'rate_trip', 'reserve_table'])
     // The title for people travels with the name (`.title()`).
-    expect(tools.find((t) => t.name === 'book_flight')?.title).toBe('Book a flight')
+    expect(tools.find((t) => t.name === 'book_flight')).toMatchObject({
+      title: 'Book a flight',
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      icons: [{ mimeType: 'image/svg+xml', sizes: ['any'] }],
+    })
+    expect(tools.find((t) => t.name === 'choose_color')?.outputSchema).toMatchObject({ type: 'object', required: ['chosen'] })
 
     client.elicitAnswers.push((params) => {
       const { context } = extractModelContext({ message: params.message, schema: params.requestedSchema })

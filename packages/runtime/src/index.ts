@@ -5,7 +5,7 @@
  * `./react`, test helpers in `./testing`, build-time helpers in `./internal`.
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
-export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits } from './tool/create-mcp-tool.ts'
+export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'
 export type {
   AnyMcpTool,
   ExecuteBody,
@@ -19,6 +19,7 @@ export type {
   ToolResult,
 } from './tool/mcp-tool.ts'
 export { isMcpTool } from './tool/mcp-tool.ts'
+export type { ToolAnnotations, ToolIcon } from './tool/tool-metadata.ts'
 export type { CompiledElicit, CompiledElicits } from './tool/compile-elicits.ts'
 export type {
   ElicitAction,
@@ -74,6 +75,7 @@ export {
   ToolAbortedError,
   ToolContextUsageError,
   ToolParamsError,
+  ToolResultInvalidError,
   UnknownElicitKeyError,
   UnsupportedElicitationModeError,
 } from './errors/call-errors.ts'

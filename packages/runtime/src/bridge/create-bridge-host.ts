@@ -21,6 +21,7 @@ import {
   StepFailedError,
   ToolContextUsageError,
   ToolParamsError,
+  ToolResultInvalidError,
   UnknownElicitKeyError,
   UnsupportedElicitationModeError,
 } from '../errors/call-errors.ts'
@@ -265,16 +266,24 @@ class BridgeCall<R> implements BridgeHost<R> {
  */
 function* runCall(call: BridgeCall<unknown>): Operation<void> {
   try {
-    const result = yield* scoped(() => runToolBody(call))
+    const value = yield* scoped(() => runToolBody(call))
     // A tool that returns before using up its journal took another path than the recorded run.
     const unreached = call.recorder.unreached()
     if (unreached) throw new JournalDivergenceError(call.tool.name, describeEntry(unreached), 'the end of the tool')
-    call.finish({ status: 'completed', result })
+    call.finish({ status: 'completed', result: checkedResult(call.tool, value) })
   } catch (error) {
     call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
   } finally {
     call.finish({ status: 'aborted', reason: call.abortReason ?? 'the scope running the tool was shut down' })
   }
+}
+
+/** With `.returns(schema)`: the schema's output, or a failure naming each field it refuses. */
+function checkedResult(tool: AnyMcpTool, value: unknown): unknown {
+  if (!tool.returns) return value
+  const parsed = tool.returns.safeParse(value)
+  if (!parsed.success) throw new ToolResultInvalidError(tool.name, summarizeIssues(parsed.error.issues))
+  return parsed.data
 }
 
 function* runToolBody(call: BridgeCall<unknown>): Operation<unknown> {

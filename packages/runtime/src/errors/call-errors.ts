@@ -210,3 +210,14 @@ export class McpCapabilityError extends McpBridgeError {
     super(`Tool "${toolName}" needs the client capability "${capability}" (${why}), which this client did not declare.`)
   }
 }
+
+/** A tool with `.returns(schema)` returned a value its schema refuses; nothing of it was reported. */
+export class ToolResultInvalidError extends McpBridgeError {
+  readonly code = 'TOOL_RESULT_INVALID'
+  constructor(
+    readonly toolName: string,
+    readonly issues: readonly IssueSummary[],
+  ) {
+    super(`Tool "${toolName}" returned a result its .returns() schema refuses, so it was not sent:\n${listIssues(issues)}`)
+  }
+}

@@ -62,7 +62,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
 
   function createServer(): McpServer {
     const mcp = new McpServer(
-      { name: options.name, version: options.version },
+      { name: options.name, version: options.version, ...options.info },
       {
         capabilities: { tools: {}, logging: {} },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -90,6 +90,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           ...(tool.title !== undefined && { title: tool.title }),
           ...(tool.description !== undefined && { description: tool.description }),
           inputSchema: tool.jsonSchema.parameters as { type: 'object' },
+          ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
+          ...(tool.annotations && { annotations: { ...tool.annotations } }),
+          ...(tool.icons && { icons: tool.icons.map((icon) => ({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) })) }),
         })),
       }
     })

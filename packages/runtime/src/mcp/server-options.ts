@@ -16,6 +16,12 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 export interface McpServerOptions {
   name: string
   version: string
+  /** For people: clients show it in place of `name` (MCP `serverInfo.title`). */
+  title?: string
+  /** What the server offers, in a sentence (`serverInfo.description`). */
+  description?: string
+  /** Where to learn more (`serverInfo.websiteUrl`): an http(s) URL. */
+  websiteUrl?: string
   /** Tools, or plugins (their `mcp` part is the same tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   /** Shown to clients at connection time. */
@@ -61,6 +67,8 @@ export class McpServerOptionsError extends McpBridgeError {
 export interface ResolvedServerOptions {
   name: string
   version: string
+  /** `serverInfo` beyond name and version: title, description, websiteUrl (those given). */
+  info: { title?: string; description?: string; websiteUrl?: string }
   instructions: string | undefined
   tools: ReadonlyMap<string, AnyMcpTool>
   secret: string | Uint8Array
@@ -77,6 +85,9 @@ const optionsSchema = z
   .object({
     name: z.string().min(1, 'give the server a name'),
     version: z.string().min(1, 'give the server a version, e.g. "1.0.0"'),
+    title: z.string().min(1).max(200).optional(),
+    description: z.string().min(1).optional(),
+    websiteUrl: z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. https://example.com' }).optional(),
     tools: z.array(z.unknown()),
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
@@ -104,6 +115,11 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
   return {
     name: options.name,
     version: options.version,
+    info: {
+      ...(options.title !== undefined && { title: options.title }),
+      ...(options.description !== undefined && { description: options.description }),
+      ...(options.websiteUrl !== undefined && { websiteUrl: options.websiteUrl }),
+    },
     instructions: options.instructions,
     tools: collectTools(input.tools, 'createMcpServer({ tools })'),
     secret,

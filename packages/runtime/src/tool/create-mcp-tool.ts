@@ -19,34 +19,52 @@ import { ToolDefinitionError } from '../errors/definition-errors.ts'
 import { ElicitationSchemaError } from '../schema/elicitation-schema-error.ts'
 import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mcp-tool.ts'
 import { assertToolName } from './tool-name.ts'
+import { annotationsSchema, iconsSchema, metadataProblem, type ToolAnnotations, type ToolIcon } from './tool-metadata.ts'
 
 export type EmptyParameters = z.ZodObject<{}>
 
-export interface McpToolBuilder<N extends string, P extends z.ZodObject> {
+/** What a body may return: anything, or — after `.returns(schema)` — the schema's input. */
+export type ReturnInput<O> = O extends z.ZodObject ? z.input<O> : unknown
+/** What the call's result is: the body's value, or — after `.returns(schema)` — the schema's output. */
+export type ReturnOutput<O, R> = O extends z.ZodObject ? z.output<O> : R
+
+export interface McpToolBuilder<N extends string, P extends z.ZodObject, O extends z.ZodObject | undefined = undefined> {
   /** A name for people ("Book a flight"): tool cards and MCP clients show it; the name stays for the model. */
-  title(text: string): McpToolBuilder<N, P>
-  description(text: string): McpToolBuilder<N, P>
-  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP>
-  requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P>
+  title(text: string): McpToolBuilder<N, P, O>
+  description(text: string): McpToolBuilder<N, P, O>
+  /** Hints for clients (MCP tool annotations): read-only, destructive, idempotent, open-world. */
+  annotations(annotations: ToolAnnotations): McpToolBuilder<N, P, O>
+  /** Icons for clients' tool lists: https or data URLs. */
+  icons(icons: readonly ToolIcon[]): McpToolBuilder<N, P, O>
+  /** The result's shape (a zod object): MCP `outputSchema`; results are validated and sent as `structuredContent`. */
+  returns<NO extends z.ZodObject>(schema: NO): McpToolBuilder<N, P, NO>
+  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP, O>
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P, O>
   /** Declare every elicitation the tool may ask for (required, even `{}`). */
-  elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E>
+  elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E, O>
 }
 
-export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObject, E extends ElicitsMap> {
-  title(text: string): McpToolBuilderWithElicits<N, P, E>
-  description(text: string): McpToolBuilderWithElicits<N, P, E>
-  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E>
-  requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E>
+export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObject, E extends ElicitsMap, O extends z.ZodObject | undefined = undefined> {
+  title(text: string): McpToolBuilderWithElicits<N, P, E, O>
+  description(text: string): McpToolBuilderWithElicits<N, P, E, O>
+  annotations(annotations: ToolAnnotations): McpToolBuilderWithElicits<N, P, E, O>
+  icons(icons: readonly ToolIcon[]): McpToolBuilderWithElicits<N, P, E, O>
+  returns<NO extends z.ZodObject>(schema: NO): McpToolBuilderWithElicits<N, P, E, NO>
+  parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E, O>
+  requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E, O>
   /** The tool body: one generator that may elicit, sample, log and notify. */
-  execute<R>(body: (params: z.output<P>, ctx: McpToolContext<E>) => Operation<R>): McpTool<N, P, E, R>
+  execute<R extends ReturnInput<O>>(body: (params: z.output<P>, ctx: McpToolContext<E>) => Operation<R>): McpTool<N, P, E, ReturnOutput<O, R>>
   /** Three phases: `before` (server, once) → `client` (interactive) → `after` (server, once). */
-  handoff<H, CR, R>(phases: HandoffPhases<P, E, H, CR, R>): McpTool<N, P, E, R>
+  handoff<H, CR, R extends ReturnInput<O>>(phases: HandoffPhases<P, E, H, CR, R>): McpTool<N, P, E, ReturnOutput<O, R>>
 }
 
 interface BuilderState {
   name: string
   title: string | undefined
   description: string | undefined
+  annotations: Readonly<ToolAnnotations> | undefined
+  icons: readonly ToolIcon[] | undefined
+  returns: { schema: z.ZodObject; json: JsonSchema } | undefined
   parameters: z.ZodObject
   parametersJson: JsonSchema
   requirements: Partial<ToolRequirements>
@@ -60,6 +78,9 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
     name,
     title: undefined,
     description: undefined,
+    annotations: undefined,
+    icons: undefined,
+    returns: undefined,
     parameters,
     parametersJson: toJsonSchema(parameters, 'input').json,
     requirements: {},
@@ -93,6 +114,30 @@ class Builder {
   description(text: string): Builder {
     if (typeof text !== 'string') this.fail(`.description() takes a string (got ${typeof text})`)
     return this.with({ description: text })
+  }
+
+  annotations(annotations: ToolAnnotations): Builder {
+    const problem = metadataProblem(annotationsSchema, annotations, '.annotations()')
+    if (problem) this.fail(`${problem} (known hints: readOnlyHint, destructiveHint, idempotentHint, openWorldHint — each true or false)`)
+    return this.with({ annotations: Object.freeze({ ...annotations }) })
+  }
+
+  icons(icons: readonly ToolIcon[]): Builder {
+    const problem = metadataProblem(iconsSchema, icons, '.icons()')
+    if (problem) this.fail(problem)
+    return this.with({ icons: Object.freeze(icons.map((icon) => Object.freeze({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) }))) })
+  }
+
+  returns(schema: z.ZodObject): Builder {
+    if (!isZodObject(schema)) {
+      this.fail('.returns() takes a zod 4 object schema (an MCP outputSchema is an object), e.g. .returns(z.object({ booked: z.boolean() }))')
+    }
+    const { json, unrepresentable } = toJsonSchema(schema, 'output')
+    if (unrepresentable.length > 0) {
+      const lines = unrepresentable.map((n) => `  - ${n.pointer || '(root)'}: ${UNREPRESENTABLE_FIXES[n.zodType] ?? n.zodType}`)
+      this.fail(`.returns() must be JSON-representable (results travel as JSON):\n${lines.join('\n')}`)
+    }
+    return this.with({ returns: { schema, json } })
   }
 
   parameters(schema: z.ZodObject): Builder {
@@ -151,6 +196,9 @@ class Builder {
       name: this.state.name,
       title: this.state.title,
       description: this.state.description,
+      annotations: this.state.annotations,
+      icons: this.state.icons,
+      returns: this.state.returns?.schema,
       parameters: this.state.parameters,
       elicits: elicits.map,
       compiled: Object.freeze(elicits.compiled.entries),
@@ -158,7 +206,7 @@ class Builder {
         elicitation: this.state.requirements.elicitation ?? keys.length > 0,
         sampling: this.state.requirements.sampling ?? false,
       }),
-      jsonSchema: Object.freeze({ parameters: this.state.parametersJson }),
+      jsonSchema: Object.freeze({ parameters: this.state.parametersJson, ...(this.state.returns && { output: this.state.returns.json }) }),
       warnings: Object.freeze([...elicits.compiled.warnings]),
       body: Object.freeze(body),
     }

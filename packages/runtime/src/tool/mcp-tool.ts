@@ -7,6 +7,7 @@
 import type { Operation } from 'effection'
 import type { z } from 'zod'
 import type { JsonSchema } from '../schema/json-schema.ts'
+import type { ToolAnnotations, ToolIcon } from './tool-metadata.ts'
 import type { ElicitViolation } from '../schema/violation.ts'
 import type { CompiledElicits } from './compile-elicits.ts'
 import type { AfterPhaseContext, McpToolContext, ServerPhaseContext } from './context.ts'
@@ -41,6 +42,8 @@ export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>
 export interface McpToolJsonSchemas {
   /** The parameters as JSON Schema (zod 4, io: input): the MCP `inputSchema`. */
   readonly parameters: JsonSchema
+  /** The result, with `.returns()` (zod 4, io: output): the MCP `outputSchema`. */
+  readonly output?: JsonSchema
 }
 
 export interface McpTool<
@@ -54,6 +57,11 @@ export interface McpTool<
   /** For people (tool cards, MCP clients' lists); `undefined`: show the name. */
   readonly title: string | undefined
   readonly description: string | undefined
+  /** MCP tool annotations (`.annotations()`), hints for clients. */
+  readonly annotations: Readonly<ToolAnnotations> | undefined
+  readonly icons: readonly ToolIcon[] | undefined
+  /** The result's schema (`.returns()`): every result is parsed with it before it is reported. */
+  readonly returns: z.ZodObject | undefined
   readonly parameters: P
   /** The keys as declared (their types drive `ctx.elicit` and the plugin handlers). */
   readonly elicits: E

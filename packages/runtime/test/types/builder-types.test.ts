@@ -5,7 +5,7 @@
 import type { Operation } from 'effection'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, type ElicitResult, type McpTool, type SampleResult } from '../../src/index.ts'
+import { createMcpTool, type ElicitResult, type McpTool, type SampleResult, type ToolResult } from '../../src/index.ts'
 
 const flightSchema = z.object({ id: z.string(), price: z.number() })
 
@@ -177,5 +177,28 @@ describe('builder types', () => {
     expect(() => createMcpTool('p').parameters(z.string())).toThrow(/zod 4 object/)
     // @ts-expect-error a response schema must be a zod object
     expect(() => createMcpTool('q').elicits({ bad: z.string() })).toThrow(/must be z\.object/)
+  })
+
+  it('types the body return with .returns(): the schema input in, its output as the result', () => {
+    const quote = z.object({ price: z.number(), currency: z.enum(['EUR', 'USD']).default('EUR') })
+    const tool = createMcpTool('quote')
+      .returns(quote)
+      .elicits({})
+      .execute(function* () {
+        return { price: 3 } // currency has a default: optional on the way in
+      })
+    expectTypeOf<ToolResult<typeof tool>>().toEqualTypeOf<{ price: number; currency: 'EUR' | 'USD' }>()
+    createMcpTool('quote2')
+      .returns(quote)
+      .elicits({})
+      // @ts-expect-error price must be a number
+      .execute(function* () {
+        return { price: 'free' }
+      })
+    // Without .returns() any value goes, typed as returned.
+    const free = createMcpTool('free').elicits({}).execute(function* () {
+      return 42 as const
+    })
+    expectTypeOf<ToolResult<typeof free>>().toEqualTypeOf<42>()
   })
 })

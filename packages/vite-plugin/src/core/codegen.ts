@@ -32,7 +32,11 @@ export interface ManifestTool {
   name: string
   title: string | null
   description: string | null
+  annotations: Record<string, boolean> | null
+  icons: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }> | null
   parameters: JsonSchema
+  /** `.returns()`: the MCP outputSchema. */
+  output: JsonSchema | null
   elicits: Record<string, { schema: ElicitationWireSchema; hasContext: boolean }>
   requirements: ToolRequirements
   source: SourceLocation & { export: string }

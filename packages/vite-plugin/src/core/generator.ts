@@ -77,7 +77,10 @@ export class McpBridgeGenerator {
         name: tool.name,
         title: tool.title ?? null,
         description: tool.description ?? null,
+        annotations: tool.annotations ? { ...tool.annotations } : null,
+        icons: tool.icons ? tool.icons.map((icon) => ({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) })) : null,
         parameters: tool.jsonSchema.parameters,
+        output: tool.jsonSchema.output ?? null,
         elicits: Object.fromEntries(
           Object.values(tool.compiled)
             .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

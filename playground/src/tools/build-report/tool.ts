@@ -5,6 +5,7 @@ import { z } from 'zod'
 /** A plain tool: no questions, but live progress and logs. */
 export const buildReport = createMcpTool('build_report')
   .title('Build a report')
+  .annotations({ readOnlyHint: true, idempotentHint: true, openWorldHint: false })
   .description('Compile a travel report, step by step.')
   .parameters(z.object({ steps: z.int().min(1).max(20).default(5) }))
   .elicits({})

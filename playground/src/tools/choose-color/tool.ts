@@ -4,6 +4,8 @@ import { z } from 'zod'
 /** The answer must be a #rrggbb color; invalid input is refused in the picker and never sent. */
 export const chooseColor = createMcpTool('choose_color')
   .title('Pick a color')
+  .annotations({ readOnlyHint: true, openWorldHint: false })
+  .returns(z.object({ chosen: z.boolean(), color: z.string().optional(), name: z.string().nullable().optional() }))
   .description('Ask the user to pick a theme color.')
   .parameters(z.object({ purpose: z.string().default('your theme') }))
   .elicits({

@@ -21,6 +21,7 @@ export type TripHandoff = z.infer<typeof tripHandoff>
  */
 export const planTrip = createMcpTool('plan_trip')
   .title('Plan a day out')
+  .annotations({ readOnlyHint: false, destructiveHint: false, openWorldHint: true })
   .description('Plan a day out in a city: looks up activities, the user picks one, then it is reserved.')
   .parameters(
     z.object({

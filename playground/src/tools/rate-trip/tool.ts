@@ -4,6 +4,7 @@ import { z } from 'zod'
 /** No plugin on purpose: the chat shows the fallback form built from the schema. */
 export const rateTrip = createMcpTool('rate_trip')
   .title('Rate your trip')
+  .annotations({ readOnlyHint: true, openWorldHint: false })
   .description('Ask the user to rate their last trip.')
   .elicits({
     rating: z.object({

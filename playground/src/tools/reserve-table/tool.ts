@@ -15,6 +15,7 @@ function slotsFor(restaurant: string): Array<z.infer<typeof slotSchema>> {
  */
 export const reserveTable = createMcpTool('reserve_table')
   .title('Reserve a table')
+  .annotations({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true })
   .description('Reserve a table at a restaurant: the user picks a time, then gives the party details.')
   .parameters(z.object({ restaurant: z.string().default('Luigi’s').describe('The restaurant') }))
   .elicits({
