@@ -20,6 +20,16 @@ interface Api {
   whenWatching(): Promise<void>
 }
 
+/** A dev server (middleware mode, no HMR) on a temporary copy of fixtures/valid-basic. */
+async function devServer() {
+  const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
+  temps.push(root)
+  cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+  const plugin = mcpBridge()
+  const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+  return { root, api: plugin.api as Api, server }
+}
+
 describe('mcpBridge() options', () => {
   it('rejects unknown options and bad values with the known list', () => {
     const configResolved = (p: Plugin) => (p.configResolved as (c: unknown) => void).bind({})
@@ -37,12 +47,7 @@ describe('mcpBridge() options', () => {
 
 describe('mcpBridge() in dev', () => {
   it('regenerates when tool files are added, changed and deleted', async () => {
-    const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
-    temps.push(root)
-    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
-    const plugin = mcpBridge()
-    const api = plugin.api as Api
-    const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+    const { root, api, server } = await devServer()
     try {
       const manifest = () => JSON.parse(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)
       const next = async (change: () => void) => {
@@ -78,12 +83,7 @@ describe('mcpBridge() in dev', () => {
 
 describe('mcpBridge() in dev, when the watcher starts late', () => {
   it('regenerates for a tool file written before the watcher was ready', async () => {
-    const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
-    temps.push(root)
-    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
-    const plugin = mcpBridge()
-    const api = plugin.api as Api
-    const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+    const { root, api, server } = await devServer()
     try {
       // Written at once, as a script (or a loaded machine) does: the watcher may not be watching yet.
       writeFileSync(join(root, 'src/tools/early.ts'), "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const early = createMcpTool('early').elicits({}).execute(function* () { return 1 })\n")

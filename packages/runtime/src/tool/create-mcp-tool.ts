@@ -129,27 +129,24 @@ class Builder {
   }
 
   returns(schema: z.ZodObject): Builder {
-    if (!isZodObject(schema)) {
-      this.fail('.returns() takes a zod 4 object schema (an MCP outputSchema is an object), e.g. .returns(z.object({ booked: z.boolean() }))')
-    }
-    const { json, unrepresentable } = toJsonSchema(schema, 'output')
-    if (unrepresentable.length > 0) {
-      const lines = unrepresentable.map((n) => `  - ${n.pointer || '(root)'}: ${UNREPRESENTABLE_FIXES[n.zodType] ?? n.zodType}`)
-      this.fail(`.returns() must be JSON-representable (results travel as JSON):\n${lines.join('\n')}`)
-    }
+    const json = this.objectJson(schema, 'output', '.returns()', 'an MCP outputSchema is an object', 'z.object({ booked: z.boolean() })', 'results travel as JSON')
     return this.with({ returns: { schema, json } })
   }
 
   parameters(schema: z.ZodObject): Builder {
-    if (!isZodObject(schema)) {
-      this.fail('.parameters() takes a zod 4 object schema, e.g. .parameters(z.object({ city: z.string() }))')
-    }
-    const { json, unrepresentable } = toJsonSchema(schema, 'input')
+    const json = this.objectJson(schema, 'input', '.parameters()', 'models send an object of arguments', 'z.object({ city: z.string() })', 'models send JSON')
+    return this.with({ parameters: schema, parametersJson: json })
+  }
+
+  /** A zod object as JSON Schema, or a definition error saying what to write instead. */
+  private objectJson(schema: unknown, io: 'input' | 'output', step: string, whyObject: string, example: string, whyJson: string): JsonSchema {
+    if (!isZodObject(schema)) this.fail(`${step} takes a zod 4 object schema (${whyObject}), e.g. ${step.slice(0, -1)}${example})`)
+    const { json, unrepresentable } = toJsonSchema(schema, io)
     if (unrepresentable.length > 0) {
       const lines = unrepresentable.map((n) => `  - ${n.pointer || '(root)'}: ${UNREPRESENTABLE_FIXES[n.zodType] ?? n.zodType}`)
-      this.fail(`.parameters() must be JSON-representable (models send JSON):\n${lines.join('\n')}`)
+      this.fail(`${step} must be JSON-representable (${whyJson}):\n${lines.join('\n')}`)
     }
-    return this.with({ parameters: schema, parametersJson: json })
+    return json
   }
 
   requires(requirements: Partial<ToolRequirements>): Builder {
