@@ -1,7 +1,7 @@
 import { FallbackForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
-export function App() {
+export default function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
   return (
     <main>
@@ -22,7 +22,13 @@ export function App() {
           </section>
         ),
       )}
-      <form onSubmit={(e) => (e.preventDefault(), void chat.send(new FormData(e.currentTarget).get('q') as string))}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault()
+          void chat.send(new FormData(e.currentTarget).get('q') as string)
+          e.currentTarget.reset()
+        }}
+      >
         <input name="q" aria-label="Message" /> <button>Send</button>
       </form>
     </main>
