@@ -85,10 +85,13 @@ for (const name of ['A', 'B']) {
   instances.push({ name, port })
 }
 
+// Chat requests take turns between the instances (so consecutive turns of one conversation land on
+// different ones); page assets, which any instance serves alike, go to A and do not shift the turn.
 let next = 0
 const proxy = createServer((req, res) => {
-  const target = instances[next++ % instances.length]
-  if ((req.url ?? '').startsWith('/api/chat')) console.log(`[proxy] ${req.method} ${req.url} → ${target.name}`)
+  const chat = (req.url ?? '').startsWith('/api/chat')
+  const target = chat ? instances[next++ % instances.length] : instances[0]
+  if (chat) console.log(`[proxy] ${req.method} ${req.url} → ${target.name}`)
   const upstream = forward({ host: '127.0.0.1', port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-served-by': target.name })
     answer.pipe(res)

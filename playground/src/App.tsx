@@ -9,12 +9,14 @@
  * streaming reply once it is complete, via `aria-busy`), each message says who speaks, a new
  * question takes the focus and the composer gets it back when nothing waits any more.
  */
-import { useEffect, useRef } from 'react'
+import { lazy, Suspense, useEffect, useRef } from 'react'
 import { useChat, useFollowLatest, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 import { Composer } from './components/Composer.tsx'
-import { Markdown } from './components/Markdown.tsx'
 import { ToolCard } from './components/ToolCard.tsx'
+
+// The markdown renderer loads with the first reply, in its own chunk (the first page stays small).
+const Markdown = lazy(() => import('./components/Markdown.tsx').then((m) => ({ default: m.Markdown })))
 
 const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Reserve a table for dinner', 'Pick a theme color', 'Rate my trip', 'Build a report']
 
@@ -100,7 +102,9 @@ export function App() {
             <div key={item.id} className="bubble-row assistant" aria-busy={busy && item.id === lastId}>
               <span className="sr-only">Assistant: </span>
               <div className="bubble assistant">
-                <Markdown text={item.text} />
+                <Suspense fallback={<p className="plain">{item.text}</p>}>
+                  <Markdown text={item.text} />
+                </Suspense>
               </div>
             </div>
           ),

@@ -103,6 +103,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   return {
     name: 'mcp-bridge',
     enforce: 'pre',
+    // One instance for every environment of a build: one generation, reported once (see buildStart).
+    sharedDuringBuild: true,
     api: {
       /** What the user passed, for the CLI, which reads it from the app's Vite config. */
       userOptions,
