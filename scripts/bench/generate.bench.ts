@@ -57,16 +57,21 @@ for (const count of [10, 100, 1000]) {
  * The plugin's share of `vite build` on the playground, timed as users run it: the CLI in a
  * fresh Node process, wall clock to exit. "Without" builds the same app from a copy of its
  * config with the plugin taken out (so the plugin is not even imported); the committed
- * generated registries let that build succeed. "With, no cache" deletes the plugin's build
- * cache first (a fresh checkout); "with, unchanged" follows a build of the same sources.
+ * generated registries let that build succeed. "With" is the playground's plugin call without
+ * its `server` option, so both build the client only and the difference is the plugin's work
+ * (the server build `server` adds is the app's own build, not overhead). "With, no cache"
+ * deletes the plugin's build cache first (a fresh checkout); "with, unchanged" follows a build
+ * of the same sources.
  */
 const playground = resolve(fixtures, '../playground')
 const viteBin = resolve(fixtures, '../node_modules/vite/bin/vite.js')
-const pluginCall = "mcpBridge({ exclude: ['src/server/**'] }), "
+const pluginCall = /\n\s*\/\/ `server`[^\n]*\n\s*\/\/[^\n]*\n\s*mcpBridge\(\{ exclude: \['src\/server\/\*\*'\], server: 'src\/server\/app\.ts' \}\),/
 const configSource = readFileSync(join(playground, 'vite.config.ts'), 'utf8')
-if (!configSource.includes(pluginCall)) throw new Error(`playground/vite.config.ts no longer contains ${pluginCall}; update the benchmark`)
+if (!pluginCall.test(configSource)) throw new Error(`playground/vite.config.ts no longer contains the mcpBridge({ exclude, server }) call this benchmark edits; update it`)
 const withoutConfig = join(playground, '.tmp-bench-without-plugin.vite.config.ts')
+const withConfig = join(playground, '.tmp-bench-with-plugin.vite.config.ts')
 writeFileSync(withoutConfig, configSource.replace(pluginCall, '').replace(/^import \{ mcpBridge \}.*\n/m, ''))
+writeFileSync(withConfig, configSource.replace(pluginCall, "\n    mcpBridge({ exclude: ['src/server/**'] }),"))
 const cacheFile = join((await resolveConfig({ root: playground, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
 const outDir = join(playground, '.tmp-bench-dist')
 
@@ -91,11 +96,12 @@ try {
   for (let i = 0; i < rounds; i++) {
     without.push(viteBuild(withoutConfig))
     rmSync(cacheFile, { force: true })
-    cold.push(viteBuild('vite.config.ts'))
-    unchanged.push(viteBuild('vite.config.ts'))
+    cold.push(viteBuild(withConfig))
+    unchanged.push(viteBuild(withConfig))
   }
 } finally {
   rmSync(withoutConfig, { force: true })
+  rmSync(withConfig, { force: true })
   rmSync(outDir, { recursive: true, force: true })
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
