@@ -16,10 +16,31 @@ import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PreviewServer, UserConfig, ViteBuilder, ViteDevServer } from 'vite'
 import { McpBridgeError } from '@mcp-bridge/runtime'
-import { appRoutes, closeAppServer, isAppServer, type AppServer } from '@mcp-bridge/runtime/server'
+import type { AppServer, NodeMiddleware } from '@mcp-bridge/runtime/server'
 import type { ResolvedOptions } from './core/options.ts'
 
 type ServerOption = NonNullable<ResolvedOptions['server']>
+
+/**
+ * The runtime's server entry (the chat engine, stores, static files) loads when an app server is
+ * first needed, so a build or dev server that serves none never pays for importing it.
+ */
+const runtimeServer = () => import('@mcp-bridge/runtime/server')
+
+/** The chat and MCP paths, served by the app server `load` gives; any other request goes on. */
+function lazyRoutes(load: () => Promise<AppServer>, server: ServerOption): NodeMiddleware {
+  let routes: Promise<NodeMiddleware> | undefined
+  return (req, res, next) => {
+    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
+    if (pathname !== server.chatPath && pathname !== server.mcpPath) return next()
+    routes ??= runtimeServer().then((m) => m.appRoutes(load, { chatPath: server.chatPath, mcpPath: server.mcpPath }))
+    routes.then((serve) => serve(req, res, next), next)
+  }
+}
+
+async function closeApp(app: AppServer): Promise<void> {
+  await (await runtimeServer()).closeAppServer(app)
+}
 
 /** The environment the server module is built in. */
 export const SERVER_ENVIRONMENT = 'mcp_bridge_server'
@@ -78,7 +99,9 @@ export function loadServerIndex(id: string, server: ServerOption): string | unde
 }
 
 function appOf(module: Record<string, unknown>, entry: string, root: string): AppServer {
-  if (isAppServer(module.default)) return module.default
+  // The runtime's own check (`isAppServer`), inlined so this stays free of a runtime import.
+  const value = module.default as { kind?: unknown } | undefined
+  if (typeof value === 'object' && value !== null && value.kind === 'mcp-bridge-app-server') return value as AppServer
   throw new AppServerModuleError(
     `${relative(root, entry)} must \`export default defineAppServer({ chat })\` (from '@mcp-bridge/runtime/server'); its default export is ${module.default === undefined ? 'missing' : typeof module.default}.`,
   )
@@ -96,7 +119,7 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption, generated:
   }
   let current: { module: Record<string, unknown>; app: AppServer } | undefined
   const closeQuietly = (app: AppServer) =>
-    closeAppServer(app).catch((error: unknown) => vite.config.logger.error(`[mcp-bridge] closing the previous app server: ${(error as Error).message}`))
+    closeApp(app).catch((error: unknown) => vite.config.logger.error(`[mcp-bridge] closing the previous app server: ${(error as Error).message}`))
 
   async function load(): Promise<AppServer> {
     try {
@@ -119,7 +142,7 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption, generated:
       throw error
     }
   }
-  vite.middlewares.use(appRoutes(load, { chatPath: server.chatPath, mcpPath: server.mcpPath }))
+  vite.middlewares.use(lazyRoutes(load, server))
   return {
     async close() {
       if (current) await closeQuietly(current.app)
@@ -137,8 +160,8 @@ export function mountInPreview(preview: PreviewServer, server: ServerOption): vo
     (loaded ??= (async () => {
       if (!existsSync(built)) throw new AppServerModuleError(`No server build at ${relative(root, built)}: run \`vite build\` before \`vite preview\`.`)
       const app = appOf((await import(pathToFileURL(built).href)) as Record<string, unknown>, built, root)
-      preview.httpServer.once('close', () => void closeAppServer(app).catch(() => {}))
+      preview.httpServer.once('close', () => void closeApp(app).catch(() => {}))
       return app
     })())
-  preview.middlewares.use(appRoutes(load, { chatPath: server.chatPath, mcpPath: server.mcpPath }))
+  preview.middlewares.use(lazyRoutes(load, server))
 }
