@@ -9,7 +9,8 @@ import { parseArgs } from 'node:util'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
 import { createViteModuleLoader } from './core/load-modules.ts'
-import { projectOptions } from './core/project-options.ts'
+import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
+import { projectSetup } from './core/project-options.ts'
 
 const USAGE = `Usage: mcp-bridge <check|generate> [options]
 
@@ -23,6 +24,8 @@ Options:
   --out-dir DIR       where generated files go (default: src/mcp-bridge)
   --manifest FILE     manifest file name (default: mcp-tools.json)
   --json              print machine-readable diagnostics
+  --no-cache          run every tool module even when nothing changed since the last
+                      clean run (its result is kept in Vite's cache directory)
   --timeout SECONDS   stop and fail if the run takes longer (default 300); it runs
                       the project's tool modules, and one may loop forever at import
   -h, --help          show this help
@@ -53,6 +56,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
         'out-dir': { type: 'string' },
         manifest: { type: 'string' },
         json: { type: 'boolean', default: false },
+        'no-cache': { type: 'boolean', default: false },
         timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -81,36 +85,50 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     io.err(`mcp-bridge: --timeout takes a whole number of seconds from 1 to 86400 (got "${values.timeout}")`)
     return 2
   }
-  let options
+  let setup
   try {
-    options = await projectOptions(root, { include: values.include, exclude: values.exclude, outDir: values['out-dir'], manifest: values.manifest })
+    setup = await projectSetup(root, { include: values.include, exclude: values.exclude, outDir: values['out-dir'], manifest: values.manifest })
   } catch (error) {
     io.err(`mcp-bridge: ${(error as Error).message}`)
     return 2
   }
+  const { options, cacheDir } = setup
 
-  const loader = await createViteModuleLoader(root, { ...(io.loading && { onImport: io.loading }) })
-  try {
-    const generator = new McpBridgeGenerator(options, loader)
-    const result = await generator.generate()
-    const diagnostics: Diagnostic[] = [...result.diagnostics]
-    let written: string[] = []
-    // Stale outputs matter once the sources are clean: until then `generate` would refuse anyway.
-    if (command === 'check' && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...generator.stale(result))
-    else if (!diagnostics.some((d) => d.severity === 'error')) written = generator.write(result)
-    const errors = diagnostics.filter((d) => d.severity === 'error').length
-    const warnings = diagnostics.length - errors
-    if (values.json) {
-      io.out(JSON.stringify({ ok: errors === 0, command, tools: result.toolCount, errors, warnings, diagnostics, written }, null, 2))
-    } else {
-      for (const d of diagnostics) io.out(formatDiagnostic(d))
-      const verb = command === 'check' ? 'checked' : errors ? 'not written (fix the errors first)' : written.length ? `wrote ${written.length} file${written.length === 1 ? '' : 's'}` : 'up to date'
-      io.out(`mcp-bridge ${command}: ${result.toolCount} tool${result.toolCount === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}; ${verb}`)
+  // Nothing changed since the last clean run (sources, options, lockfile, versions, and the
+  // generated files on disk are the ones it wrote): its result stands, and no module runs.
+  const print = await fingerprint(options)
+  const cached = values['no-cache'] ? undefined : readCached(cacheDir, print)
+  let result
+  let written: string[] = []
+  const diagnostics: Diagnostic[] = []
+  if (cached) {
+    result = cached
+    diagnostics.push(...cached.diagnostics)
+  } else {
+    const loader = await createViteModuleLoader(root, { ...(io.loading && { onImport: io.loading }) })
+    try {
+      const generator = new McpBridgeGenerator(options, loader)
+      result = await generator.generate()
+      diagnostics.push(...result.diagnostics)
+      // Stale outputs matter once the sources are clean: until then `generate` would refuse anyway.
+      if (command === 'check' && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...generator.stale(result))
+      else if (!diagnostics.some((d) => d.severity === 'error')) written = generator.write(result)
+      if (!diagnostics.some((d) => d.severity === 'error')) writeCached(cacheDir, print, result)
+    } finally {
+      await loader.close()
     }
-    return errors > 0 ? 1 : 0
-  } finally {
-    await loader.close()
   }
+  const errors = diagnostics.filter((d) => d.severity === 'error').length
+  const warnings = diagnostics.length - errors
+  if (values.json) {
+    io.out(JSON.stringify({ ok: errors === 0, command, tools: result.toolCount, errors, warnings, diagnostics, written, cached: cached !== undefined }, null, 2))
+  } else {
+    for (const d of diagnostics) io.out(formatDiagnostic(d))
+    const verb = command === 'check' ? 'checked' : errors ? 'not written (fix the errors first)' : written.length ? `wrote ${written.length} file${written.length === 1 ? '' : 's'}` : 'up to date'
+    const from = cached ? ' (nothing changed since the last clean run: no module ran; --no-cache runs them)' : ''
+    io.out(`mcp-bridge ${command}: ${result.toolCount} tool${result.toolCount === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}; ${verb}${from}`)
+  }
+  return errors > 0 ? 1 : 0
 }
 
 /** `--timeout` in seconds, or undefined when it is not a sensible number. */

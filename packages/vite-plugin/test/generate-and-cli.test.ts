@@ -23,8 +23,9 @@ function copyFixture(name: string): string {
 async function cli(args: string[]) {
   const out: string[] = []
   const err: string[] = []
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) })
-  return { code, out: out.join('\n'), err: err.join('\n') }
+  const loaded: string[] = []
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), loading: (f) => loaded.push(f) })
+  return { code, out: out.join('\n'), err: err.join('\n'), loaded }
 }
 
 describe('generate', () => {
@@ -40,8 +41,14 @@ describe('generate', () => {
     expect(manifest.tools.map((t: { name: string; plugin: unknown }) => [t.name, t.plugin !== null])).toEqual([['book_flight', true], ['clock', false]])
     expect(manifest.tools[0].elicits.pickFlight.hasContext).toBe(true)
 
+    expect(first.loaded.length).toBeGreaterThan(0)
+    // Nothing changed: the last clean run's result stands, and no tool module runs.
     const again = await cli(['generate', '--root', root])
-    expect(again.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
+    expect(again.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date (nothing changed since the last clean run: no module ran; --no-cache runs them)')
+    expect(again.loaded).toEqual([])
+    const forced = await cli(['generate', '--root', root, '--no-cache'])
+    expect(forced.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
+    expect(forced.loaded.length).toBeGreaterThan(0)
     // The committed outputs of the fixture are exactly what generation produces.
     expect(read('server.gen.ts')).toBe(readFileSync(join(fixturesDir, 'valid-basic/src/mcp-bridge/server.gen.ts'), 'utf8'))
   }, 60_000)
@@ -91,7 +98,9 @@ describe('mcp-bridge CLI', () => {
     expect((await run('generate')).stdout).toBe('mcp-bridge generate: 1 tool, 0 errors, 0 warnings; wrote 3 files\n')
     const manifest = JSON.parse(readFileSync(join(root, 'src/generated/tools.json'), 'utf8'))
     expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['echo'])
-    expect((await run('check')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked\n')
+    expect((await run('check', '--no-cache')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked\n')
+    // A CI run on an unchanged tree with the cache restored runs no module.
+    expect((await run('check')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked (nothing changed since the last clean run: no module ran; --no-cache runs them)\n')
   }, 60_000)
 
   it('runs under plain Node: prints file:line:col diagnostics and exits 1 on errors', async () => {

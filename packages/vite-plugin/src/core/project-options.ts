@@ -7,8 +7,11 @@ import { resolveConfig } from 'vite'
 import { LOADER_ENV_FLAG } from './load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './options.ts'
 
-/** The options given to `mcpBridge({...})` in the app's Vite config; undefined with no config or no plugin in it. */
-export async function optionsFromViteConfig(root: string): Promise<Record<string, unknown> | undefined> {
+/**
+ * What the app's Vite config says: the options given to `mcpBridge({...})` (undefined with no
+ * config or no plugin in it) and Vite's cache directory (where the plugin keeps its cache).
+ */
+export async function readViteConfig(root: string): Promise<{ userOptions: Record<string, unknown> | undefined; cacheDir: string }> {
   const previous = process.env[LOADER_ENV_FLAG]
   // The plugin instance in the config stays inert while we only read its options.
   process.env[LOADER_ENV_FLAG] = '1'
@@ -16,16 +19,26 @@ export async function optionsFromViteConfig(root: string): Promise<Record<string
     const config = await resolveConfig({ root, logLevel: 'silent', configLoader: 'runner' }, 'build')
     const plugin = config.plugins.find((p) => p.name === 'mcp-bridge')
     const user = (plugin?.api as { userOptions?: unknown } | undefined)?.userOptions
-    return user && typeof user === 'object' ? (user as Record<string, unknown>) : undefined
+    return { userOptions: user && typeof user === 'object' ? (user as Record<string, unknown>) : undefined, cacheDir: config.cacheDir }
   } finally {
     if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
     else process.env[LOADER_ENV_FLAG] = previous
   }
 }
 
+/** The options given to `mcpBridge({...})` in the app's Vite config; undefined with no config or no plugin in it. */
+export async function optionsFromViteConfig(root: string): Promise<Record<string, unknown> | undefined> {
+  return (await readViteConfig(root)).userOptions
+}
+
 /** Options from the app's Vite config with `overrides` on top, validated (throws `McpBridgeOptionsError`). */
 export async function projectOptions(root: string, overrides: McpBridgeOptions = {}): Promise<ResolvedOptions> {
-  const fromConfig = await optionsFromViteConfig(root)
+  return (await projectSetup(root, overrides)).options
+}
+
+/** `projectOptions`, and the Vite cache directory the CLI shares with the plugin. */
+export async function projectSetup(root: string, overrides: McpBridgeOptions = {}): Promise<{ options: ResolvedOptions; cacheDir: string }> {
+  const { userOptions, cacheDir } = await readViteConfig(root)
   const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined))
-  return resolveOptions({ ...fromConfig, ...defined }, root)
+  return { options: resolveOptions({ ...userOptions, ...defined }, root), cacheDir }
 }
