@@ -8,7 +8,7 @@
  * `vite build` with the plugin's `server` option emits `dist/server/index.js`, which calls this.
  */
 import { existsSync, statSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import sirv from 'sirv'
@@ -74,7 +74,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
         },
       })
     : undefined
-  const notFound = (res: import('node:http').ServerResponse) => {
+  const notFound = (res: ServerResponse) => {
     res.writeHead(404, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Nothing is served at this path.' }))
   }
