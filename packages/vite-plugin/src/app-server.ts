@@ -16,6 +16,7 @@ import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PreviewServer, UserConfig, ViteBuilder, ViteDevServer } from 'vite'
 import { McpBridgeError } from '@mcp-bridge/runtime'
+import { isAppServer } from '@mcp-bridge/runtime/internal'
 import type { AppServer, NodeMiddleware } from '@mcp-bridge/runtime/server'
 import type { ResolvedOptions } from './core/options.ts'
 
@@ -99,9 +100,7 @@ export function loadServerIndex(id: string, server: ServerOption): string | unde
 }
 
 function appOf(module: Record<string, unknown>, entry: string, root: string): AppServer {
-  // The runtime's own check (`isAppServer`), inlined so this stays free of a runtime import.
-  const value = module.default as { kind?: unknown } | undefined
-  if (typeof value === 'object' && value !== null && value.kind === 'mcp-bridge-app-server') return value as AppServer
+  if (isAppServer(module.default)) return module.default
   throw new AppServerModuleError(
     `${relative(root, entry)} must \`export default defineAppServer({ chat })\` (from '@mcp-bridge/runtime/server'); its default export is ${module.default === undefined ? 'missing' : typeof module.default}.`,
   )

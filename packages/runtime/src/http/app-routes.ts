@@ -9,6 +9,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import type { AppServer } from './app-server.ts'
 import { toNodeListener } from './node-adapter.ts'
+import { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths, routePathSchema } from './route-paths.ts'
 
 export interface AppRouteOptions {
   /** Where the chat handler answers. Default `/api/chat`. */
@@ -21,19 +22,17 @@ export class AppRouteOptionsError extends McpBridgeError {
   readonly code = 'APP_ROUTE_OPTIONS_INVALID'
 }
 
-const path = z.string().regex(/^\/[^\s?#]*$/, 'a path starting with "/", without spaces, query or hash, e.g. "/api/chat"')
-export const appRouteOptionsSchema = z.strictObject({ chatPath: path.optional(), mcpPath: path.optional() })
+export const appRouteOptionsSchema = z.strictObject({ chatPath: routePathSchema.optional(), mcpPath: routePathSchema.optional() })
 
-export const DEFAULT_CHAT_PATH = '/api/chat'
-export const DEFAULT_MCP_PATH = '/mcp'
+export { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH }
 
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
 export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRouteOptions> {
   const parsed = appRouteOptionsSchema.safeParse(options)
   if (!parsed.success) throw new AppRouteOptionsError(formatIssues(summarizeIssues(parsed.error.issues), 'inline', 'app routes'))
-  const routes = { chatPath: parsed.data.chatPath ?? DEFAULT_CHAT_PATH, mcpPath: parsed.data.mcpPath ?? DEFAULT_MCP_PATH }
-  if (routes.chatPath === routes.mcpPath) throw new AppRouteOptionsError(`chatPath and mcpPath are both "${routes.chatPath}"; give each its own path`)
+  const routes = routePaths(parsed.data.chatPath, parsed.data.mcpPath)
+  if ('problem' in routes) throw new AppRouteOptionsError(routes.problem)
   return routes
 }
 

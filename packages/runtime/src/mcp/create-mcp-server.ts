@@ -92,7 +92,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           inputSchema: tool.jsonSchema.parameters as { type: 'object' },
           ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
           ...(tool.annotations && { annotations: { ...tool.annotations } }),
-          ...(tool.icons && { icons: tool.icons.map((icon) => ({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) })) }),
+          ...(tool.icons && { icons: [...tool.icons] }),
         })),
       }
     })

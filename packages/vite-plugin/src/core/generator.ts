@@ -78,7 +78,7 @@ export class McpBridgeGenerator {
         title: tool.title ?? null,
         description: tool.description ?? null,
         annotations: tool.annotations ? { ...tool.annotations } : null,
-        icons: tool.icons ? tool.icons.map((icon) => ({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) })) : null,
+        icons: tool.icons ? [...tool.icons] : null,
         parameters: tool.jsonSchema.parameters,
         output: tool.jsonSchema.output ?? null,
         elicits: Object.fromEntries(

@@ -5,11 +5,10 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import { z } from 'zod'
-import { formatIssues } from '@mcp-bridge/runtime/internal'
+import { formatIssues, routePaths, routePathSchema } from '@mcp-bridge/runtime/internal'
 import { McpBridgeOptionsError } from './errors.ts'
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
-const routePath = z.string().regex(/^\/[^\s?#]*$/, 'a path starting with "/", without spaces, query or hash, e.g. "/api/chat"')
 
 export const optionsSchema = z.strictObject({
   include: globs.optional(),
@@ -28,7 +27,7 @@ export const optionsSchema = z.strictObject({
   server: z
     .union([
       z.string().min(1),
-      z.strictObject({ entry: z.string().min(1), chatPath: routePath.optional(), mcpPath: routePath.optional() }),
+      z.strictObject({ entry: z.string().min(1), chatPath: routePathSchema.optional(), mcpPath: routePathSchema.optional() }),
     ])
     .optional(),
 })
@@ -80,7 +79,8 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
 
 function resolveServer(server: z.output<typeof optionsSchema>['server'], root: string): ResolvedOptions['server'] {
   if (server === undefined) return undefined
-  const { entry, chatPath = '/api/chat', mcpPath = '/mcp' } = typeof server === 'string' ? { entry: server } : server
-  if (chatPath === mcpPath) throw new McpBridgeOptionsError(`mcpBridge(): server.chatPath and server.mcpPath are both "${chatPath}"; give each its own path`)
-  return { entry: isAbsolute(entry) ? entry : resolve(root, entry), chatPath, mcpPath }
+  const { entry, chatPath, mcpPath } = typeof server === 'string' ? { entry: server, chatPath: undefined, mcpPath: undefined } : server
+  const paths = routePaths(chatPath, mcpPath)
+  if ('problem' in paths) throw new McpBridgeOptionsError(`mcpBridge(): server.${paths.problem}`)
+  return { entry: isAbsolute(entry) ? entry : resolve(root, entry), ...paths }
 }
