@@ -81,9 +81,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
-      const all = [...options.tools.values()]
-      const offered = all.filter((tool) => !missingRequirement(tool, caps, version))
-      await explainHidden(ctx, all, (tool) => missingRequirement(tool, caps, version))
+      const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version) }))
+      const offered = listing.flatMap(({ tool, gap }) => (gap ? [] : [tool]))
+      await explainHidden(ctx, listing)
       return {
         tools: offered.map((tool) => ({
           name: tool.name,
@@ -119,11 +119,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
  * A client that does not declare a capability sees fewer tools, and a person looking at its list
  * (MCP Inspector, say) would not know why: say it once per listing, as a log message.
  */
-async function explainHidden(ctx: ServerContext, tools: readonly AnyMcpTool[], missing: (tool: AnyMcpTool) => MissingCapability | undefined): Promise<void> {
-  const hidden = tools.flatMap((tool) => {
-    const gap = missing(tool)
-    return gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []
-  })
+async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: AnyMcpTool; gap: MissingCapability | undefined }>): Promise<void> {
+  const hidden = listing.flatMap(({ tool, gap }) => (gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []))
   if (hidden.length === 0) return
   const message = `Not listed for this client, which does not declare what ${hidden.length === 1 ? 'this tool needs' : 'these tools need'}: ${hidden.join('; ')}.`
   try {
