@@ -19,6 +19,10 @@ import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { MCP_APP_MIME_TYPE, speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
+import { viewDeskOf } from './view-desk.ts'
+import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
+import { parkCall } from './serve-tool-call.ts'
 
 export interface BridgeMcpServer {
   readonly name: string
@@ -58,13 +62,14 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
     clientKey: options.clientKey,
+    apps: options.apps,
   }
 
   function createServer(): McpServer {
     const mcp = new McpServer(
       { name: options.name, version: options.version, ...options.info },
       {
-        capabilities: { tools: {}, logging: {} },
+        capabilities: { tools: {}, logging: {}, ...(options.apps && { resources: {} }) },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
         inputRequired: { maxRounds: options.maxRounds, roundTimeoutMs: options.inputTimeoutMs },
@@ -84,19 +89,33 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version) }))
       const offered = listing.flatMap(({ tool, gap }) => (gap ? [] : [tool]))
       await explainHidden(ctx, listing)
+      const apps = options.apps && speaksMcpApps(caps) ? options.apps : undefined
       return {
-        tools: offered.map((tool) => ({
-          name: tool.name,
-          ...(tool.title !== undefined && { title: tool.title }),
-          ...(tool.description !== undefined && { description: tool.description }),
-          inputSchema: tool.jsonSchema.parameters as { type: 'object' },
-          ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
-          ...(tool.annotations && { annotations: { ...tool.annotations } }),
-          ...(tool.icons && { icons: [...tool.icons] }),
-        })),
+        tools: [
+          ...offered.map((tool) => ({
+            name: tool.name,
+            ...(tool.title !== undefined && { title: tool.title }),
+            ...(tool.description !== undefined && { description: tool.description }),
+            inputSchema: tool.jsonSchema.parameters as { type: 'object' },
+            ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
+            ...(tool.annotations && { annotations: { ...tool.annotations } }),
+            ...(tool.icons && { icons: [...tool.icons] }),
+            ...viewMeta(options.apps, tool.name),
+          })),
+          // Only a client that renders views may call the view's own tools (hosts keep them from the model).
+          ...(apps ? (viewToolListing() as Array<{ name: string; inputSchema: { type: 'object' } }>) : []),
+        ],
       }
     })
-    server.setRequestHandler('tools/call', (request, ctx) => serveToolCall(service, server, request, ctx))
+    server.setRequestHandler('tools/call', (request, ctx) => {
+      const { name } = request.params
+      if (options.apps && (name === VIEW_NEXT_TOOL || name === VIEW_ANSWER_TOOL) && speaksMcpApps(clientCapabilitiesOf(server, ctx))) {
+        const viewed = new Set(options.apps.uris.keys())
+        return serveViewTool(name, request.params.arguments, { desk: viewDeskOf(server), calls: service.calls, viewed, park: (call) => parkCall(service, call) })
+      }
+      return serveToolCall(service, server, request, ctx)
+    })
+    if (options.apps) serveViewResources(server, options.apps)
     return mcp
   }
 
@@ -113,6 +132,30 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     },
     close: () => service.calls.close('the MCP server closed'),
   }
+}
+
+/** `_meta.ui.resourceUri` of a tool with a view (and the older flat key, which hosts still read). */
+function viewMeta(apps: ResolvedAppViews | undefined, toolName: string): { _meta?: Record<string, unknown> } {
+  const uri = apps?.uris.get(toolName)
+  return uri ? { _meta: { ui: { resourceUri: uri }, 'ui/resourceUri': uri } } : {}
+}
+
+/**
+ * The views as resources. They need nothing from the network (the Vite plugin inlines every
+ * script and style), so their CSP asks for no domains at all.
+ */
+function serveViewResources(server: McpServer['server'], apps: ResolvedAppViews): void {
+  server.setRequestHandler('resources/list', async () => ({
+    resources: [...apps.uris].map(([tool, uri]) => ({ uri, name: `${tool} view`, mimeType: MCP_APP_MIME_TYPE })),
+  }))
+  server.setRequestHandler('resources/read', async (request) => {
+    const { uri } = request.params
+    const html = await apps.html(uri)
+    if (html === undefined) {
+      throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Unknown resource "${uri.slice(0, 200)}". This server has: ${[...apps.uris.values()].join(', ')}.`)
+    }
+    return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: html, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: false } } }] }
+  })
 }
 
 /**

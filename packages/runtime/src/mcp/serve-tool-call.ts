@@ -37,12 +37,17 @@ import { driveCall } from './drive-call.ts'
 import { doneWaiting, waitingOnClient } from './legacy-waits.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import { ParkingSampler } from './parked-sampling.ts'
+import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
+import { holdForView, showResult } from './hold-for-view.ts'
+import { viewDeskOf, type Seat } from './view-desk.ts'
 
 export interface ToolCallService {
   tools: ReadonlyMap<string, AnyMcpTool>
   calls: CallRegistry<McpRound>
   codec: RequestStateCodec<CallState>
   clientKey: ClientKey
+  /** MCP Apps views by tool, when the server offers any. */
+  apps: ResolvedAppViews | undefined
 }
 
 function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
@@ -109,26 +114,48 @@ export async function serveToolCall(
     }
   }
   watchCancellation(call, ctx)
+  const seat = viewSeat(service, server, ctx, call, caps)
 
-  const stop = await driveCall(call, ctx)
-  if (stop.kind === 'done') {
-    doneWaiting(server, ctx.mcpReq.id)
-    call.extra.detachCancel?.()
-    await service.calls.settled(call)
-    return toolResultOf(stop.outcome)
+  for (;;) {
+    const stop = await driveCall(call, ctx)
+    if (stop.kind === 'done') {
+      doneWaiting(server, ctx.mcpReq.id)
+      call.extra.detachCancel?.()
+      await service.calls.settled(call)
+      const result = toolResultOf(stop.outcome)
+      if (seat) showResult(viewDeskOf(server), seat, result)
+      return result
+    }
+    call.extra.wait = stop.wait
+    call.extra.inputRequest = stop.request
+    // A client that renders this tool's view: the view asks, and this request waits for it.
+    if (seat && !seat.bypassed && stop.wait.kind === 'elicit') {
+      const held = await holdForView(viewDeskOf(server), seat, call, () => parkCall(service, call), service.apps!.claimTimeoutMs)
+      if (held !== 'bypassed') continue
+    }
+    // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
+    // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
+    if (isModernRound(ctx)) call.extra.detachCancel?.()
+    else waitingOnClient(server, ctx.mcpReq.id, call)
+    await parkCall(service, call)
+    return askAgain(service, call, ctx)
   }
-  call.extra.wait = stop.wait
-  call.extra.inputRequest = stop.request
-  // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
-  // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
-  if (isModernRound(ctx)) call.extra.detachCancel?.()
-  else waitingOnClient(server, ctx.mcpReq.id, call)
-  await parkCall(service, call)
-  return askAgain(service, call, ctx)
+}
+
+/**
+ * The view seat of a call, when its questions go to an MCP Apps view: the tool has a view, the
+ * client renders them, and the session lasts beyond this request (stdio, a 2025-11-25 HTTP
+ * session) — a stateless 2026-07-28 HTTP request has no session the view could reach it in, so
+ * its questions stay input-required rounds.
+ */
+function viewSeat(service: ToolCallService, server: Server, ctx: ServerContext, call: McpCall, caps: McpRound['caps']): Seat | undefined {
+  if (!service.apps?.uris.has(call.toolName) || !speaksMcpApps(caps)) return undefined
+  if (isModernRound(ctx) && ctx.http) return undefined
+  return viewDeskOf(server).open(call, ctx.mcpReq.id, call.extra.argsDigest)
 }
 
 /** Store the question (any instance sharing the store can take the answer) and wait for it. */
-function parkCall(service: ToolCallService, call: McpCall): Promise<void> {
+export function parkCall(service: ToolCallService, call: McpCall): Promise<void> {
   const { wait, inputRequest } = call.extra
   return service.calls.park(call, { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } })
 }

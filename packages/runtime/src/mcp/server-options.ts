@@ -12,6 +12,7 @@ import type { CallStore } from '../calls/stores/call-store.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
 
 export interface McpServerOptions {
   name: string
@@ -58,6 +59,13 @@ export interface McpServerOptions {
    * and a finished call is refused everywhere. Default: this process's memory. Not closed by the server.
    */
   store?: CallStore
+  /**
+   * MCP Apps: the tools' own UI inside hosts that render it (`io.modelcontextprotocol/ui`). Each
+   * view is served as a `ui://` resource and named by its tool's `_meta.ui.resourceUri`; in such a
+   * host the call's questions are asked and answered in the view, by the plugin's `onElicit`
+   * handlers. `views` come from the Vite plugin (`mcpBridge({ apps: true })`, `appViews`).
+   */
+  apps?: McpAppsOptions
 }
 
 export class McpServerOptionsError extends McpBridgeError {
@@ -79,6 +87,7 @@ export interface ResolvedServerOptions {
   clientKey: ClientKey
   onError: (error: Error) => void
   store: CallStore | undefined
+  apps: ResolvedAppViews | undefined
 }
 
 const optionsSchema = z
@@ -98,6 +107,13 @@ const optionsSchema = z
     clientKey: z.function().optional(),
     onError: z.function().optional(),
     store: callStoreOption.optional(),
+    apps: z
+      .object({
+        views: z.record(z.string(), z.unknown()),
+        claimTimeoutMs: z.number().int().min(100).max(10 * 60_000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
 
@@ -112,6 +128,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
   if (secretBytes < 32) {
     throw new McpServerOptionsError(`createMcpServer: secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).`)
   }
+  const tools = collectTools(input.tools, 'createMcpServer({ tools })')
   return {
     name: options.name,
     version: options.version,
@@ -121,7 +138,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
       ...(options.websiteUrl !== undefined && { websiteUrl: options.websiteUrl }),
     },
     instructions: options.instructions,
-    tools: collectTools(input.tools, 'createMcpServer({ tools })'),
+    tools,
     secret,
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
@@ -130,5 +147,6 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     store: input.store,
+    apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new McpServerOptionsError(message)),
   }
 }

@@ -1,0 +1,187 @@
+/**
+ * MCP Apps on the server side, with the official SDK client as the host: a tool with a view is
+ * listed with `_meta.ui.resourceUri` and its view is a `ui://` resource; for a client that
+ * declares the extension, the call's questions go to the view (through the app-only tools, as
+ * ext-apps proxies them) and the final result to the tools/call; clients without it are served
+ * exactly as before; a view that never comes lets the question fall back to a form.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client'
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'
+import { createMcpTool } from '../../src/index.ts'
+import { createMcpServer, MCP_APP_MIME_TYPE, McpServerOptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
+import { accept, connectClient, FULL_CAPABILITIES, serveHttp, textOf, type Generation, type ScriptedClient } from './support/mcp-clients.ts'
+
+const open: Array<{ close(): Promise<void> }> = []
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close()
+})
+
+const pickSeat = createMcpTool('pick_seat')
+  .description('Pick a seat on a flight.')
+  .parameters(z.object({ flight: z.string() }))
+  .elicits({
+    seat: z.object({ row: z.int().min(1).max(30), letter: z.enum(['A', 'B', 'C']) }),
+    confirm: z.object({ ok: z.boolean() }),
+  })
+  .execute(function* ({ flight }, ctx) {
+    const seat = yield* ctx.elicit('seat', { message: `Pick a seat on ${flight}` })
+    if (seat.action !== 'accept') return 'no seat'
+    const confirm = yield* ctx.elicit('confirm', { message: `Confirm ${seat.content.row}${seat.content.letter}?` })
+    return confirm.action === 'accept' && confirm.content.ok ? `booked ${flight} ${seat.content.row}${seat.content.letter}` : 'not booked'
+  })
+
+const plain = createMcpTool('plain').description('No view.').parameters(z.object({})).elicits({}).execute(function* () {
+  return 'plain'
+})
+
+const VIEW_HTML = '<!doctype html><html><body><p>pick a seat</p></body></html>'
+const UI_CAPABILITIES: ClientCapabilities = { ...FULL_CAPABILITIES, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP_MIME_TYPE] } } }
+
+function serve(apps: Partial<McpAppsOptions> = {}): BridgeMcpServer {
+  const server = createMcpServer({ name: 'apps-test', version: '1.0.0', tools: [pickSeat, plain], apps: { views: { pick_seat: () => VIEW_HTML }, ...apps } })
+  open.push(server)
+  return server
+}
+
+async function connect(server: BridgeMcpServer, generation: Generation, capabilities: ClientCapabilities, http?: URL): Promise<ScriptedClient> {
+  const client = await connectClient(server, generation, { capabilities, ...(http && { http }) })
+  open.unshift(client)
+  return client
+}
+
+type ViewReply = Record<string, unknown> & { status?: string; callId?: string; pass?: string; version?: number; question?: { id: string; key: string; message: string } }
+
+/** What a view does, through the host's client: the app-only tools. */
+async function view(client: ScriptedClient, name: string, args: Record<string, unknown>): Promise<ViewReply> {
+  const result = (await client.client.callTool({ name, arguments: args }, { timeout: 30_000 })) as CallToolResult
+  if (result.isError) return { status: 'error', text: textOf(result) }
+  return result.structuredContent as ViewReply
+}
+
+async function nextQuestion(client: ScriptedClient, seat: { callId: string; pass: string }, after: number): Promise<ViewReply> {
+  for (;;) {
+    const reply = await view(client, 'mcp_bridge_view_next', { tool: 'pick_seat', ...seat, after })
+    if (reply.status !== 'working') return reply
+    after = reply.version!
+  }
+}
+
+describe('MCP Apps: listing and resources', () => {
+  it('uses the MIME type of ext-apps', () => {
+    expect(MCP_APP_MIME_TYPE).toBe(RESOURCE_MIME_TYPE)
+  })
+
+  it('names the view of a tool with a plugin UI, lists the view tools to hosts only, and serves the view as a ui:// resource', async () => {
+    const server = serve()
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
+    const { tools } = await host.client.listTools()
+    const uri = 'ui://apps-test/pick_seat.html'
+    expect(tools.find((t) => t.name === 'pick_seat')?._meta).toEqual({ ui: { resourceUri: uri }, 'ui/resourceUri': uri })
+    expect(tools.find((t) => t.name === 'plain')?._meta).toBeUndefined()
+    const appOnly = tools.filter((t) => (t._meta as { ui?: { visibility?: string[] } } | undefined)?.ui?.visibility?.includes('app'))
+    expect(appOnly.map((t) => t.name).sort()).toEqual(['mcp_bridge_view_answer', 'mcp_bridge_view_next'])
+
+    const { resources } = await host.client.listResources()
+    expect(resources).toEqual([{ uri, name: 'pick_seat view', mimeType: RESOURCE_MIME_TYPE }])
+    const read = await host.client.readResource({ uri })
+    expect(read.contents[0]).toMatchObject({ uri, mimeType: RESOURCE_MIME_TYPE, text: VIEW_HTML, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } })
+    await expect(host.client.readResource({ uri: 'ui://apps-test/plain.html' })).rejects.toThrow(/Unknown resource "ui:\/\/apps-test\/plain.html"/)
+
+    const plainClient = await connect(server, '2025-11-25', FULL_CAPABILITIES)
+    const plainTools = (await plainClient.client.listTools()).tools.map((t) => t.name)
+    expect(plainTools.sort()).toEqual(['pick_seat', 'plain'])
+    const refused = (await plainClient.client.callTool({ name: 'mcp_bridge_view_next', arguments: { tool: 'pick_seat' } }).catch((e: Error) => e)) as Error
+    expect(String(refused.message ?? refused)).toMatch(/Unknown tool "mcp_bridge_view_next"/)
+  })
+
+  it('refuses views for tools it does not serve, and a view loader that fails says which tool', async () => {
+    expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { nope: '<p>' } } })).toThrow(McpServerOptionsError)
+    expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: '<p>' }, claimTimeoutMs: -1 } as McpAppsOptions })).toThrow(/claimTimeoutMs/)
+    const server = createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: () => { throw new Error('dist/mcp-apps/plain.html is missing') } } } })
+    open.push(server)
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
+    await expect(host.client.readResource({ uri: 'ui://x/plain.html' })).rejects.toThrow(/The view of tool "plain" could not be loaded: dist\/mcp-apps\/plain.html is missing/)
+  })
+})
+
+describe.each([
+  ['in memory (stdio)', false],
+  ['Streamable HTTP session', true],
+] as const)('MCP Apps: the view asks the questions, %s', (_, overHttp) => {
+  it('shows each question to the view, refuses an invalid answer with its issues, and the result reaches the tools/call', async () => {
+    const server = serve()
+    const http = overHttp ? await serveHttp(server) : undefined
+    if (http) open.unshift(http)
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, http?.url)
+    const result = host.call('pick_seat', { flight: 'JS-501' })
+
+    const first = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-501' } })
+    expect(first.pass).toEqual(expect.any(String))
+    const seat = { callId: first.callId!, pass: first.pass! }
+    const asked = first.status === 'question' ? first : await nextQuestion(host, seat, first.version!)
+    expect(asked.question).toMatchObject({ key: 'seat', message: 'Pick a seat on JS-501' })
+
+    const invalid = await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'accept', content: { row: 99, letter: 'B' } } })
+    expect(invalid).toMatchObject({ status: 'refused', issues: [expect.objectContaining({ path: 'row' })] })
+    expect(String(invalid.message)).toMatch(/row/i)
+
+    const wrongPass = await view(host, 'mcp_bridge_view_answer', { ...seat, pass: 'forged', elicitId: asked.question!.id, result: { action: 'accept', content: { row: 3, letter: 'B' } } })
+    expect(wrongPass).toMatchObject({ status: 'error', text: expect.stringMatching(/no longer holds that tool call/) })
+
+    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'accept', content: { row: 3, letter: 'B' } } })).toMatchObject({ status: 'accepted' })
+    const confirm = await nextQuestion(host, seat, asked.version!)
+    expect(confirm.question).toMatchObject({ key: 'confirm', message: 'Confirm 3B?' })
+    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: confirm.question!.id, result: { action: 'accept', content: { ok: true } } })).toMatchObject({ status: 'accepted' })
+
+    expect(textOf(await result)).toBe('booked JS-501 3B')
+    expect(await nextQuestion(host, seat, confirm.version!)).toMatchObject({ status: 'done', isError: false, text: 'booked JS-501 3B' })
+    expect(host.received.filter((r) => r.kind === 'elicit')).toEqual([]) // no form was sent
+  }, 60_000)
+})
+
+describe('MCP Apps: graceful everywhere', () => {
+  it.each(['2025-11-25', '2026-07-28'] as const)('a %s client without the extension answers through forms, as before', async (generation) => {
+    const server = serve()
+    const http = await serveHttp(server)
+    open.unshift(http)
+    const client = await connect(server, generation, FULL_CAPABILITIES, http.url)
+    client.elicitAnswers.push(accept({ row: 7, letter: 'C' }), accept({ ok: true }))
+    expect(textOf(await client.call('pick_seat', { flight: 'JS-7' }))).toBe('booked JS-7 7C')
+    expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
+  }, 60_000)
+
+  it('a stateless 2026-07-28 HTTP host keeps its input-required rounds (no session a view could reach)', async () => {
+    const server = serve()
+    const http = await serveHttp(server)
+    open.unshift(http)
+    const client = await connect(server, '2026-07-28', UI_CAPABILITIES, http.url)
+    client.elicitAnswers.push(accept({ row: 2, letter: 'A' }), accept({ ok: true }))
+    expect(textOf(await client.call('pick_seat', { flight: 'JS-2' }))).toBe('booked JS-2 2A')
+  }, 60_000)
+
+  it('a question no view takes within claimTimeoutMs is asked as a form, and so are the later ones', async () => {
+    const server = serve({ claimTimeoutMs: 300 })
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
+    host.elicitAnswers.push(accept({ row: 5, letter: 'A' }), accept({ ok: true }))
+    expect(textOf(await host.call('pick_seat', { flight: 'JS-5' }))).toBe('booked JS-5 5A')
+    expect(host.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
+  }, 60_000)
+
+  it("another session cannot take a call's view", async () => {
+    const server = serve()
+    const http = await serveHttp(server)
+    open.unshift(http)
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, http.url)
+    const other = await connect(server, '2025-11-25', UI_CAPABILITIES, http.url)
+    const result = host.call('pick_seat', { flight: 'JS-9' })
+    const stranger = await view(other, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
+    expect(stranger).toMatchObject({ status: 'not_found' })
+    const mine = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
+    const seat = { callId: mine.callId!, pass: mine.pass! }
+    const asked = mine.status === 'question' ? mine : await nextQuestion(host, seat, mine.version!)
+    await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'decline' } })
+    expect(textOf(await result)).toBe('no seat')
+  }, 60_000)
+})
