@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client'
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'
-import { createMcpTool } from '../../src/index.ts'
+import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createAppViewSession } from '../../src/app-view.ts'
+import { createEmissionStore, type EmissionStore } from '../../src/client.ts'
 import { createMcpServer, MCP_APP_MIME_TYPE, McpServerOptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
 import { accept, connectClient, FULL_CAPABILITIES, serveHttp, textOf, type Generation, type ScriptedClient } from './support/mcp-clients.ts'
 
@@ -183,5 +185,67 @@ describe('MCP Apps: graceful everywhere', () => {
     const asked = mine.status === 'question' ? mine : await nextQuestion(host, seat, mine.version!)
     await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'decline' } })
     expect(textOf(await result)).toBe('no seat')
+  }, 60_000)
+})
+
+function SeatGrid(_: { message: string } & RenderedProps<{ row: number; letter: 'A' | 'B' | 'C' }>) {
+  return null
+}
+function Confirm(_: RenderedProps<{ ok: boolean }>) {
+  return null
+}
+const pickSeatPlugin = makePlugin(pickSeat)
+  .onElicit({
+    *seat(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(SeatGrid, { message: req.message }) }
+    },
+    *confirm(_req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(Confirm, {}) }
+    },
+  })
+  .build()
+
+/** The next emission of `component` in the store (what a person would see), once it is there. */
+function shown(store: EmissionStore, component: unknown, withErrors = false): Promise<ReturnType<EmissionStore['getSnapshot']>['emissions'][number]> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const emission = store.getSnapshot().emissions.find((e) => e.component === component && (!withErrors || e.errors?.length))
+      if (emission && !emission.sending) {
+        unsubscribe()
+        resolve(emission)
+      }
+    }
+    const unsubscribe = store.subscribe(check)
+    check()
+  })
+}
+
+describe("MCP Apps: the view's session (what mountMcpAppView runs), against the server", () => {
+  it("renders each question with the plugin's components, shows a refusal beside the fields, and ends with the result", async () => {
+    const server = serve()
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
+    const store = createEmissionStore()
+    const session = createAppViewSession({ host: { callServerTool: (params) => host.client.callTool(params, { timeout: 30_000 }) as never }, plugin: pickSeatPlugin.client, store })
+    const result = host.call('pick_seat', { flight: 'JS-12' })
+    session.start({ flight: 'JS-12' })
+
+    const grid = await shown(store, SeatGrid)
+    expect(grid.props).toMatchObject({ message: 'Pick a seat on JS-12' })
+    grid.respond({ row: 31, letter: 'A' }) // the client-side check refuses it: the component gets the errors
+    const refused = await shown(store, SeatGrid, true)
+    expect(refused.errors).toEqual([expect.objectContaining({ path: 'row' })])
+    refused.respond({ row: 12, letter: 'A' })
+    const confirm = await shown(store, Confirm)
+    expect(session.getStatus()).toMatchObject({ kind: 'question' })
+    confirm.respond({ ok: true })
+
+    expect(textOf(await result)).toBe('booked JS-12 12A')
+    await new Promise<void>((resolve) => {
+      const unsubscribe = session.subscribe(() => session.getStatus().kind === 'done' && (unsubscribe(), resolve()))
+      if (session.getStatus().kind === 'done') resolve()
+    })
+    expect(session.getStatus()).toEqual({ kind: 'done', isError: false, text: 'booked JS-12 12A' })
+    expect(store.getSnapshot().emissions).toEqual([])
+    session.stop()
   }, 60_000)
 })
