@@ -7,7 +7,9 @@ export default defineConfig({
     react(),
     // `server`: the chat (/api/chat) and MCP endpoint (/mcp) in dev and preview, and
     // `node dist/server/index.js` after `vite build`. Nothing server-side is imported here.
-    mcpBridge({ exclude: ['src/server/**'], server: 'src/server/app.ts' }),
+    // `apps`: each plugin's UI also as an MCP Apps view, for hosts that render them (served at /mcp
+    // and by `npm run mcp`), styled by the app's own stylesheet.
+    mcpBridge({ exclude: ['src/server/**'], server: 'src/server/app.ts', apps: { include: ['src/styles.css'] } }),
   ],
   server: { host: '127.0.0.1', port: Number(process.env.PORT ?? 5173) },
   preview: { host: '127.0.0.1' },

@@ -33,7 +33,9 @@ import { RUNTIME_MODULE } from './core/patterns.ts'
 import { splitModule } from './core/split.ts'
 import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
-import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_INDEX_ID } from './app-server.ts'
+import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
+import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, resolveViewModules } from './app-views-build.ts'
+import { assembleViewHtml, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -65,6 +67,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let devApp: { close(): Promise<void> } | undefined
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
   let reported = false
+  /** Set in a view build (`view-build.ts`): this instance builds that one MCP Apps view and nothing else. */
+  let view: ViewBuildMark | undefined
 
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
@@ -130,6 +134,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     config(user, env) {
       if (inert) return
+      view = viewMarkOf(user)
+      if (view) return viewBuildConfig()
       // Options are checked for good in configResolved (against the final root); here only the
       // build layout needs them.
       const server = resolveOptions(userOptions, resolve(user.root ?? process.cwd())).server
@@ -145,14 +151,22 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     buildApp: {
       order: 'pre',
       async handler(builder) {
-        if (!inert && options?.server) await buildClientAndServer(builder)
+        if (inert || view || !options?.server) return
+        await buildClientAndServer(builder)
+        if (options.apps) {
+          const result = await generation
+          const serverOut = resolve(config.root, builder.environments[SERVER_ENVIRONMENT]!.config.build.outDir)
+          await buildViewFiles({ result, options, config, outDir: join(serverOut, '..', 'mcp-apps') })
+        }
       },
     },
 
     resolveId: {
-      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$`) },
+      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^virtual:mcp-bridge/app-view-entry$`) },
       handler(id, importer) {
         if (inert) return null
+        const views = resolveViewModules(id, { view, building: config.command === 'build' && this.environment.config.consumer === 'server' && !!options.apps })
+        if (views) return views
         // Effection's `main()` imports node:process lazily, only when it runs under Node; in the
         // browser bundle it stays an import nothing executes (instead of a "externalized for
         // browser compatibility" warning in every app's build).
@@ -174,7 +188,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     buildStart() {
-      if (inert || config.command !== 'build') return
+      if (inert || view || config.command !== 'build') return
       // One generation per build, shared by the client and server environments; skipped when
       // nothing it depends on changed since the last successful one. Not awaited here: `load`
       // and `buildEnd` wait for it, so the bundler works on everything else meanwhile.
@@ -198,9 +212,11 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     load: {
-      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/server-index)(?:[?#].*)?$/ },
+      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/(?:server-index|app-view-entry|app-views))(?:[?#].*)?$/ },
       async handler(id) {
         if (inert) return null
+        const views = loadViewModules(id, options, view)
+        if (views !== undefined) return views
         if (options.server) {
           const index = loadServerIndex(id, options.server)
           if (index) return index
@@ -259,6 +275,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     async generateBundle(_output, bundle) {
       if (inert || this.environment.config.consumer !== 'client') return
+      if (view) this.emitFile({ type: 'asset', fileName: viewFileName(view.tool), source: assembleViewHtml(view.tool, bundle) })
       const result = generation ? await generation : undefined
       if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
       // A module the split removed from a tool must not reach the client another way.
@@ -330,6 +347,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       await devApp?.close()
     },
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }
 
 export default mcpBridge

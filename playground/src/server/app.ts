@@ -5,13 +5,15 @@
  */
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
 import { defineAppServer } from '@mcp-bridge/runtime/server'
-import { serverTools } from '../mcp-bridge/server.gen.ts'
+import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'
 import { chat, store } from './chat.ts'
 
 const mcp = createMcpServer({
   name: 'mcp-bridge-playground',
   version: '0.1.0',
   tools: serverTools,
+  // Each plugin's UI as an MCP Apps view, in hosts that render them; other clients get forms.
+  apps: { views: appViews },
   store,
   onError: (error) => console.error(`[mcp-bridge-playground] ${error.message}`),
 })

@@ -34,17 +34,20 @@ export interface MissingCapability {
  * Form-mode elicitation (all a tool asks for): declared as `elicitation.form`, or as a bare
  * `elicitation: {}` (what clients before URL mode sent). A client declaring only `url` has no forms.
  */
-function supportsFormElicitation(caps: ClientCapabilities): boolean {
+export function supportsFormElicitation(caps: ClientCapabilities): boolean {
   const elicitation = caps.elicitation as { form?: unknown; url?: unknown } | undefined
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)
 }
 
-/** The first capability `tool.requires(...)` names that the client lacks (at the protocol `version` it speaks). */
-export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities, version?: string): MissingCapability | undefined {
-  if (tool.requirements.elicitation && !supportsFormElicitation(caps)) {
+/**
+ * The first capability `tool.requires(...)` names that the client lacks (at the protocol `version`
+ * it speaks). `viewed`: the client renders this tool's MCP Apps view, which asks its questions.
+ */
+export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities, version?: string, viewed = false): MissingCapability | undefined {
+  if (tool.requirements.elicitation && !viewed && !supportsFormElicitation(caps)) {
     return { capability: 'elicitation', why: 'it asks the user through ctx.elicit, in form mode' }
   }
-  if (speaksBefore20251125(version) && usesNewerFormFields(tool)) {
+  if (!viewed && speaksBefore20251125(version) && usesNewerFormFields(tool)) {
     return { capability: 'elicitation', why: `it asks for several choices at once or for titled choices, which MCP ${version} forms cannot show (2025-11-25 can)` }
   }
   if (tool.requirements.sampling && !caps.sampling) return { capability: 'sampling', why: 'it asks the model through ctx.sample' }

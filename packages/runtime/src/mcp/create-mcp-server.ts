@@ -86,10 +86,10 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
-      const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version) }))
+      const views = speaksMcpApps(caps) ? options.apps?.uris : undefined
+      const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version, views?.has(tool.name)) }))
       const offered = listing.flatMap(({ tool, gap }) => (gap ? [] : [tool]))
       await explainHidden(ctx, listing)
-      const apps = options.apps && speaksMcpApps(caps) ? options.apps : undefined
       return {
         tools: [
           ...offered.map((tool) => ({
@@ -103,7 +103,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
             ...viewMeta(options.apps, tool.name),
           })),
           // Only a client that renders views may call the view's own tools (hosts keep them from the model).
-          ...(apps ? (viewToolListing() as Array<{ name: string; inputSchema: { type: 'object' } }>) : []),
+          ...(views ? (viewToolListing() as Array<{ name: string; inputSchema: { type: 'object' } }>) : []),
         ],
       }
     })

@@ -24,7 +24,7 @@ export async function holdForView(desk: ViewDesk, seat: Seat, call: McpCall, par
   const answered = desk.whenAnswered(seat).then(() => 'answered' as const)
   const ended = call.host.outcome.then(() => 'ended' as const)
   desk.show(seat, { status: 'question', question: encodeElicitRequest(question) })
-  if (!seat.claimed) {
+  if (!seat.claimed && Number.isFinite(claimTimeoutMs)) {
     let timer: NodeJS.Timeout | undefined
     const unclaimed = new Promise<'unclaimed'>((resolve) => (timer = setTimeout(() => resolve('unclaimed'), claimTimeoutMs)))
     const first = await Promise.race([answered, ended, unclaimed])

@@ -32,7 +32,7 @@ import type { CallRegistry } from '../calls/call-registry.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
-import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf } from './client-capabilities.ts'
+import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
 import { doneWaiting, waitingOnClient } from './legacy-waits.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
@@ -81,12 +81,13 @@ export async function serveToolCall(
   const tool = service.tools.get(name)
   const caps = clientCapabilitiesOf(server, ctx)
   const version = protocolVersionOf(server, ctx)
+  const viewed = (t: AnyMcpTool) => service.apps?.uris.has(t.name) === true && speaksMcpApps(caps)
   if (!tool) {
     // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
-    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps, version)).map((t) => `"${t.name}"`).join(', ')
+    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps, version, viewed(t))).map((t) => `"${t.name}"`).join(', ')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
   }
-  const missing = missingRequirement(tool, caps, version)
+  const missing = missingRequirement(tool, caps, version, viewed(tool))
   if (missing) {
     throw new MissingRequiredClientCapabilityError(
       { requiredCapabilities: asRequiredCapabilities(missing.capability) },
@@ -130,7 +131,9 @@ export async function serveToolCall(
     call.extra.inputRequest = stop.request
     // A client that renders this tool's view: the view asks, and this request waits for it.
     if (seat && !seat.bypassed && stop.wait.kind === 'elicit') {
-      const held = await holdForView(viewDeskOf(server), seat, call, () => parkCall(service, call), service.apps!.claimTimeoutMs)
+      // A client without forms has no other way to ask: its view may take as long as it needs.
+      const claimTimeoutMs = supportsFormElicitation(caps) ? service.apps!.claimTimeoutMs : Number.POSITIVE_INFINITY
+      const held = await holdForView(viewDeskOf(server), seat, call, () => parkCall(service, call), claimTimeoutMs)
       if (held !== 'bypassed') continue
     }
     // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a

@@ -9,6 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client'
 import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'
+import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
+import { InMemoryTransport as Memory132 } from 'mcp-sdk-1-32/inMemory.js'
+import { ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
 import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createAppViewSession } from '../../src/app-view.ts'
 import { createEmissionStore, type EmissionStore } from '../../src/client.ts'
@@ -152,6 +155,35 @@ describe('MCP Apps: graceful everywhere', () => {
     client.elicitAnswers.push(accept({ row: 7, letter: 'C' }), accept({ ok: true }))
     expect(textOf(await client.call('pick_seat', { flight: 'JS-7' }))).toBe('booked JS-7 7C')
     expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
+  }, 60_000)
+
+  it('an SDK 1.x client (no extension) answers through forms and is not shown the view tools', async () => {
+    const server = serve()
+    const client = new Client132({ name: 'sdk1', version: '1.0.0' }, { capabilities: { elicitation: {} } })
+    const answers = [{ row: 4, letter: 'B' }, { ok: true }]
+    client.setRequestHandler(Elicit132, async () => ({ action: 'accept', content: answers.shift()! }))
+    const [clientSide, serverSide] = Memory132.createLinkedPair()
+    const handle = server.listen({ transport: serverSide as never })
+    open.unshift({ close: async () => (await client.close(), await handle.close()) })
+    await client.connect(clientSide)
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['pick_seat', 'plain'])
+    const result = await client.callTool({ name: 'pick_seat', arguments: { flight: 'JS-4' } })
+    expect(result.content).toEqual([{ type: 'text', text: 'booked JS-4 4B' }])
+    expect(answers).toEqual([])
+  }, 60_000)
+
+  it('a host with views but no forms is offered the tool, and its view may take its time', async () => {
+    const server = serve({ claimTimeoutMs: 200 })
+    const host = await connect(server, '2025-11-25', { extensions: { 'io.modelcontextprotocol/ui': {} } })
+    expect((await host.client.listTools()).tools.map((t) => t.name)).toContain('pick_seat')
+    const result = host.call('pick_seat', { flight: 'JS-6' })
+    await new Promise((resolve) => setTimeout(resolve, 600)) // past claimTimeoutMs: no form to fall back to
+    const mine = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-6' } })
+    const seat = { callId: mine.callId!, pass: mine.pass! }
+    const asked = mine.status === 'question' ? mine : await nextQuestion(host, seat, mine.version!)
+    expect(asked.question).toMatchObject({ key: 'seat' })
+    await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'cancel' } })
+    expect(textOf(await result)).toBe('no seat')
   }, 60_000)
 
   it('a stateless 2026-07-28 HTTP host keeps its input-required rounds (no session a view could reach)', async () => {

@@ -49,11 +49,20 @@ export interface Manifest {
   tools: ManifestTool[]
 }
 
-export function renderServerRegistry(outDir: string, tools: readonly RegistryTool[]): string {
+/** MCP Apps views to export from the server registry (`apps` option). */
+export interface RegistryViews {
+  root: string
+  include: readonly string[]
+  /** Tools with a plugin. */
+  tools: readonly string[]
+}
+
+export function renderServerRegistry(outDir: string, tools: readonly RegistryTool[], views?: RegistryViews): string {
   const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name))
   const lines = [...GENERATED_HEADER, '']
+  if (views) lines.push(`import { appViewsOf } from '@mcp-bridge/vite-plugin/app-views'`)
   sorted.forEach((t, i) => lines.push(importLine(outDir, t.file, t.exportName, `tool${i}`)))
-  if (sorted.length) lines.push('')
+  if (sorted.length || views) lines.push('')
   lines.push(
     `export const serverTools = [${sorted.map((_, i) => `tool${i}`).join(', ')}] as const`,
     '',
@@ -66,6 +75,18 @@ export function renderServerRegistry(outDir: string, tools: readonly RegistryToo
     `export type ToolsByName = ${sorted.length ? "{ [T in ServerTools[number] as T['name']]: T }" : 'Record<never, never>'}`,
     '',
   )
+  if (views) {
+    const spec = {
+      root: relativePath(outDir, views.root) || '.',
+      tools: [...views.tools].sort(),
+      ...(views.include.length && { include: views.include.map((f) => relativePath(views.root, f)) }),
+    }
+    lines.push(
+      "/** Each plugin's MCP Apps view: `createMcpServer({ apps: { views: appViews } })`. */",
+      `export const appViews = appViewsOf(import.meta.url, ${JSON.stringify(spec)})`,
+      '',
+    )
+  }
   return lines.join('\n')
 }
 
@@ -91,6 +112,10 @@ export function renderManifest(tools: readonly ManifestTool[]): string {
     tools: [...tools].sort((a, b) => a.name.localeCompare(b.name)),
   }
   return `${JSON.stringify(manifest, null, 2)}\n`
+}
+
+function relativePath(from: string, to: string): string {
+  return relative(from, to).replace(/\\/g, '/')
 }
 
 function importLine(outDir: string, file: string, exportName: string, local: string): string {

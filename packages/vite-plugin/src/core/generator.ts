@@ -9,7 +9,7 @@ import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import type { Project } from 'ts-morph'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
-import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin } from './codegen.ts'
+import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { mayContainTools } from './patterns.ts'
@@ -100,11 +100,18 @@ export class McpBridgeGenerator {
       toolCount: registryTools.length,
       inputs: this.loader.loadedFiles(),
       files: [
-        { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools) },
+        { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools, this.#views(manifestTools)) },
         { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, plugins.filter((p) => loadedNames.has(p.toolName))) },
         { path: join(outDir, this.options.manifest), content: manifest },
       ],
     }
+  }
+
+  /** With `apps`: a view for every tool that has a plugin. */
+  #views(tools: readonly ManifestTool[]): RegistryViews | undefined {
+    const apps = this.options.apps
+    if (!apps) return undefined
+    return { root: this.options.root, include: apps.include, tools: tools.filter((t) => t.plugin).map((t) => t.name) }
   }
 
   #discover(files: readonly string[], changed: readonly string[] | undefined): FileDiscovery[] {

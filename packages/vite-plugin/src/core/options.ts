@@ -30,6 +30,13 @@ export const optionsSchema = z.strictObject({
       z.strictObject({ entry: z.string().min(1), chatPath: routePathSchema.optional(), mcpPath: routePathSchema.optional() }),
     ])
     .optional(),
+  /**
+   * MCP Apps: build each plugin's UI as a self-contained HTML view for hosts that render them
+   * (Claude, ChatGPT, VS Code…), and export them from `server.gen.ts` as `appViews` for
+   * `createMcpServer({ apps: { views: appViews } })`. `include`: modules every view imports
+   * first (e.g. the stylesheet your components use).
+   */
+  apps: z.union([z.boolean(), z.strictObject({ include: globs.optional() })]).optional(),
 })
 
 export type McpBridgeOptions = z.input<typeof optionsSchema>
@@ -44,6 +51,8 @@ export interface ResolvedOptions {
   failOnError: boolean | undefined
   /** The app server, when `server` is given: its module (absolute) and where its handlers answer. */
   server: { entry: string; chatPath: string; mcpPath: string } | undefined
+  /** MCP Apps views, when `apps` is on: the modules every view imports first (absolute). */
+  apps: { include: string[] } | undefined
 }
 
 export { McpBridgeOptionsError } from './errors.ts'
@@ -74,6 +83,7 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
     manifest: o.manifest ?? DEFAULT_MANIFEST,
     failOnError: o.failOnError,
     server: resolveServer(o.server, root),
+    apps: o.apps === undefined || o.apps === false ? undefined : { include: list(o.apps === true ? undefined : o.apps.include, []).map((f) => (isAbsolute(f) ? f : resolve(root, f))) },
   }
 }
 
