@@ -6,10 +6,10 @@
  *   - `vite build` (with `server`) builds every view into `<outDir>/mcp-apps/<tool>.html`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { ResolvedConfig } from 'vite'
-import { builtAppViewsModule } from './app-views.ts'
+import { builtAppViewsModule, VIEWS_DIR_PLACEHOLDER } from './app-views.ts'
 import type { Manifest } from './core/codegen.ts'
 import type { GenerateResult } from './core/generator.ts'
 import type { ResolvedOptions } from './core/options.ts'
@@ -29,6 +29,18 @@ export function loadViewModules(id: string, options: ResolvedOptions, view: View
   if (id !== RESOLVED_VIEW_ENTRY_ID || !view) return undefined
   const manifest = JSON.parse(readFileSync(join(options.outDir, options.manifest), 'utf8')) as Manifest
   return viewEntryCode(options.root, manifest, view)
+}
+
+/** Where `vite build` writes the views: `<outDir>/mcp-apps/`, beside `client/` and `server/`. */
+export function viewsOutDir(serverOutDir: string): string {
+  return join(serverOutDir, '..', 'mcp-apps')
+}
+
+/** A server chunk holding the built-views module: the path from that chunk to the views, written in. */
+export function placeViewsDir(code: string, chunkFile: string, serverOutDir: string): string | undefined {
+  if (!code.includes(VIEWS_DIR_PLACEHOLDER)) return undefined
+  const path = relative(dirname(join(serverOutDir, chunkFile)), viewsOutDir(serverOutDir)).replace(/\\/g, '/')
+  return code.replaceAll(VIEWS_DIR_PLACEHOLDER, `${path.startsWith('.') ? path : `./${path}`}/`)
 }
 
 /** `vite build`: every plugin's view, one after another (each is a build of its own). */

@@ -44,12 +44,19 @@ export function appViewsOf(generatedFile: string, spec: AppViewsSpec): Record<st
   return Object.fromEntries(spec.tools.map((tool) => [tool, view(tool)]))
 }
 
+/**
+ * Stands for the path from the chunk that ends up holding the module below to the built views;
+ * the plugin writes the real one in when the server chunk is rendered (its place is known only then).
+ */
+export const VIEWS_DIR_PLACEHOLDER = '__MCP_BRIDGE_APP_VIEWS_DIR__/'
+
 /** The module that replaces this one in a server built by `vite build`: it reads the built views. */
 export function builtAppViewsModule(): string {
   return [
     `import { readFile } from 'node:fs/promises'`,
     `export function appViewsOf(_generatedFile, spec) {`,
-    `  return Object.fromEntries(spec.tools.map((tool) => [tool, () => readFile(new URL('../mcp-apps/' + encodeURIComponent(tool) + '.html', import.meta.url), 'utf8')]))`,
+    `  const dir = new URL(${JSON.stringify(VIEWS_DIR_PLACEHOLDER)}, import.meta.url)`,
+    `  return Object.fromEntries(spec.tools.map((tool) => [tool, () => readFile(new URL(encodeURIComponent(tool) + '.html', dir), 'utf8')]))`,
     `}`,
     '',
   ].join('\n')

@@ -34,7 +34,7 @@ import { splitModule } from './core/split.ts'
 import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
-import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, resolveViewModules } from './app-views-build.ts'
+import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
 import { assembleViewHtml, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
@@ -156,7 +156,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         if (options.apps) {
           const result = await generation
           const serverOut = resolve(config.root, builder.environments[SERVER_ENVIRONMENT]!.config.build.outDir)
-          await buildViewFiles({ result, options, config, outDir: join(serverOut, '..', 'mcp-apps') })
+          await buildViewFiles({ result, options, config, outDir: viewsOutDir(serverOut) })
         }
       },
     },
@@ -273,24 +273,34 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       },
     },
 
-    async generateBundle(_output, bundle) {
-      if (inert || this.environment.config.consumer !== 'client') return
-      if (view) this.emitFile({ type: 'asset', fileName: viewFileName(view.tool), source: assembleViewHtml(view.tool, bundle) })
-      const result = generation ? await generation : undefined
-      if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
-      // A module the split removed from a tool must not reach the client another way.
-      const shipped = new Set(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])))
-      for (const [importer, sources] of removedFromClient) {
-        for (const source of sources) {
-          const resolved = await this.resolve(source, importer)
-          if (resolved && shipped.has(resolved.id)) {
-            this.error(
-              `mcp-bridge: ${source} is used only by .execute()/.handoff() in ${importer}, but it still reached a client chunk through another import. ` +
-                'Move that import behind the server side (a tool body, or a server-only module) so secrets and server code stay out of the browser.',
-            )
+    renderChunk(code, chunk) {
+      if (inert || view || !options.apps || this.environment.config.consumer !== 'server') return null
+      const placed = placeViewsDir(code, chunk.fileName, resolve(config.root, this.environment.config.build.outDir))
+      return placed === undefined ? null : { code: placed, map: null }
+    },
+
+    // After Vite's own (`post`): a view build's stylesheet is emitted by Vite's CSS plugin there.
+    generateBundle: {
+      order: 'post',
+      async handler(_output, bundle) {
+        if (inert || this.environment.config.consumer !== 'client') return
+        if (view) this.emitFile({ type: 'asset', fileName: viewFileName(view.tool), source: assembleViewHtml(view.tool, bundle) })
+        const result = generation ? await generation : undefined
+        if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
+        // A module the split removed from a tool must not reach the client another way.
+        const shipped = new Set(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])))
+        for (const [importer, sources] of removedFromClient) {
+          for (const source of sources) {
+            const resolved = await this.resolve(source, importer)
+            if (resolved && shipped.has(resolved.id)) {
+              this.error(
+                `mcp-bridge: ${source} is used only by .execute()/.handoff() in ${importer}, but it still reached a client chunk through another import. ` +
+                  'Move that import behind the server side (a tool body, or a server-only module) so secrets and server code stay out of the browser.',
+              )
+            }
           }
         }
-      }
+      },
     },
 
     configureServer(server: ViteDevServer) {
