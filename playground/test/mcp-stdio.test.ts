@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { extractModelContext } from '@mcp-bridge/runtime'
-import { accept, connectClient, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
+import { accept, connectClient, FULL_CAPABILITIES, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
 import { cleanEnv } from './support/processes.ts'
 
 const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/mcp-stdio.mjs')
@@ -49,4 +49,42 @@ describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy()
     expect(result.structuredContent).toMatchObject({ booked: true, seat: expect.stringMatching(/^12[A-D]$/), tip: 'Take the train to the center.' })
   }, 60_000)
+})
+
+describe('playground tools over stdio as MCP Apps (npm run mcp)', () => {
+  it("serves book_flight's view, built on the first read with nothing on stdout but the protocol, and the view's answers book the flight", async () => {
+    const client = await connectClient(undefined, '2025-11-25', {
+      capabilities: { ...FULL_CAPABILITIES, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } },
+      stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
+    })
+    clients.push(client)
+    const { tools } = await client.client.listTools()
+    const uri = (tools.find((t) => t.name === 'book_flight')?._meta as { ui: { resourceUri: string } }).ui.resourceUri
+    expect(uri).toBe('ui://mcp-bridge-playground/book_flight.html')
+    // Built with Vite inside the stdio server (its logs go to stderr, or this read would break).
+    const read = await client.client.readResource({ uri }, { timeout: 120_000 })
+    const html = (read.contents[0] as { text: string; mimeType: string }).text
+    expect(read.contents[0]?.mimeType).toBe('text/html;profile=mcp-app')
+    expect(html).toMatch(/^<!doctype html>/)
+    expect(html).toContain('<div id="root"></div>')
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/i)
+
+    // The view's side, through the app-only tools (the Chromium test renders the real one).
+    client.sampleAnswers.push(() => ({ role: 'assistant', content: { type: 'text', text: 'Take the train.' }, model: 'scripted' }))
+    const result = client.call('book_flight', { from: 'Oslo', destination: 'Berlin' })
+    const viewCall = async (name: string, args: Record<string, unknown>) =>
+      ((await client.client.callTool({ name, arguments: args }, { timeout: 60_000 })) as { structuredContent: Record<string, unknown> }).structuredContent
+    let state = await viewCall('mcp_bridge_view_next', { tool: 'book_flight', arguments: { from: 'Oslo', destination: 'Berlin' } })
+    const seat = { callId: state.callId, pass: state.pass }
+    const answers: Record<string, Record<string, unknown>> = { pickFlight: { flightId: 'JS-501' }, pickSeat: { row: 5, seat: 'A' } }
+    while (state.status !== 'done') {
+      if (state.status === 'question') {
+        const question = state.question as { id: string; key: string }
+        expect(await viewCall('mcp_bridge_view_answer', { ...seat, elicitId: question.id, result: { action: 'accept', content: answers[question.key] } })).toMatchObject({ status: 'accepted' })
+      }
+      state = await viewCall('mcp_bridge_view_next', { tool: 'book_flight', ...seat, after: state.version })
+    }
+    expect((await result).structuredContent).toMatchObject({ booked: true, seat: '5A', ticketNumber: 'TK-JS-501-5A' })
+    expect(client.received.filter((r) => r.kind === 'elicit')).toEqual([])
+  }, 180_000)
 })
