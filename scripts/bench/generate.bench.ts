@@ -65,9 +65,9 @@ for (const count of [10, 100, 1000]) {
  */
 const playground = resolve(fixtures, '../playground')
 const viteBin = resolve(fixtures, '../node_modules/vite/bin/vite.js')
-const pluginCall = /\n\s*\/\/ `server`[^\n]*\n\s*\/\/[^\n]*\n\s*mcpBridge\(\{ exclude: \['src\/server\/\*\*'\], server: 'src\/server\/app\.ts' \}\),/
+const pluginCall = /\n(?:\s*\/\/[^\n]*\n)*\s*mcpBridge\(\{ exclude: \['src\/server\/\*\*'\], server: 'src\/server\/app\.ts'[^\n]*\}\),/
 const configSource = readFileSync(join(playground, 'vite.config.ts'), 'utf8')
-if (!pluginCall.test(configSource)) throw new Error(`playground/vite.config.ts no longer contains the mcpBridge({ exclude, server }) call this benchmark edits; update it`)
+if (!pluginCall.test(configSource)) throw new Error(`playground/vite.config.ts no longer contains the mcpBridge({ exclude, server, ... }) call this benchmark edits; update it`)
 const withoutConfig = join(playground, '.tmp-bench-without-plugin.vite.config.ts')
 const withConfig = join(playground, '.tmp-bench-with-plugin.vite.config.ts')
 writeFileSync(withoutConfig, configSource.replace(pluginCall, '').replace(/^import \{ mcpBridge \}.*\n/m, ''))

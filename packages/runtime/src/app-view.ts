@@ -1,20 +1,23 @@
 /**
  * @mcp-bridge/runtime/app-view — a plugin's UI as an MCP Apps view (`io.modelcontextprotocol/ui`).
  * The Vite plugin builds one self-contained HTML per plugin around `mountMcpAppView(plugin.client)`
- * (`mcpBridge({ apps: true })`); you rarely call it yourself. It speaks to the host with ext-apps'
- * `App` over postMessage, and to its tool call through the server's app-only tools.
+ * (`mcpBridge({ apps: true })`); you rarely call it yourself. It speaks to the host over
+ * postMessage (`client/mcp-app-host-link.ts`), and to its tool call through the server's
+ * app-only tools (`client/app-view-session.ts`).
  */
-import { App } from '@modelcontextprotocol/ext-apps'
 import { createElement } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createAppViewSession } from './client/app-view-session.ts'
 import { createEmissionStore } from './client/emission-store.ts'
+import { connectToHost, type HostLink } from './client/mcp-app-host-link.ts'
 import { McpBridgeError } from './errors/mcp-bridge-error.ts'
 import type { PluginClientRegistration } from './plugin/types.ts'
 import { McpAppView } from './react/mcp-app-view.tsx'
 
 export { createAppViewSession } from './client/app-view-session.ts'
 export type { AppViewSession, ViewHost, ViewStatus } from './client/app-view-session.ts'
+export { connectToHost, McpAppHostError, MCP_APPS_PROTOCOL_VERSION } from './client/mcp-app-host-link.ts'
+export type { HostContext, HostLink, HostLinkOptions, ToolResultNotice } from './client/mcp-app-host-link.ts'
 export { McpAppView } from './react/mcp-app-view.tsx'
 
 export class McpAppViewMountError extends McpBridgeError {
@@ -29,26 +32,25 @@ export interface MountMcpAppViewOptions {
 }
 
 /** Connect to the host, render the plugin's questions for the call this view belongs to, and follow it to its end. */
-export async function mountMcpAppView(plugin: PluginClientRegistration, options: MountMcpAppViewOptions = {}): Promise<App> {
+export async function mountMcpAppView(plugin: PluginClientRegistration, options: MountMcpAppViewOptions = {}): Promise<HostLink> {
   if (plugin?.kind !== 'mcp-plugin-client') {
     throw new McpAppViewMountError("mountMcpAppView takes a plugin's client part: makePlugin(tool).onElicit({...}).build().client")
   }
-  const app = new App({ name: `${plugin.toolName} view`, version: '1.0.0' }, {}, { autoResize: true })
   const store = createEmissionStore()
-  const session = createAppViewSession({ host: app, plugin, store })
-  // Handlers before connecting: the host may send the tool input right after the handshake.
-  app.ontoolinput = ({ arguments: args }) => session.start(args ?? {}, app.getHostContext()?.toolInfo?.id)
-  app.ontoolresult = (result) => {
-    const text = (result.content ?? []).map((block) => (block.type === 'text' ? block.text : '')).join('')
-    session.finished({ isError: result.isError === true, text })
-  }
-  app.ontoolcancelled = () => session.finished({ isError: true, text: 'the call was cancelled' })
-  app.onteardown = async () => {
-    session.stop()
-    return {}
-  }
+  let link: HostLink | undefined
+  // The session calls the server through the link, which exists once the handshake is done;
+  // the host sends the tool input only after it, so no call is made before.
+  const session = createAppViewSession({ host: { callServerTool: (params) => link!.callServerTool(params) }, plugin, store })
+  const textOf = (result: { content?: ReadonlyArray<{ type: string; text?: string }> }) =>
+    (result.content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('')
   const root = options.root ?? document.getElementById('root') ?? document.body.appendChild(Object.assign(document.createElement('div'), { id: 'root' }))
   createRoot(root).render(createElement(McpAppView, { session, store, ...(options.title !== undefined && { title: options.title }) }))
-  await app.connect()
-  return app
+  link = await connectToHost({
+    appInfo: { name: `${plugin.toolName} view`, version: '1.0.0' },
+    onToolInput: (args) => session.start(args, link?.hostContext.toolInfo?.id),
+    onToolResult: (result) => session.finished({ isError: result.isError === true, text: textOf(result) }),
+    onToolCancelled: (reason) => session.finished({ isError: true, text: reason ? `the call was cancelled: ${reason}` : 'the call was cancelled' }),
+    onTeardown: () => session.stop(),
+  })
+  return link
 }
