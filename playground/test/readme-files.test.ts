@@ -30,3 +30,18 @@ describe('README snippets that name a repository file', () => {
     expect(body).toBe(readFileSync(resolve(root, path), 'utf8'))
   })
 })
+
+describe("README: MCP Apps, in the playground's own words", () => {
+  const section = readme.slice(readme.indexOf('## MCP Apps'), readme.indexOf('## Benchmarks'))
+  const file = (path: string) => readFileSync(resolve(root, path), 'utf8')
+
+  it('the option and the server wiring are the ones the playground runs (its MCP Apps tests exercise them)', () => {
+    expect(section).toContain("import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
+    expect(file('playground/src/server/app.ts')).toContain("import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
+    expect(section).toContain('apps: { views: appViews }')
+    expect(file('playground/src/server/app.ts')).toContain('apps: { views: appViews }')
+    expect(section).toContain("apps: { include: ['src/styles.css'] }")
+    expect(file('playground/vite.config.ts')).toContain("apps: { include: ['src/styles.css'] }")
+    expect(section).toContain('docs/screenshots/mcp-apps-flight-list.png')
+  })
+})

@@ -41,6 +41,9 @@ export const optionsSchema = z.strictObject({
 
 export type McpBridgeOptions = z.input<typeof optionsSchema>
 
+/** The keys of the options that take an object, for the message about a key they do not have. */
+const NESTED_KEYS = { server: 'entry, chatPath, mcpPath', apps: 'include' } as const
+
 export interface ResolvedOptions {
   root: string
   include: string[]
@@ -64,12 +67,14 @@ export const DEFAULT_MANIFEST = 'mcp-tools.json'
 export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   const parsed = optionsSchema.safeParse(user ?? {})
   if (!parsed.success) {
-    const known = Object.keys(optionsSchema.shape).join(', ')
-    const problems = parsed.error.issues.map((i) =>
-      i.code === 'unrecognized_keys'
-        ? `unknown option${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} (known: ${known})`
-        : formatIssues([{ path: i.path.join('.'), message: i.message }], 'inline', 'options'),
-    )
+    const problems = parsed.error.issues.map((i) => {
+      if (i.code !== 'unrecognized_keys') return formatIssues([{ path: i.path.join('.'), message: i.message }], 'inline', 'options')
+      // A key inside an object option is named with its option ("apps.styles"), next to that option's keys.
+      const where = i.path.join('.')
+      const known = where ? NESTED_KEYS[where as keyof typeof NESTED_KEYS] : Object.keys(optionsSchema.shape).join(', ')
+      const keys = i.keys.map((k) => `"${where ? `${where}.` : ''}${k}"`).join(', ')
+      return `unknown option${i.keys.length > 1 ? 's' : ''} ${keys} (known: ${known})`
+    })
     throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
   }
   const o = parsed.data
