@@ -7,10 +7,11 @@
  * server, `vite preview` and `vite dev`. Packaging, exports, peers and the documented wiring
  * cannot break without this failing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { greetOverHttp } from './chat-turn.ts'
 import { exec, freePort, start, stop, userEnv, type Ran } from './commands.ts'
@@ -117,4 +118,51 @@ describe('a new app, from the README and the packed packages', () => {
       await stop(dev)
     }
   }, 120_000)
+
+  it('MCP Apps: with `apps: true` and an MCP endpoint, the built server serves the plugin as a self-contained view, and the view answers the call', async () => {
+    // What a user adds for MCP Apps (README "MCP Apps"): the MCP server package, the option, the views.
+    const added = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '@modelcontextprotocol/server'], { cwd: app, timeoutMs: 240_000 })
+    expect(added.code, added.output).toBe(0)
+    writeFileSync(join(app, 'vite.config.ts'), readFileSync(join(app, 'vite.config.ts'), 'utf8').replace("mcpBridge({ server: 'src/server/app.ts' })", "mcpBridge({ server: 'src/server/app.ts', apps: true })"))
+    const server = readFileSync(join(app, 'src/server/app.ts'), 'utf8')
+      .replace("import { serverTools } from '../mcp-bridge/server.gen.ts'", "import { createMcpServer } from '@mcp-bridge/runtime/mcp'\nimport { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
+      .replace(
+        'export default defineAppServer({ chat: createChatHandler({ tools: serverTools, model }) })',
+        "const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools, apps: { views: appViews } })\nexport default defineAppServer({ chat: createChatHandler({ tools: serverTools, model }), mcp: mcp.createHandler() })",
+      )
+    expect(server).toContain('apps: { views: appViews }')
+    writeFileSync(join(app, 'src/server/app.ts'), server)
+    expect((await mcpBridge('generate')).code).toBe(0)
+    const tsc = await exec(node, [bin('typescript/bin/tsc'), '-b'], { cwd: app, timeoutMs: 180_000 })
+    expect(tsc.code, tsc.output).toBe(0)
+    const build = await exec(node, [vite, 'build'], { cwd: app, timeoutMs: 180_000 })
+    expect(build.code, build.output).toBe(0)
+    expect(build.output).not.toMatch(/warn|\(!\)|externalized/i)
+    expect(build.output).toMatch(/MCP Apps view dist\/mcp-apps\/greet\.html/)
+
+    const port = await freePort()
+    const served = await start(node, ['dist/server/index.js'], { cwd: app, env: userEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    const client = new Client({ name: 'host', version: '1.0.0' }, { capabilities: { extensions: { 'io.modelcontextprotocol/ui': {} } } })
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)))
+      const greetTool = (await client.listTools()).tools.find((t) => t.name === 'greet')
+      expect(greetTool?._meta).toMatchObject({ ui: { resourceUri: 'ui://my-app/greet.html' } })
+      const read = await client.readResource({ uri: 'ui://my-app/greet.html' })
+      const html = (read.contents[0] as { text: string }).text
+      expect(html).toMatch(/^<!doctype html>[\s\S]*<script type="module">/)
+      expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/i)
+
+      const result = client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 })
+      const view = async (name: string, args: Record<string, unknown>) => ((await client.callTool({ name, arguments: args })) as { structuredContent: Record<string, unknown> }).structuredContent
+      let state = await view('mcp_bridge_view_next', { tool: 'greet', arguments: {} })
+      const pass = { callId: state.callId, pass: state.pass }
+      while (state.status !== 'question') state = await view('mcp_bridge_view_next', { tool: 'greet', ...pass, after: state.version })
+      const question = state.question as { id: string }
+      expect(await view('mcp_bridge_view_answer', { ...pass, elicitId: question.id, result: { action: 'accept', content: { name: 'Ada' } } })).toMatchObject({ status: 'accepted' })
+      expect((await result).content).toEqual([{ type: 'text', text: 'Hello, Ada!' }])
+    } finally {
+      await client.close()
+      await stop(served)
+    }
+  }, 600_000)
 })
