@@ -73,6 +73,13 @@ async function nextQuestion(client: ScriptedClient, seat: { callId: string; pass
   }
 }
 
+/** What a view does first: take its call (a pass comes back) and wait for the call's first question. */
+async function takeCall(client: ScriptedClient, args: Record<string, unknown>): Promise<{ seat: { callId: string; pass: string }; first: ViewReply; asked: ViewReply }> {
+  const first = await view(client, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: args })
+  const seat = { callId: first.callId!, pass: first.pass! }
+  return { seat, first, asked: first.status === 'question' ? first : await nextQuestion(client, seat, first.version!) }
+}
+
 describe('MCP Apps: listing and resources', () => {
   it('uses the MIME type of ext-apps', () => {
     expect(MCP_APP_MIME_TYPE).toBe(RESOURCE_MIME_TYPE)
@@ -122,10 +129,8 @@ describe.each([
     const host = await connect(server, '2025-11-25', UI_CAPABILITIES, http?.url)
     const result = host.call('pick_seat', { flight: 'JS-501' })
 
-    const first = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-501' } })
+    const { seat, first, asked } = await takeCall(host, { flight: 'JS-501' })
     expect(first.pass).toEqual(expect.any(String))
-    const seat = { callId: first.callId!, pass: first.pass! }
-    const asked = first.status === 'question' ? first : await nextQuestion(host, seat, first.version!)
     expect(asked.question).toMatchObject({ key: 'seat', message: 'Pick a seat on JS-501' })
 
     const invalid = await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'accept', content: { row: 99, letter: 'B' } } })
@@ -178,9 +183,7 @@ describe('MCP Apps: graceful everywhere', () => {
     expect((await host.client.listTools()).tools.map((t) => t.name)).toContain('pick_seat')
     const result = host.call('pick_seat', { flight: 'JS-6' })
     await new Promise((resolve) => setTimeout(resolve, 600)) // past claimTimeoutMs: no form to fall back to
-    const mine = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-6' } })
-    const seat = { callId: mine.callId!, pass: mine.pass! }
-    const asked = mine.status === 'question' ? mine : await nextQuestion(host, seat, mine.version!)
+    const { seat, asked } = await takeCall(host, { flight: 'JS-6' })
     expect(asked.question).toMatchObject({ key: 'seat' })
     await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'cancel' } })
     expect(textOf(await result)).toBe('no seat')
@@ -212,9 +215,7 @@ describe('MCP Apps: graceful everywhere', () => {
     const result = host.call('pick_seat', { flight: 'JS-9' })
     const stranger = await view(other, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
     expect(stranger).toMatchObject({ status: 'not_found' })
-    const mine = await view(host, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
-    const seat = { callId: mine.callId!, pass: mine.pass! }
-    const asked = mine.status === 'question' ? mine : await nextQuestion(host, seat, mine.version!)
+    const { seat, asked } = await takeCall(host, { flight: 'JS-9' })
     await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'decline' } })
     expect(textOf(await result)).toBe('no seat')
   }, 60_000)
