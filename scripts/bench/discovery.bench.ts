@@ -1,8 +1,8 @@
 /**
  * Static discovery against a regex scan (issue 18's baseline): on generated projects of 10 / 100
  * / 1,000 tool files (30-line files, a quarter in subfolders) plus 20 % files without tools, how
- * long finding the tools takes — mcp-bridge's discovery (ts-morph today: parse, chain matching,
- * imports followed) versus a tiny regex scan of our own (read every file, count `createMcpTool(`).
+ * long finding the tools takes — mcp-bridge's discovery (oxc through rolldown/parseAst: pre-scan,
+ * parse, chain matching, imports followed) versus a tiny regex scan of our own (read every file, count `createMcpTool(`).
  * Each measurement runs in a fresh Node process, so it is cold (module loading included), and the
  * two run as interleaved pairs; medians of 5, and the ratio discovery ÷ regex.
  */
@@ -22,9 +22,8 @@ if (process.argv[2] === 'child') {
   if (method === 'regex') {
     for (const file of files) found += (readFileSync(file, 'utf8').match(/createMcpTool\(/g) ?? []).length
   } else {
-    const { createDiscoveryProject } = await import('../../packages/vite-plugin/src/core/project.ts')
     const { crossCheck, discoverProject } = await import('../../packages/vite-plugin/src/core/discover.ts')
-    found = crossCheck(discoverProject(createDiscoveryProject(files), root, files)).reduce((n, d) => n + d.tools.length, 0)
+    found = crossCheck(discoverProject(root, files)).reduce((n, d) => n + d.tools.length, 0)
   }
   console.log(JSON.stringify({ ms: performance.now() - t0, found }))
   process.exit(0)

@@ -18,8 +18,8 @@
  * `buildApp` builds both; `configureServer` / `configurePreviewServer` serve the app's chat and
  * MCP endpoint; `resolveId` / `load` give the server build its `index.js`.
  *
- * ts-morph (with the TypeScript compiler inside it) loads only when a generation actually runs
- * (`core/ts-morph.ts`), so a build whose tools did not change never pays for it.
+ * Discovery parses with oxc (`rolldown/parseAst`, the parser Vite ships) and shares its chain
+ * matcher with the split (`core/chains.ts`); no TypeScript compiler is loaded in dev or build.
  */
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'

@@ -7,7 +7,6 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { discoverProject } from '../src/core/discover.ts'
-import { createDiscoveryProject } from '../src/core/project.ts'
 import { splitModule } from '../src/core/split.ts'
 import { fixtureNames, fixtureSources, fixturesDir } from './support/fixtures.ts'
 
@@ -97,11 +96,11 @@ describe('split', () => {
     expect(splitModule(code, 't.ts', 'client')).toBeUndefined()
   })
 
-  // The split parses with oxc, discovery with ts-morph; both read patterns.ts. Where discovery
-  // accepts a file, the split must cut every tool and plugin in it — no silent miss.
+  // The split and discovery share one chain matcher (chains.ts); where discovery accepts a file,
+  // the split must cut every tool and plugin in it — no silent miss.
   it.each(fixtureNames())('agrees with discovery on fixture %s', (name) => {
     const files = fixtureSources(name)
-    const discovered = discoverProject(createDiscoveryProject(files), join(fixturesDir, name), files)
+    const discovered = discoverProject(join(fixturesDir, name), files)
     for (const [i, file] of files.entries()) {
       const d = discovered[i]!
       if (d.diagnostics.some((x) => x.code === 'WRAPPED_CALL' || x.code === 'RE_EXPORT')) continue

@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
 import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { createViteModuleLoader, type ModuleLoader } from '../src/core/load-modules.ts'
-import { createDiscoveryProject } from '../src/core/project.ts'
 import { loadAndValidate } from '../src/core/validate.ts'
 
 const fixturesDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -20,7 +19,7 @@ afterAll(() => Promise.all(loaders.map((l) => l.close())))
 async function validateFixture(name: string, loader?: ModuleLoader) {
   const root = join(fixturesDir, name)
   const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, 'src', f)).sort()
-  const discoveries = crossCheck(discoverProject(createDiscoveryProject(files), root, files))
+  const discoveries = crossCheck(discoverProject(root, files))
   const l = loader ?? (await createViteModuleLoader(root, { configFile: false }))
   if (!loader) loaders.push(l)
   const result = await loadAndValidate(root, discoveries, l)

@@ -1,11 +1,10 @@
 /**
- * Recognising builder chains in a ts-morph AST, for discovery: which local names mean
- * `createMcpTool` / `makePlugin` (named, renamed or namespace imports of the runtime), and the
- * method steps of a chain (`createMcpTool('x').elicits(...).execute(...)`). The split does the
- * same on oxc's AST (`split.ts`) from the same table (`patterns.ts`); a test checks they agree.
+ * Recognising builder chains in an ESTree AST (Vite's `parseAst`: oxc), for discovery and the
+ * split alike: which local names mean `createMcpTool` / `makePlugin` (named, renamed or namespace
+ * imports of the runtime), and the method steps of a chain
+ * (`createMcpTool('x').elicits(...).execute(...)`). One matcher, read from one table (`patterns.ts`).
  */
-import type { CallExpression, SourceFile } from 'ts-morph'
-import { Node } from './ts-morph.ts'
+import { keyName, type EsNode } from './estree.ts'
 import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 
 export type Factory = typeof TOOL_FACTORY | typeof PLUGIN_FACTORY
@@ -18,19 +17,25 @@ export interface Bindings {
 
 export interface Step {
   name: string
-  call: CallExpression
+  call: EsNode
 }
 
-export function runtimeBindings(file: SourceFile): Bindings {
+export function importDeclarations(program: EsNode): EsNode[] {
+  return (program.body as EsNode[]).filter((n) => n.type === 'ImportDeclaration')
+}
+
+/** Local names bound to `createMcpTool` / `makePlugin` by value imports of the runtime. */
+export function runtimeBindings(program: EsNode): Bindings {
   const b: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
-  for (const decl of file.getImportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== RUNTIME_MODULE) continue
-    const ns = decl.getNamespaceImport()
-    if (ns) b.namespaces.add(ns.getText())
-    for (const named of decl.getNamedImports()) {
-      const local = named.getAliasNode()?.getText() ?? named.getName()
-      if (named.getName() === TOOL_FACTORY) b.tool.add(local)
-      if (named.getName() === PLUGIN_FACTORY) b.plugin.add(local)
+  for (const decl of importDeclarations(program)) {
+    if ((decl.source as EsNode).value !== RUNTIME_MODULE || decl.importKind === 'type') continue
+    for (const spec of decl.specifiers as EsNode[]) {
+      const local = (spec.local as EsNode).name as string
+      if (spec.type === 'ImportNamespaceSpecifier') b.namespaces.add(local)
+      if (spec.type !== 'ImportSpecifier' || spec.importKind === 'type') continue
+      const imported = keyName(spec.imported)
+      if (imported === TOOL_FACTORY) b.tool.add(local)
+      if (imported === PLUGIN_FACTORY) b.plugin.add(local)
     }
   }
   return b
@@ -40,45 +45,49 @@ export function hasBindings(b: Bindings): boolean {
   return b.tool.size + b.plugin.size + b.namespaces.size > 0
 }
 
-export function factoryOf(call: CallExpression, b: Bindings): Factory | undefined {
-  const callee = call.getExpression()
-  if (Node.isIdentifier(callee)) {
-    if (b.tool.has(callee.getText())) return TOOL_FACTORY
-    if (b.plugin.has(callee.getText())) return PLUGIN_FACTORY
+export function factoryOf(call: EsNode, b: Bindings): Factory | undefined {
+  const callee = call.callee as EsNode
+  if (callee.type === 'Identifier') {
+    if (b.tool.has(callee.name as string)) return TOOL_FACTORY
+    if (b.plugin.has(callee.name as string)) return PLUGIN_FACTORY
   }
-  if (Node.isPropertyAccessExpression(callee) && b.namespaces.has(callee.getExpression().getText())) {
-    const name = callee.getName()
-    if (name === TOOL_FACTORY || name === PLUGIN_FACTORY) return name
+  if (callee.type === 'MemberExpression' && !callee.computed) {
+    const object = callee.object as EsNode
+    const name = keyName(callee.property)
+    if (object.type === 'Identifier' && b.namespaces.has(object.name as string) && (name === TOOL_FACTORY || name === PLUGIN_FACTORY)) return name
   }
   return undefined
 }
 
 /** The outermost call of the chain started by `call`, and its method steps in order. */
-export function chainOf(call: CallExpression): { top: Node; steps: Step[] } {
+export function chainOf(call: EsNode, parents: ReadonlyMap<EsNode, EsNode>): { top: EsNode; steps: Step[] } {
   const steps: Step[] = []
-  let top: Node = call
+  let top = call
   for (;;) {
-    const access = top.getParent()
-    if (!access || !Node.isPropertyAccessExpression(access) || access.getExpression() !== top) break
-    const next = access.getParent()
-    if (!next || !Node.isCallExpression(next) || next.getExpression() !== access) break
-    steps.push({ name: access.getName(), call: next })
+    const access = parents.get(top)
+    if (!access || access.type !== 'MemberExpression' || access.object !== top || access.computed) break
+    const next = parents.get(access)
+    if (!next || next.type !== 'CallExpression' || next.callee !== access) break
+    steps.push({ name: keyName(access.property) ?? '', call: next })
     top = next
   }
   return { top, steps }
 }
 
 /**
- * The handler keys of an `.onElicit({...})` object literal; `undefined` when they cannot be read
- * from the source (not a literal, a spread, a computed key), so no check relies on a guess.
+ * The keys of an object literal written plainly (properties and methods with plain names, as in
+ * `.onElicit({...})`); `undefined` when they cannot be read from the source (not a literal, a
+ * spread, a computed key, an accessor), so no check relies on a guess.
  */
-export function objectKeys(node: Node | undefined): string[] | undefined {
-  if (!node || !Node.isObjectLiteralExpression(node)) return undefined
+export function objectKeys(node: unknown): string[] | undefined {
+  const object = node as EsNode | undefined
+  if (!object || object.type !== 'ObjectExpression') return undefined
   const keys: string[] = []
-  for (const p of node.getProperties()) {
-    if (!(Node.isPropertyAssignment(p) || Node.isMethodDeclaration(p) || Node.isShorthandPropertyAssignment(p))) return undefined
-    if (Node.isComputedPropertyName(p.getNameNode())) return undefined
-    keys.push(p.getName().replace(/^(['"])(.*)\1$/, '$2'))
+  for (const p of object.properties as EsNode[]) {
+    if (p.type !== 'Property' || p.kind !== 'init' || p.computed) return undefined
+    const key = keyName(p.key)
+    if (key === undefined) return undefined
+    keys.push(key)
   }
   return keys
 }

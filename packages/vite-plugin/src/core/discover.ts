@@ -1,17 +1,19 @@
 /**
- * Static discovery: find every `createMcpTool(...)` and `makePlugin(...)` chain with ts-morph and
- * record where things are. Only calls bound to `@mcp-bridge/runtime` count — named imports
- * (renamed or not) and namespace imports — so a same-named function from elsewhere is ignored.
- * Schema *facts* do not come from here (the real zod objects are loaded later); this module
- * knows names, exports and exact source positions, so every later report can point at code.
+ * Static discovery: find every `createMcpTool(...)` and `makePlugin(...)` chain and record where
+ * things are, on the parser Vite ships (oxc) and the same chain matcher as the split
+ * (`chains.ts`). Only calls bound to `@mcp-bridge/runtime` count — named imports (renamed or
+ * not) and namespace imports — so a same-named function from elsewhere is ignored. Schema
+ * *facts* do not come from here (the real zod objects are loaded later); this module knows
+ * names, exports and exact source positions, so every later report can point at code.
  */
-import type { CallExpression, Project, SourceFile, VariableDeclaration } from 'ts-morph'
-import { Node, SyntaxKind } from './ts-morph.ts'
+import { readFileSync } from 'node:fs'
 import { toolNameProblem } from '@mcp-bridge/runtime/internal'
-import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
-import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
-import { resolveVariable } from './resolve-export.ts'
+import type { Diagnostic, SourceLocation } from './diagnostics.ts'
+import { keyName, type EsNode } from './estree.ts'
+import { SourceReader, type ParsedSource } from './parsed-source.ts'
+import { mayContainTools, PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
+import { exportNameOf, resolveVariable } from './resolve-export.ts'
 
 export interface DiscoveredProperty {
   name: string
@@ -57,44 +59,79 @@ export interface FileDiscovery {
   diagnostics: Diagnostic[]
 }
 
+type Report = (node: EsNode, code: Diagnostic['code'], message: string) => void
 
-export function discoverFile(sourceFile: SourceFile, relativePath: string): FileDiscovery {
+export function discoverFile(source: ParsedSource, relativePath: string, reader: SourceReader): FileDiscovery {
   const result: FileDiscovery = { file: relativePath, tools: [], plugins: [], diagnostics: [] }
-  const at = (node: Node): SourceLocation => locate(sourceFile, node, relativePath)
-  const report = (node: Node, code: Diagnostic['code'], message: string, severity: Diagnostic['severity'] = 'error') =>
-    result.diagnostics.push({ ...at(node), severity, code, message })
+  const at = (node: EsNode): SourceLocation => ({ file: relativePath, ...source.position(node.start) })
+  const report: Report = (node, code, message) => result.diagnostics.push({ ...at(node), severity: 'error', code, message })
 
-  reportReExports(sourceFile, report)
-  const bindings = runtimeBindings(sourceFile)
+  reportReExports(source.program, report)
+  const bindings = runtimeBindings(source.program)
   if (!hasBindings(bindings)) return result
 
-  for (const call of sourceFile.getDescendantsOfKind(SyntaxKind.CallExpression)) {
-    const factory = factoryOf(call, bindings)
-    if (!factory) continue
-    const chain = chainOf(call)
-    const holder = exportHolder(chain.top)
+  const calls: EsNode[] = []
+  for (const node of source.parents.keys()) if (node.type === 'CallExpression' && factoryOf(node, bindings)) calls.push(node)
+  calls.sort((a, b) => a.start - b.start)
+  for (const call of calls) {
+    const factory = factoryOf(call, bindings)!
+    const chain = chainOf(call, source.parents)
+    const holder = exportHolder(source, chain.top)
     if (holder.kind === 'nested') {
       report(call, 'WRAPPED_CALL', `${factory} is called inside a function or expression, which discovery cannot follow. ` +
         `Define ${factory === TOOL_FACTORY ? 'tools' : 'plugins'} at the top level of a module: export const myTool = ${factory}(...)...`)
       continue
     }
     if (factory === TOOL_FACTORY) {
-      const tool = readTool(call, chain.steps, holder, at, report)
+      const tool = readTool(source, call, chain.steps, holder, at, report)
       if (tool) result.tools.push(tool)
     } else {
-      result.plugins.push(readPlugin(call, chain.steps, holder, at, report))
+      result.plugins.push(readPlugin(source, call, chain.steps, holder, at, report, reader))
     }
   }
   return result
 }
 
 /** Discover the given files (each on its own; see `crossCheck` for what spans files). */
-export function discoverProject(project: Project, root: string, files: readonly string[]): FileDiscovery[] {
+export function discoverProject(root: string, files: readonly string[], reader = new SourceReader()): FileDiscovery[] {
   return files.map((file) => {
-    const result = discoverFile(project.getSourceFileOrThrow(file), relative(root, file))
+    const relativePath = relative(root, file)
+    // The quick pre-scan (patterns.ts): a file that never names the runtime holds no tool, no
+    // plugin and no re-export of them, and is not parsed at all.
+    const code = readIfPresent(file)
+    if (code === undefined || !mayContainTools(code)) return { file: relativePath, tools: [], plugins: [], diagnostics: [] }
+    let source: ParsedSource | undefined
+    try {
+      source = reader.add(file, code)
+    } catch (error) {
+      return { file: relativePath, tools: [], plugins: [], diagnostics: [parseFailure(relativePath, code, error)] }
+    }
+    if (!source) return { file: relativePath, tools: [], plugins: [], diagnostics: [] }
+    const result = discoverFile(source, relativePath, reader)
     for (const plugin of result.plugins) if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
     return result
   })
+}
+
+/** A file deleted since the list of sources was made (dev) has nothing to discover. */
+function readIfPresent(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/** A file oxc cannot parse: said at the place it names (the build would fail there too). */
+function parseFailure(file: string, code: string, error: unknown): Diagnostic {
+  const { message, pos } = error as { message?: string; pos?: number }
+  // "Parse failed with 1 error:\nExpected `)` but found `EOF`\n1: ..." — the second line says it.
+  const what = String(message ?? error).split('\n')[1] ?? String(message ?? error)
+  const offset = typeof pos === 'number' ? Math.min(pos, code.length) : 0
+  const before = code.slice(0, offset)
+  const line = before.split('\n').length
+  const column = offset - before.lastIndexOf('\n')
+  return { file, line, column, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `This file does not parse: ${what}` }
 }
 
 /**
@@ -133,69 +170,56 @@ export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery
   return results
 }
 
-function reportReExports(sourceFile: SourceFile, report: (node: Node, code: Diagnostic['code'], message: string) => void): void {
-  for (const decl of sourceFile.getExportDeclarations()) {
-    if (decl.getModuleSpecifierValue() !== RUNTIME_MODULE) continue
-    for (const named of decl.getNamedExports()) {
-      if (named.getName() === TOOL_FACTORY || named.getName() === PLUGIN_FACTORY) {
-        report(named, 'RE_EXPORT', `Re-exporting ${named.getName()} hides the tools made with it from discovery; ` +
+function reportReExports(program: EsNode, report: Report): void {
+  for (const decl of program.body as EsNode[]) {
+    if (decl.type !== 'ExportNamedDeclaration' || (decl.source as EsNode | null)?.value !== RUNTIME_MODULE) continue
+    for (const spec of decl.specifiers as EsNode[]) {
+      const name = keyName(spec.local)
+      if (name === TOOL_FACTORY || name === PLUGIN_FACTORY) {
+        report(spec, 'RE_EXPORT', `Re-exporting ${name} hides the tools made with it from discovery; ` +
           `import it from "${RUNTIME_MODULE}" directly where tools are defined.`)
       }
     }
   }
 }
 
-type Holder = { kind: 'variable'; name: string; exported: boolean; node: Node } | { kind: 'default'; node: Node } | { kind: 'nested' }
+type Holder = { kind: 'variable'; name: string; exported: boolean } | { kind: 'default' } | { kind: 'nested' }
 
-function exportHolder(top: Node): Holder {
+/** Wrappers a chain may sit in and still be the value of its declaration. */
+const WRAPPERS = new Set(['ParenthesizedExpression', 'TSAsExpression', 'TSSatisfiesExpression'])
+
+function exportHolder(source: ParsedSource, top: EsNode): Holder {
   let node = top
   // Allow `satisfies` / `as` wrappers and parentheses around the chain.
-  while (Node.isParenthesizedExpression(node.getParent()) || Node.isAsExpression(node.getParent()) || Node.isSatisfiesExpression(node.getParent())) {
-    node = node.getParentOrThrow()
-  }
-  const parent = node.getParent()
-  if (parent && Node.isExportAssignment(parent)) return { kind: 'default', node: parent }
-  if (parent && Node.isVariableDeclaration(parent) && parent.getInitializer() === node) {
-    const statement = parent.getVariableStatement()
-    if (!statement || statement.getParent() !== parent.getSourceFile()) return { kind: 'nested' }
-    const exportName = exportNameOf(parent)
-    return { kind: 'variable', name: exportName ?? parent.getName(), exported: exportName !== undefined, node: parent }
-  }
-  return { kind: 'nested' }
-}
-
-/** The name a top-level variable is exported under (`export const`, `export { x as y }`, `export default x`), if any. */
-function exportNameOf(declaration: VariableDeclaration): string | undefined {
-  const name = declaration.getName()
-  return declaration.getVariableStatement()?.isExported() ? name : exportedAs(declaration.getSourceFile(), name)
-}
-
-function exportedAs(file: SourceFile, local: string): string | undefined {
-  for (const decl of file.getExportDeclarations()) {
-    if (decl.getModuleSpecifier()) continue
-    for (const named of decl.getNamedExports()) {
-      if (named.getName() === local) return named.getAliasNode()?.getText() ?? local
-    }
-  }
-  const assignment = file.getExportAssignments().find((a) => !a.isExportEquals() && a.getExpression().getText() === local)
-  return assignment ? 'default' : undefined
+  while (WRAPPERS.has(source.parents.get(node)?.type ?? '')) node = source.parents.get(node)!
+  const parent = source.parents.get(node)
+  if (parent?.type === 'ExportDefaultDeclaration') return { kind: 'default' }
+  if (parent?.type !== 'VariableDeclarator' || parent.init !== node || (parent.id as EsNode).type !== 'Identifier') return { kind: 'nested' }
+  const statement = source.parents.get(parent)
+  const container = statement && source.parents.get(statement)
+  const topLevel = container?.type === 'Program' || (container?.type === 'ExportNamedDeclaration' && source.parents.get(container)?.type === 'Program')
+  if (!topLevel) return { kind: 'nested' }
+  const local = (parent.id as EsNode).name as string
+  const exportName = exportNameOf(source, parent)
+  return { kind: 'variable', name: exportName ?? local, exported: exportName !== undefined }
 }
 
 function readTool(
-  call: CallExpression,
+  source: ParsedSource,
+  call: EsNode,
   steps: Step[],
   holder: Exclude<Holder, { kind: 'nested' }>,
-  at: (n: Node) => SourceLocation,
-  report: (node: Node, code: Diagnostic['code'], message: string) => void,
+  at: (n: EsNode) => SourceLocation,
+  report: Report,
 ): DiscoveredTool | undefined {
-  const arg = call.getArguments()[0]
-  if (!arg || !(Node.isStringLiteral(arg) || Node.isNoSubstitutionTemplateLiteral(arg))) {
-    report(arg ?? call, 'NON_LITERAL_NAME', `The tool name must be a string literal (got ${arg ? arg.getText() : 'nothing'}), so it can be known without running code: createMcpTool('book_flight').`)
+  const arg = (call.arguments as EsNode[])[0]
+  const name = arg && literalText(arg)
+  if (name === undefined) {
+    report(arg ?? call, 'NON_LITERAL_NAME', `The tool name must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: createMcpTool('book_flight').`)
     return undefined
   }
-  const name = arg.getLiteralText()
   const problem = toolNameProblem(name)
-  if (problem) report(arg, 'INVALID_TOOL_NAME', `Invalid tool name "${name}": ${problem}. Use 1–128 characters of A–Z, a–z, 0–9, "_", "-" and ".".`)
+  if (problem) report(arg!, 'INVALID_TOOL_NAME', `Invalid tool name "${name}": ${problem}. Use 1–128 characters of A–Z, a–z, 0–9, "_", "-" and ".".`)
   const exportName = holder.kind === 'default' ? 'default' : holder.name
   if (holder.kind === 'variable' && !holder.exported) {
     report(call, 'NOT_EXPORTED', `Tool "${name}" (${holder.name}) is not exported, so the generated registries cannot import it. Write export const ${holder.name} = ...`)
@@ -215,74 +239,75 @@ function readTool(
   }
 }
 
-function readElicits(call: CallExpression, at: (n: Node) => SourceLocation): DiscoveredElicitKey[] | undefined {
-  const map = call.getArguments()[0]
-  if (!map || !Node.isObjectLiteralExpression(map)) return undefined
-  // With a spread the keys are only known at run time: report at the .elicits() call instead.
-  if (map.getProperties().some((p) => Node.isSpreadAssignment(p))) return undefined
-  const keys: DiscoveredElicitKey[] = []
-  for (const prop of map.getProperties()) {
-    if (!Node.isPropertyAssignment(prop) && !Node.isShorthandPropertyAssignment(prop)) continue
-    const key = prop.getName().replace(/^['"]|['"]$/g, '')
-    const value = Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined
-    let response: Node | undefined = value
-    let hasContext = false
-    if (value && Node.isObjectLiteralExpression(value)) {
-      const r = value.getProperty('response')
-      response = r && Node.isPropertyAssignment(r) ? r.getInitializer() : undefined
-      hasContext = value.getProperty('context') !== undefined
-    }
-    keys.push({ key, location: at(prop), properties: inlineObjectProperties(response, at), hasContext })
+/** A string literal's text, or a template literal's without substitutions. */
+function literalText(node: EsNode): string | undefined {
+  if (node.type === 'Literal' && typeof node.value === 'string') return node.value
+  if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) {
+    return ((node.quasis as EsNode[])[0]?.value as { cooked?: string } | undefined)?.cooked ?? undefined
   }
-  return keys
+  return undefined
+}
+
+/** Plain `key: value` and shorthand `key` properties (not methods, accessors, spreads). */
+function plainProperties(object: EsNode): EsNode[] {
+  return (object.properties as EsNode[]).filter((p) => p.type === 'Property' && p.kind === 'init' && !p.method && keyName(p.key) !== undefined)
+}
+
+function readElicits(call: EsNode, at: (n: EsNode) => SourceLocation): DiscoveredElicitKey[] | undefined {
+  const map = (call.arguments as EsNode[])[0]
+  if (!map || map.type !== 'ObjectExpression') return undefined
+  // With a spread the keys are only known at run time: report at the .elicits() call instead.
+  if ((map.properties as EsNode[]).some((p) => p.type === 'SpreadElement')) return undefined
+  return plainProperties(map).map((prop) => {
+    const value = prop.shorthand ? undefined : (prop.value as EsNode)
+    let response: EsNode | undefined = value
+    let hasContext = false
+    if (value?.type === 'ObjectExpression') {
+      const members = value.properties as EsNode[]
+      const r = members.find((p) => p.type === 'Property' && !p.method && !p.shorthand && keyName(p.key) === 'response')
+      response = r?.value as EsNode | undefined
+      hasContext = members.some((p) => p.type === 'Property' && keyName(p.key) === 'context')
+    }
+    return { key: keyName(prop.key)!, location: at(prop), properties: inlineObjectProperties(response, at), hasContext }
+  })
 }
 
 /** `z.object({ a: ..., b: ... })` (or `z.strictObject`) written inline: each property's position. */
-function inlineObjectProperties(node: Node | undefined, at: (n: Node) => SourceLocation): DiscoveredProperty[] | undefined {
-  if (!node || !Node.isCallExpression(node)) return undefined
-  const callee = node.getExpression()
-  if (!Node.isPropertyAccessExpression(callee) || !['object', 'strictObject', 'looseObject'].includes(callee.getName())) return undefined
-  const shape = node.getArguments()[0]
-  if (!shape || !Node.isObjectLiteralExpression(shape)) return undefined
-  return shape
-    .getProperties()
-    .filter((p) => Node.isPropertyAssignment(p) || Node.isShorthandPropertyAssignment(p))
-    .map((p) => ({ name: (p as { getName(): string }).getName().replace(/^['"]|['"]$/g, ''), location: at(p) }))
+function inlineObjectProperties(node: EsNode | undefined, at: (n: EsNode) => SourceLocation): DiscoveredProperty[] | undefined {
+  if (node?.type !== 'CallExpression') return undefined
+  const callee = node.callee as EsNode
+  if (callee.type !== 'MemberExpression' || callee.computed || !['object', 'strictObject', 'looseObject'].includes(keyName(callee.property) ?? '')) return undefined
+  const shape = (node.arguments as EsNode[])[0]
+  if (shape?.type !== 'ObjectExpression') return undefined
+  return plainProperties(shape).map((p) => ({ name: keyName(p.key)!, location: at(p) }))
 }
 
 function readPlugin(
-  call: CallExpression,
+  source: ParsedSource,
+  call: EsNode,
   steps: Step[],
   holder: Exclude<Holder, { kind: 'nested' }>,
-  at: (n: Node) => SourceLocation,
-  report: (node: Node, code: Diagnostic['code'], message: string) => void,
+  at: (n: EsNode) => SourceLocation,
+  report: Report,
+  reader: SourceReader,
 ): DiscoveredPlugin {
   const exportName = holder.kind === 'default' ? 'default' : holder.name
   if (holder.kind === 'variable' && !holder.exported) {
     report(call, 'NOT_EXPORTED', `Plugin ${holder.name} is not exported, so the generated client registry cannot import it. Write export const ${holder.name} = ...`)
   }
   const onElicitCall = steps.find((s) => s.name === 'onElicit')?.call
-  const handlerKeys = objectKeys(onElicitCall?.getArguments()[0])
-  return { exportName, location: at(call), tool: resolveTool(call.getArguments()[0]), handlerKeys, onElicitLocation: onElicitCall && at(onElicitName(onElicitCall)) }
-}
-
-/** `onElicit` in `makePlugin(tool).onElicit({...})`: where a key problem is reported. */
-function onElicitName(call: CallExpression): Node {
-  const callee = call.getExpression()
-  return Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : call
+  const handlerKeys = objectKeys((onElicitCall?.arguments as EsNode[] | undefined)?.[0])
+  // `onElicit` in `makePlugin(tool).onElicit({...})`: where a key problem is reported.
+  const onElicitName = onElicitCall && ((onElicitCall.callee as EsNode).property as EsNode)
+  return { exportName, location: at(call), tool: resolveTool(source, (call.arguments as EsNode[])[0], reader), handlerKeys, onElicitLocation: onElicitName && at(onElicitName) }
 }
 
 /** Follow `makePlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */
-function resolveTool(arg: Node | undefined): DiscoveredPlugin['tool'] {
-  if (!arg || !Node.isIdentifier(arg)) return undefined
-  const def = resolveVariable(arg)
-  const exportName = def && exportNameOf(def)
-  return def && exportName ? { file: def.getSourceFile().getFilePath(), exportName } : undefined
-}
-
-function locate(file: SourceFile, node: Node, relativePath: string): SourceLocation {
-  const { line, column } = file.getLineAndColumnAtPos(node.getStart())
-  return { file: relativePath, line, column }
+function resolveTool(source: ParsedSource, arg: EsNode | undefined, reader: SourceReader): DiscoveredPlugin['tool'] {
+  if (arg?.type !== 'Identifier') return undefined
+  const def = resolveVariable(source, arg.name as string, reader)
+  const exportName = def && exportNameOf(def.source, def.declarator)
+  return def && exportName ? { file: def.source.path, exportName } : undefined
 }
 
 export function relative(root: string, file: string): string {

@@ -6,14 +6,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
-import type { Project } from 'ts-morph'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
 import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { mayContainTools } from './patterns.ts'
-import { createDiscoveryProject } from './project.ts'
 import { includedFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
@@ -39,7 +37,6 @@ export const CLIENT_REGISTRY = 'client.gen.ts'
 
 export class McpBridgeGenerator {
   /** Kept between runs so a regeneration re-reads only what changed (dev). */
-  #project: Project | undefined
   #discoveries = new Map<string, FileDiscovery>()
 
   constructor(
@@ -115,29 +112,16 @@ export class McpBridgeGenerator {
   }
 
   #discover(files: readonly string[], changed: readonly string[] | undefined): FileDiscovery[] {
-    if (!this.#project || changed === undefined) {
-      this.#project = createDiscoveryProject(files)
+    if (changed === undefined) {
       this.#discoveries.clear()
     } else {
       this.loader.invalidate(changed)
       const present = new Set(files)
-      for (const source of this.#project.getSourceFiles()) {
-        const path = source.getFilePath()
-        if (!present.has(path)) {
-          this.#project.removeSourceFile(source)
-          this.#discoveries.delete(path)
-        }
-      }
-      for (const file of files) {
-        const existing = this.#project.getSourceFile(file)
-        if (!existing) this.#project.addSourceFileAtPath(file)
-        else if (changed.includes(file)) existing.refreshFromFileSystemSync()
-        if (!existing || changed.includes(file)) this.#discoveries.delete(file)
-      }
+      for (const file of [...this.#discoveries.keys()]) if (!present.has(file) || changed.includes(file)) this.#discoveries.delete(file)
     }
     // Files with plugins are always re-read: the tool they wrap may have moved.
     const stale = files.filter((f) => !this.#discoveries.has(f) || this.#discoveries.get(f)!.plugins.length > 0)
-    const fresh = discoverProject(this.#project, this.options.root, stale)
+    const fresh = discoverProject(this.options.root, stale)
     stale.forEach((f, i) => this.#discoveries.set(f, fresh[i]!))
     return crossCheck(files.map((f) => this.#discoveries.get(f)!))
   }

@@ -1,69 +1,101 @@
 /**
  * Following `makePlugin(bookFlight)` to the variable `bookFlight` names, by reading import and
- * export declarations only. ts-morph's `getDefinitionNodes()` would do it too, but it builds a
- * whole TypeScript program first — the runtime's sources, zod's and React's types, the lib
- * files — which cost about a second per cold generation for one answer we can read off the
- * syntax. Relative specifiers are followed (with the extensions Vite resolves); a bare or
- * aliased specifier is not, and the caller reports the plugin's tool as unresolved.
+ * export declarations only (no type checker, no program). Relative specifiers are followed (with
+ * the extensions Vite resolves); a bare or aliased specifier is not, and the caller reports the
+ * plugin's tool as unresolved.
  */
-import { existsSync, statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import type { Identifier, SourceFile, VariableDeclaration } from 'ts-morph'
-import { Node } from './ts-morph.ts'
+import { keyName, type EsNode } from './estree.ts'
+import type { ParsedSource, SourceReader } from './parsed-source.ts'
 
 /** Re-export hops followed before giving up (a cycle of re-exports ends here too). */
 const MAX_HOPS = 8
 
-/** The top-level variable an identifier refers to, in its own file or through relative imports. */
-export function resolveVariable(id: Identifier): VariableDeclaration | undefined {
-  const file = id.getSourceFile()
-  const name = id.getText()
-  const local = file.getVariableDeclaration(name)
+export interface VariableRef {
+  source: ParsedSource
+  /** The `VariableDeclarator`. */
+  declarator: EsNode
+}
+
+/** The top-level variable an identifier names, in its own file or through relative imports. */
+export function resolveVariable(source: ParsedSource, name: string, reader: SourceReader): VariableRef | undefined {
+  const local = topLevelVariable(source, name)
   if (local) return local
-  for (const decl of file.getImportDeclarations()) {
-    const imported =
-      decl.getDefaultImport()?.getText() === name
-        ? 'default'
-        : decl.getNamedImports().find((n) => (n.getAliasNode()?.getText() ?? n.getName()) === name)?.getName()
-    if (!imported) continue
-    const target = importedFile(file, decl.getModuleSpecifierValue())
-    return target && exportedVariable(target, imported, MAX_HOPS)
+  for (const decl of source.program.body as EsNode[]) {
+    if (decl.type !== 'ImportDeclaration') continue
+    const spec = (decl.specifiers as EsNode[]).find((s) => s.type !== 'ImportNamespaceSpecifier' && (s.local as EsNode).name === name)
+    if (!spec) continue
+    const imported = spec.type === 'ImportDefaultSpecifier' ? 'default' : keyName(spec.imported)
+    const target = imported && importedFile(source, (decl.source as EsNode).value as string, reader)
+    return target && imported ? exportedVariable(target, imported, reader, MAX_HOPS) : undefined
+  }
+  return undefined
+}
+
+/** The name a top-level variable is exported under (`export const`, `export { x as y }`, `export default x`), if any. */
+export function exportNameOf(source: ParsedSource, declarator: EsNode): string | undefined {
+  const name = (declarator.id as EsNode).name as string
+  const statement = source.parents.get(declarator)
+  if (statement && source.parents.get(statement)?.type === 'ExportNamedDeclaration') return name
+  for (const decl of source.program.body as EsNode[]) {
+    if (decl.type === 'ExportNamedDeclaration' && !decl.source) {
+      const spec = (decl.specifiers as EsNode[]).find((s) => keyName(s.local) === name)
+      if (spec) return keyName(spec.exported)
+    }
+  }
+  return defaultExportedIdentifier(source) === name ? 'default' : undefined
+}
+
+/** `export default x` with an identifier: `x`. */
+function defaultExportedIdentifier(source: ParsedSource): string | undefined {
+  const decl = (source.program.body as EsNode[]).find((d) => d.type === 'ExportDefaultDeclaration')
+  const expression = decl?.declaration as EsNode | undefined
+  return expression?.type === 'Identifier' ? (expression.name as string) : undefined
+}
+
+function topLevelVariable(source: ParsedSource, name: string): VariableRef | undefined {
+  for (const statement of source.program.body as EsNode[]) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as EsNode | null) : statement
+    if (declaration?.type !== 'VariableDeclaration') continue
+    const declarator = (declaration.declarations as EsNode[]).find((d) => (d.id as EsNode).type === 'Identifier' && (d.id as EsNode).name === name)
+    if (declarator) return { source, declarator }
   }
   return undefined
 }
 
 /** The variable a module exports under `name` (`export const`, `export { a as name }`, `export default a`, re-exports). */
-function exportedVariable(file: SourceFile, name: string, hops: number): VariableDeclaration | undefined {
+function exportedVariable(source: ParsedSource, name: string, reader: SourceReader, hops: number): VariableRef | undefined {
   if (hops === 0) return undefined
   if (name === 'default') {
-    const assignment = file.getExportAssignments().find((a) => !a.isExportEquals())
-    const expression = assignment?.getExpression()
-    return expression && Node.isIdentifier(expression) ? file.getVariableDeclaration(expression.getText()) : undefined
+    const local = defaultExportedIdentifier(source)
+    return local === undefined ? undefined : topLevelVariable(source, local)
   }
-  const declared = file.getVariableDeclaration(name)
-  if (declared?.getVariableStatement()?.isExported()) return declared
-  for (const decl of file.getExportDeclarations()) {
-    const specifier = decl.getModuleSpecifierValue()
-    for (const named of decl.getNamedExports()) {
-      if ((named.getAliasNode()?.getText() ?? named.getName()) !== name) continue
-      if (specifier === undefined) return file.getVariableDeclaration(named.getName())
-      const target = importedFile(file, specifier)
-      return target && exportedVariable(target, named.getName(), hops - 1)
+  const declared = topLevelVariable(source, name)
+  if (declared && source.parents.get(source.parents.get(declared.declarator)!)?.type === 'ExportNamedDeclaration') return declared
+  for (const decl of source.program.body as EsNode[]) {
+    const specifier = (decl.source as EsNode | null | undefined)?.value as string | undefined
+    if (decl.type === 'ExportNamedDeclaration') {
+      const spec = (decl.specifiers as EsNode[]).find((s) => keyName(s.exported) === name)
+      if (!spec) continue
+      const local = keyName(spec.local)!
+      if (specifier === undefined) return topLevelVariable(source, local)
+      const target = importedFile(source, specifier, reader)
+      return target && exportedVariable(target, local, reader, hops - 1)
     }
     // `export * from './x'`: the name may come from there.
-    if (specifier !== undefined && decl.getNamedExports().length === 0 && !decl.getNamespaceExport()) {
-      const target = importedFile(file, specifier)
-      const found = target && exportedVariable(target, name, hops - 1)
+    if (decl.type === 'ExportAllDeclaration' && !decl.exported && specifier !== undefined) {
+      const target = importedFile(source, specifier, reader)
+      const found = target && exportedVariable(target, name, reader, hops - 1)
       if (found) return found
     }
   }
   return undefined
 }
 
-/** The source file a relative specifier points at, added to the project when it is not in it yet. */
-function importedFile(from: SourceFile, specifier: string): SourceFile | undefined {
+/** The source file a relative specifier points at. */
+function importedFile(from: ParsedSource, specifier: string, reader: SourceReader): ParsedSource | undefined {
   if (!specifier.startsWith('.') && !specifier.startsWith('/')) return undefined
-  const base = resolve(dirname(from.getFilePath()), specifier)
+  const base = resolve(dirname(from.path), specifier)
   const candidates = [
     base,
     base.replace(/\.(m?)js$/, '.$1ts'),
@@ -71,11 +103,14 @@ function importedFile(from: SourceFile, specifier: string): SourceFile | undefin
     ...['.ts', '.tsx', '.js', '.jsx', '.mts'].map((ext) => base + ext),
     ...['index.ts', 'index.tsx', 'index.js'].map((index) => `${base}/${index}`),
   ]
-  const project = from.getProject()
   for (const candidate of candidates) {
-    const known = project.getSourceFile(candidate)
-    if (known) return known
-    if (existsSync(candidate) && statSync(candidate).isFile()) return project.addSourceFileAtPath(candidate)
+    let found: ParsedSource | undefined
+    try {
+      found = reader.get(candidate)
+    } catch {
+      return undefined // it does not parse: its own discovery reports that
+    }
+    if (found) return found
   }
   return undefined
 }

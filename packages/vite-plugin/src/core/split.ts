@@ -13,6 +13,7 @@
  * both over every fixture to check they agree.
  */
 import MagicString from 'magic-string'
+import { chainOf, factoryOf, hasBindings, importDeclarations, runtimeBindings } from './chains.ts'
 import { isNode, keyName, parseModule, walk, type EsNode } from './estree.ts'
 import { CLIENT_STEPS, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
 
@@ -35,7 +36,7 @@ export function splitModule(code: string, id: string, target: SplitTarget): Spli
   if (!code.includes(RUNTIME_MODULE)) return undefined
   const program = parseModule(code, id)
   const factories = runtimeBindings(program)
-  if (factories.tool.size + factories.plugin.size + factories.namespaces.size === 0) return undefined
+  if (!hasBindings(factories)) return undefined
 
   const wanted = target === 'client' ? TOOL_FACTORY : PLUGIN_FACTORY
   const steps = new Set<string>(target === 'client' ? SERVER_STEPS : CLIENT_STEPS)
@@ -48,7 +49,7 @@ export function splitModule(code: string, id: string, target: SplitTarget): Spli
 
   const cuts: Cut[] = []
   for (const call of calls) {
-    for (const step of chainSteps(call, parents)) {
+    for (const step of chainOf(call, parents).steps) {
       const arg = (step.call.arguments as unknown[])[0]
       if (!steps.has(step.name) || !isNode(arg)) continue
       cuts.push({ node: arg, replacement: stubFor(step.name, arg, target), step: step.name })
@@ -68,57 +69,6 @@ export function splitModule(code: string, id: string, target: SplitTarget): Spli
   }
 }
 
-interface Bindings {
-  tool: Set<string>
-  plugin: Set<string>
-  namespaces: Set<string>
-}
-
-/** Local names bound to `createMcpTool` / `makePlugin` by imports of the runtime (renamed or namespace). */
-function runtimeBindings(program: EsNode): Bindings {
-  const b: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
-  for (const decl of importDeclarations(program)) {
-    if ((decl.source as EsNode).value !== RUNTIME_MODULE || decl.importKind === 'type') continue
-    for (const spec of decl.specifiers as EsNode[]) {
-      const local = (spec.local as EsNode).name as string
-      if (spec.type === 'ImportNamespaceSpecifier') b.namespaces.add(local)
-      if (spec.type !== 'ImportSpecifier' || spec.importKind === 'type') continue
-      const imported = keyName(spec.imported)
-      if (imported === TOOL_FACTORY) b.tool.add(local)
-      if (imported === PLUGIN_FACTORY) b.plugin.add(local)
-    }
-  }
-  return b
-}
-
-function factoryOf(call: EsNode, b: Bindings): string | undefined {
-  const callee = call.callee as EsNode
-  if (callee.type === 'Identifier') {
-    if (b.tool.has(callee.name as string)) return TOOL_FACTORY
-    if (b.plugin.has(callee.name as string)) return PLUGIN_FACTORY
-  }
-  if (callee.type === 'MemberExpression' && !callee.computed) {
-    const object = callee.object as EsNode
-    const name = keyName(callee.property)
-    if (object.type === 'Identifier' && b.namespaces.has(object.name as string) && (name === TOOL_FACTORY || name === PLUGIN_FACTORY)) return name
-  }
-  return undefined
-}
-
-/** The method steps of the chain started by `call`: `createMcpTool('x').elicits(...).execute(...)`. */
-function chainSteps(call: EsNode, parents: Map<EsNode, EsNode>): Array<{ name: string; call: EsNode }> {
-  const steps: Array<{ name: string; call: EsNode }> = []
-  for (let top = call; ; ) {
-    const access = parents.get(top)
-    if (!access || access.type !== 'MemberExpression' || access.object !== top || access.computed) break
-    const next = parents.get(access)
-    if (!next || next.type !== 'CallExpression' || next.callee !== access) break
-    steps.push({ name: keyName(access.property) ?? '', call: next })
-    top = next
-  }
-  return steps
-}
-
 /** The local name the stubs' error class is imported under (unlikely to clash with app code). */
 const STUB_ERROR = '__mcpBridgeRemovedFromBundle'
 
@@ -130,10 +80,6 @@ function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
   // onElicit: keep the keys, since makePlugin checks them against the tool.
   const keys = arg.type === 'ObjectExpression' ? (arg.properties as EsNode[]).flatMap((p) => (p.type === 'Property' && !p.computed ? [keyName(p.key)] : [])) : []
   return `{ ${keys.filter((k) => k !== undefined).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k!) ? k : JSON.stringify(k)}: ${fail}`).join(', ')} }`
-}
-
-function importDeclarations(program: EsNode): EsNode[] {
-  return (program.body as EsNode[]).filter((n) => n.type === 'ImportDeclaration')
 }
 
 /**

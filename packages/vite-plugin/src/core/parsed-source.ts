@@ -1,0 +1,58 @@
+/**
+ * A source file parsed once with oxc (Vite's `parseAst`): its AST, each node's parent, and
+ * offsets turned into `line:column` for diagnostics. `SourceReader` parses files on demand and
+ * keeps them for one discovery run (a plugin's import is followed into its tool's file).
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { parseModule, walk, type EsNode } from './estree.ts'
+
+export interface ParsedSource {
+  path: string
+  code: string
+  program: EsNode
+  parents: ReadonlyMap<EsNode, EsNode>
+  /** 1-based line and column of an offset. */
+  position(offset: number): { line: number; column: number }
+}
+
+export function parseSource(path: string, code: string): ParsedSource {
+  const program = parseModule(code, path)
+  const parents = new Map<EsNode, EsNode>()
+  walk(program, (node, parent) => parent && parents.set(node, parent))
+  const lineStarts = [0]
+  for (let i = code.indexOf('\n'); i !== -1; i = code.indexOf('\n', i + 1)) lineStarts.push(i + 1)
+  return {
+    path,
+    code,
+    program,
+    parents,
+    position(offset) {
+      // The last line start at or before the offset (binary search: files can be long).
+      let low = 0
+      let high = lineStarts.length - 1
+      while (low < high) {
+        const mid = (low + high + 1) >> 1
+        if (lineStarts[mid]! <= offset) low = mid
+        else high = mid - 1
+      }
+      return { line: low + 1, column: offset - lineStarts[low]! + 1 }
+    },
+  }
+}
+
+export class SourceReader {
+  readonly #parsed = new Map<string, ParsedSource | undefined>()
+
+  /** The parsed file at `path`; undefined if it is not a readable file. */
+  get(path: string): ParsedSource | undefined {
+    if (this.#parsed.has(path)) return this.#parsed.get(path)
+    return this.add(path, existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined)
+  }
+
+  /** Parse `code` as the file at `path` (read by the caller), and keep it for this run. */
+  add(path: string, code: string | undefined): ParsedSource | undefined {
+    const parsed = code === undefined ? undefined : parseSource(path, code)
+    this.#parsed.set(path, parsed)
+    return parsed
+  }
+}
