@@ -71,7 +71,8 @@ if (!pluginCall.test(configSource)) throw new Error(`playground/vite.config.ts n
 const withoutConfig = join(playground, '.tmp-bench-without-plugin.vite.config.ts')
 const withConfig = join(playground, '.tmp-bench-with-plugin.vite.config.ts')
 writeFileSync(withoutConfig, configSource.replace(pluginCall, '').replace(/^import \{ mcpBridge \}.*\n/m, ''))
-writeFileSync(withConfig, configSource.replace(pluginCall, "\n    mcpBridge({ exclude: ['src/server/**'] }),"))
+// The playground's options but `server` (the client build only), so the generated files it writes stay the playground's own.
+writeFileSync(withConfig, configSource.replace(pluginCall, "\n    mcpBridge({ exclude: ['src/server/**'], apps: { include: ['src/styles.css'] } }),"))
 const cacheFile = join((await resolveConfig({ root: playground, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
 const outDir = join(playground, '.tmp-bench-dist')
 

@@ -26,7 +26,8 @@ import { dirname, join, resolve } from 'node:path'
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
-import { CLIENT_REGISTRY, McpBridgeGenerator, SERVER_REGISTRY, type GenerateResult } from './core/generator.ts'
+import { CLIENT_REGISTRY, SERVER_REGISTRY } from './core/codegen.ts'
+import type { GenerateResult, McpBridgeGenerator } from './core/generator.ts'
 import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
@@ -73,7 +74,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
     loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
-    generator ??= new McpBridgeGenerator(options, loader)
+    // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
+    // generation runs: a build whose sources did not change never imports them.
+    generator ??= new (await import('./core/generator.ts')).McpBridgeGenerator(options, loader)
     const result = await generator.generate(changed)
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1

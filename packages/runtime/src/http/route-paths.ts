@@ -1,17 +1,9 @@
 /**
- * Where an app server's chat and MCP endpoint answer: one rule for `serveApp` / `appRoutes` and
- * the Vite plugin's `server` option (which reads it through `./internal`, without loading the
- * server entry).
+ * The route path rule (`route-path-rule.ts`) as a zod schema, for options checked with zod.
  */
 import { z } from 'zod'
+import { ROUTE_PATH_HINT, ROUTE_PATH_PATTERN } from './route-path-rule.ts'
 
-export const DEFAULT_CHAT_PATH = '/api/chat'
-export const DEFAULT_MCP_PATH = '/mcp'
+export { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths } from './route-path-rule.ts'
 
-export const routePathSchema = z.string().regex(/^\/[^\s?#]*$/, 'a path starting with "/", without spaces, query or hash, e.g. "/api/chat"')
-
-/** The two paths with their defaults, or the problem when they collide. */
-export function routePaths(chatPath = DEFAULT_CHAT_PATH, mcpPath = DEFAULT_MCP_PATH): { chatPath: string; mcpPath: string } | { problem: string } {
-  if (chatPath === mcpPath) return { problem: `chatPath and mcpPath are both "${chatPath}"; give each its own path` }
-  return { chatPath, mcpPath }
-}
+export const routePathSchema = z.string().regex(ROUTE_PATH_PATTERN, ROUTE_PATH_HINT)

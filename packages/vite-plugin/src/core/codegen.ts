@@ -15,6 +15,9 @@ export const GENERATED_HEADER = [
 
 export const MANIFEST_FORMAT_VERSION = 1
 
+export const SERVER_REGISTRY = 'server.gen.ts'
+export const CLIENT_REGISTRY = 'client.gen.ts'
+
 export interface RegistryTool {
   name: string
   /** Absolute path of the module. */

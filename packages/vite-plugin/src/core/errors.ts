@@ -2,7 +2,7 @@
  * The plugin's errors. Each is an `McpBridgeError` (from the runtime) with a stable `code`, so a
  * build script or CI wrapper can branch on `err.code` whichever package threw.
  */
-import { McpBridgeError } from '@mcp-bridge/runtime'
+import { McpBridgeError } from '@mcp-bridge/runtime/base'
 
 /** Diagnostics with error severity failed a build (the message lists them at file:line:col). */
 export class McpBridgeBuildError extends McpBridgeError {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
-import { renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
+import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { mayContainTools } from './patterns.ts'
@@ -32,8 +32,7 @@ export interface GenerateResult {
   inputs: string[]
 }
 
-export const SERVER_REGISTRY = 'server.gen.ts'
-export const CLIENT_REGISTRY = 'client.gen.ts'
+export { CLIENT_REGISTRY, SERVER_REGISTRY } from './codegen.ts'
 
 export class McpBridgeGenerator {
   /** Kept between runs so a regeneration re-reads only what changed (dev). */

@@ -4,45 +4,89 @@
  * the known ones, because a misspelt option silently ignored is worse than a failed start.
  */
 import { isAbsolute, resolve } from 'node:path'
-import { z } from 'zod'
-import { formatIssues, routePaths, routePathSchema } from '@mcp-bridge/runtime/internal'
+import { ROUTE_PATH_HINT, ROUTE_PATH_PATTERN, routePaths } from '@mcp-bridge/runtime/base'
 import { McpBridgeOptionsError } from './errors.ts'
 
-const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+type Globs = string | string[]
 
-export const optionsSchema = z.strictObject({
-  include: globs.optional(),
-  exclude: globs.optional(),
-  outDir: z.string().min(1).optional(),
-  manifest: z
-    .string()
-    .regex(/^[\w.-]+\.json$/, 'a file name ending in .json, without folders (it goes into outDir and the build output)')
-    .optional(),
-  failOnError: z.boolean().optional(),
+export interface McpBridgeOptions {
+  /** Source files that may hold tools and plugins (default `src/**\/*.{ts,tsx}`). */
+  include?: Globs
+  exclude?: Globs
+  /** Where the generated files go (default `src/mcp-bridge`). */
+  outDir?: string
+  /** The manifest's file name, in `outDir` and the build output (default `mcp-tools.json`). */
+  manifest?: string
+  failOnError?: boolean
   /**
    * The app's server module (`export default defineAppServer({ chat, mcp? })`): served in
    * `vite dev` and `vite preview`, and built by `vite build` into `<build.outDir>/server/`
    * (`node dist/server/index.js` serves it with the client from `<build.outDir>/client/`).
    */
-  server: z
-    .union([
-      z.string().min(1),
-      z.strictObject({ entry: z.string().min(1), chatPath: routePathSchema.optional(), mcpPath: routePathSchema.optional() }),
-    ])
-    .optional(),
+  server?: string | { entry: string; chatPath?: string; mcpPath?: string }
   /**
    * MCP Apps: build each plugin's UI as a self-contained HTML view for hosts that render them
    * (Claude, ChatGPT, VS Code…), and export them from `server.gen.ts` as `appViews` for
    * `createMcpServer({ apps: { views: appViews } })`. `include`: modules every view imports
    * first (e.g. the stylesheet your components use).
    */
-  apps: z.union([z.boolean(), z.strictObject({ include: globs.optional() })]).optional(),
-})
+  apps?: boolean | { include?: Globs }
+}
 
-export type McpBridgeOptions = z.input<typeof optionsSchema>
+/** Each option's keys, for the message about a key that is not one of them. */
+const KNOWN = {
+  '': ['include', 'exclude', 'outDir', 'manifest', 'failOnError', 'server', 'apps'],
+  server: ['entry', 'chatPath', 'mcpPath'],
+  apps: ['include'],
+} as const
 
-/** The keys of the options that take an object, for the message about a key they do not have. */
-const NESTED_KEYS = { server: 'entry, chatPath, mcpPath', apps: 'include' } as const
+/**
+ * Checked by hand, not with a schema library: this runs at the start of every build and dev
+ * server, and a build whose tools did not change should load nothing it does not need.
+ */
+function problemsOf(user: unknown): string[] {
+  const problems: string[] = []
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+  const unknownKeys = (value: Record<string, unknown>, where: keyof typeof KNOWN) => {
+    const extra = Object.keys(value).filter((k) => !(KNOWN[where] as readonly string[]).includes(k))
+    if (extra.length) {
+      problems.push(`unknown option${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${where ? `${where}.` : ''}${k}"`).join(', ')} (known: ${KNOWN[where].join(', ')})`)
+    }
+  }
+  const string = (v: unknown) => typeof v === 'string' && v.length > 0
+  const globs = (name: string, v: unknown) => {
+    if (v !== undefined && !string(v) && !(Array.isArray(v) && v.every(string))) problems.push(`${name}: a glob or a list of globs (non-empty strings)`)
+  }
+  if (!isObject(user)) return ['options must be an object, e.g. mcpBridge({ server: "src/server/app.ts" })']
+  unknownKeys(user, '')
+  globs('include', user.include)
+  globs('exclude', user.exclude)
+  if (user.outDir !== undefined && !string(user.outDir)) problems.push('outDir: a folder path (a non-empty string)')
+  if (user.manifest !== undefined && !(typeof user.manifest === 'string' && /^[\w.-]+\.json$/.test(user.manifest))) {
+    problems.push('manifest: a file name ending in .json, without folders (it goes into outDir and the build output)')
+  }
+  if (user.failOnError !== undefined && typeof user.failOnError !== 'boolean') problems.push('failOnError: true or false')
+  const server = user.server
+  if (server !== undefined && !string(server)) {
+    if (!isObject(server)) problems.push('server: the server module\'s path, or { entry, chatPath?, mcpPath? }')
+    else {
+      unknownKeys(server, 'server')
+      if (!string(server.entry)) problems.push('server.entry: the server module\'s path (a non-empty string)')
+      for (const key of ['chatPath', 'mcpPath'] as const) {
+        if (server[key] !== undefined && !(typeof server[key] === 'string' && ROUTE_PATH_PATTERN.test(server[key]))) problems.push(`server.${key}: ${ROUTE_PATH_HINT}`)
+      }
+    }
+  }
+  const apps = user.apps
+  if (apps !== undefined && typeof apps !== 'boolean') {
+    if (!isObject(apps)) problems.push('apps: true, false, or { include: [...] }')
+    else {
+      unknownKeys(apps, 'apps')
+      globs('apps.include', apps.include)
+    }
+  }
+  return problems
+}
 
 export interface ResolvedOptions {
   root: string
@@ -65,19 +109,9 @@ export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
 export const DEFAULT_MANIFEST = 'mcp-tools.json'
 
 export function resolveOptions(user: unknown, root: string): ResolvedOptions {
-  const parsed = optionsSchema.safeParse(user ?? {})
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => {
-      if (i.code !== 'unrecognized_keys') return formatIssues([{ path: i.path.join('.'), message: i.message }], 'inline', 'options')
-      // A key inside an object option is named with its option ("apps.styles"), next to that option's keys.
-      const where = i.path.join('.')
-      const known = where ? NESTED_KEYS[where as keyof typeof NESTED_KEYS] : Object.keys(optionsSchema.shape).join(', ')
-      const keys = i.keys.map((k) => `"${where ? `${where}.` : ''}${k}"`).join(', ')
-      return `unknown option${i.keys.length > 1 ? 's' : ''} ${keys} (known: ${known})`
-    })
-    throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
-  }
-  const o = parsed.data
+  const problems = problemsOf(user ?? {})
+  if (problems.length) throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
+  const o = (user ?? {}) as McpBridgeOptions
   const list = (v: string | string[] | undefined, fallback: string[]) => (v === undefined ? fallback : Array.isArray(v) ? v : [v])
   const outDir = o.outDir ?? DEFAULT_OUT_DIR
   return {
@@ -92,7 +126,7 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   }
 }
 
-function resolveServer(server: z.output<typeof optionsSchema>['server'], root: string): ResolvedOptions['server'] {
+function resolveServer(server: McpBridgeOptions['server'], root: string): ResolvedOptions['server'] {
   if (server === undefined) return undefined
   const { entry, chatPath, mcpPath } = typeof server === 'string' ? { entry: server, chatPath: undefined, mcpPath: undefined } : server
   const paths = routePaths(chatPath, mcpPath)
