@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import { resolveConfig } from 'vite'
 import { McpBridgeGenerator, createViteModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
+import { splitModule } from '@mcp-bridge/vite-plugin'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
 
@@ -50,7 +51,43 @@ for (const count of [10, 100, 1000]) {
   if (!again.manifest.includes('Tool zero')) throw new Error('regeneration missed the change')
   await loader.close()
   console.log(`generate ${String(count).padStart(4)} tool files: cold ${(cold / 1000).toFixed(2)} s, after one file changed ${regen.toFixed(0)} ms`)
+  if (count === 10) cliProcess(root)
+  if (count === 100) splitPerFile(root, count)
   rmSync(root, { recursive: true, force: true })
+}
+
+/**
+ * `mcp-bridge generate --no-cache` as CI runs it: a fresh process, wall clock to exit, against
+ * `node -e ""` (Node's own start) measured in the same run; medians of 5 interleaved pairs.
+ */
+function cliProcess(root: string): void {
+  const bin = resolve(fixtures, '../packages/vite-plugin/bin/mcp-bridge.js')
+  const wall = (args: string[]) => {
+    const t0 = performance.now()
+    const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' })
+    if (run.status !== 0) throw new Error(`${args.join(' ')} failed: ${run.stdout}${run.stderr}`)
+    return performance.now() - t0
+  }
+  const node: number[] = []
+  const cli: number[] = []
+  for (let i = 0; i < 5; i++) {
+    node.push(wall(['-e', '']))
+    cli.push(wall([bin, 'generate', '--no-cache']))
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2]!
+  console.log(`mcp-bridge generate --no-cache, 10 tool files, fresh process: ${median(cli).toFixed(0)} ms wall (node -e "" alone: ${median(node).toFixed(0)} ms; median of 5 pairs; target ≤ 600 ms)`)
+}
+
+/** The split (client side: execute bodies stubbed, imports pruned, source map) per tool file. */
+function splitPerFile(root: string, count: number): void {
+  const files = Array.from({ length: count }, (_, i) => join(root, `src/tools/tool${i}.ts`))
+  const sources = files.map((f) => readFileSync(f, 'utf8'))
+  for (let i = 0; i < count; i++) splitModule(sources[i]!, files[i]!, 'client') // warm the parser
+  const rounds = 5
+  const t0 = performance.now()
+  for (let r = 0; r < rounds; r++) for (let i = 0; i < count; i++) splitModule(sources[i]!, files[i]!, 'client')
+  const perFile = ((performance.now() - t0) / (rounds * count)) * 1000
+  console.log(`split (client, with source map): ${perFile.toFixed(0)} µs per tool file (${rounds}×${count} files; target ≤ 300 µs)`)
 }
 
 /**
