@@ -6,10 +6,13 @@
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
+import { formatDiagnostic, sortDiagnostics, type Diagnostic } from './core/diagnostics.ts'
+import { discoverProject } from './core/discover.ts'
+import { toolSourceFiles } from './core/source-files.ts'
+import { typeDiagnostics } from './core/type-check.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
 import { createViteModuleLoader } from './core/load-modules.ts'
-import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
+import { fingerprint, readCached, readCachedTypes, writeCached, writeCachedTypes } from './core/build-cache.ts'
 import { projectSetup } from './core/project-options.ts'
 
 const USAGE = `Usage: mcp-bridge <check|generate> [options]
@@ -26,6 +29,8 @@ Options:
   --json              print machine-readable diagnostics
   --no-cache          run every tool module even when nothing changed since the last
                       clean run (its result is kept in Vite's cache directory)
+  --no-types          check: skip the type-aware pass (TypeScript's checker over the
+                      tool and plugin files: handler answers and ctx.elicit context props)
   --timeout SECONDS   stop and fail if the run takes longer (default 300); it runs
                       the project's tool modules, and one may loop forever at import
   -h, --help          show this help
@@ -57,6 +62,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
         manifest: { type: 'string' },
         json: { type: 'boolean', default: false },
         'no-cache': { type: 'boolean', default: false },
+        'no-types': { type: 'boolean', default: false },
         timeout: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -117,6 +123,17 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     } finally {
       await loader.close()
     }
+  }
+  // The type-aware pass (check only): what the types know that the build cannot see.
+  // Kept like a generation: an unchanged tree with the cache restored does not load the checker.
+  if (command === 'check' && !values['no-types']) {
+    let types = values['no-cache'] ? undefined : readCachedTypes(cacheDir, print)
+    if (!types) {
+      const checked = await typeDiagnostics(options.root, discoverProject(options.root, await toolSourceFiles(options)))
+      writeCachedTypes(cacheDir, print, checked.diagnostics, checked.inputs)
+      types = checked.diagnostics
+    }
+    diagnostics.splice(0, diagnostics.length, ...sortDiagnostics([...diagnostics, ...types]))
   }
   const errors = diagnostics.filter((d) => d.severity === 'error').length
   const warnings = diagnostics.length - errors

@@ -127,4 +127,20 @@ describe('mcp-bridge CLI', () => {
     expect(await cli(['check', '--manifest', 'a/b.json'])).toMatchObject({ code: 2, err: expect.stringMatching(/manifest: a file name ending in \.json/) })
     expect((await cli(['--help'])).out).toMatch(/^Usage: mcp-bridge <check\|generate>/)
   })
+
+  it("check's type-aware pass reports what only the types know, at file:line:col; --no-types and generate skip it", async () => {
+    const root = copyFixture('type-errors')
+    expect(await cli(['generate', '--root', root])).toMatchObject({ code: 0, out: 'mcp-bridge generate: 1 tool, 0 errors, 0 warnings; wrote 3 files' })
+    const checked = await cli(['check', '--root', root])
+    expect(checked.code).toBe(1)
+    expect(checked.out.split('\n')).toEqual([
+      'src/tools/pick-plugin.ts:7:6  The onElicit handler for "pick" answers with content.color as number, but the key\'s response schema wants string.',
+      'src/tools/pick.ts:11:100  ctx.elicit("pick", {...}) passes "shade", which the key\'s context schema does not declare: add it to the key\'s `context` schema, or leave it out.',
+      'mcp-bridge check: 1 tool, 2 errors, 0 warnings; checked (nothing changed since the last clean run: no module ran; --no-cache runs them)',
+    ])
+    const json = JSON.parse((await cli(['check', '--json', '--root', root])).out)
+    expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(['PLUGIN_HANDLER_TYPE', 'ELICIT_CONTEXT_TYPE'])
+    expect(await cli(['check', '--no-types', '--root', root])).toMatchObject({ code: 0, out: expect.stringMatching(/^mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked/) })
+  }, 120_000)
 })
+

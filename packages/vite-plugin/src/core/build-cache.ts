@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { includedFiles } from './source-files.ts'
+import type { Diagnostic } from './diagnostics.ts'
 import type { GenerateResult } from './generator.ts'
 import type { ResolvedOptions } from './options.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
@@ -69,4 +70,23 @@ function versions(): Record<string, string> {
     }
   }
   return { runtime: read('@mcp-bridge/runtime'), plugin: read('@mcp-bridge/vite-plugin') }
+}
+
+const TYPES_CACHE_FILE = 'mcp-bridge-types.json'
+
+/** `check`'s type-aware pass, kept like a generation: same fingerprint, and every file the checker read unchanged. */
+export function readCachedTypes(cacheDir: string, print: string): Diagnostic[] | undefined {
+  const raw = readIfExists(join(cacheDir, TYPES_CACHE_FILE))
+  if (!raw) return undefined
+  try {
+    const cached = JSON.parse(raw) as { fingerprint: string; inputs: Record<string, string>; diagnostics: Diagnostic[] }
+    if (cached.fingerprint !== print) return undefined
+    return Object.entries(cached.inputs).every(([file, digest]) => hashFile(file) === digest) ? cached.diagnostics : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export function writeCachedTypes(cacheDir: string, print: string, diagnostics: readonly Diagnostic[], inputs: readonly string[]): void {
+  writeIfChanged(join(cacheDir, TYPES_CACHE_FILE), JSON.stringify({ fingerprint: print, inputs: Object.fromEntries(inputs.map((f) => [f, hashFile(f)])), diagnostics }))
 }

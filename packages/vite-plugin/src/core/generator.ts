@@ -3,7 +3,6 @@
  * The Vite plugin and the `mcp-bridge` CLI both drive this one class, so their outputs are
  * identical; what it needs from a bundler (loading a module) is injected as a `ModuleLoader`.
  */
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
@@ -11,8 +10,7 @@ import { pluginKeyDiagnostics } from './plugin-keys.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
-import { mayContainTools } from './patterns.ts'
-import { includedFiles } from './source-files.ts'
+import { toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 
@@ -44,9 +42,8 @@ export class McpBridgeGenerator {
   ) {}
 
   /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
-  async sourceFiles(): Promise<string[]> {
-    const files = await includedFiles(this.options, ['**/*.d.ts'])
-    return files.filter((f) => mayContainTools(readFileSync(f, 'utf8')))
+  sourceFiles(): Promise<string[]> {
+    return toolSourceFiles(this.options)
   }
 
   /**

@@ -5,7 +5,9 @@
  * duplicate tool name — twice.
  */
 import { realpathSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { glob } from 'tinyglobby'
+import { mayContainTools } from './patterns.ts'
 import type { ResolvedOptions } from './options.ts'
 
 export async function includedFiles(options: ResolvedOptions, extraIgnore: readonly string[] = []): Promise<string[]> {
@@ -22,4 +24,10 @@ export async function includedFiles(options: ResolvedOptions, extraIgnore: reado
     seen.add(real)
     return true
   })
+}
+
+/** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
+export async function toolSourceFiles(options: ResolvedOptions): Promise<string[]> {
+  const files = await includedFiles(options, ['**/*.d.ts'])
+  return files.filter((f) => mayContainTools(readFileSync(f, 'utf8')))
 }
