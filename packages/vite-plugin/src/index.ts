@@ -71,13 +71,16 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Set in a view build (`view-build.ts`): this instance builds that one MCP Apps view and nothing else. */
   let view: ViewBuildMark | undefined
 
+  /** Dev: the watcher reports every change from now on (its first scan and the catch-up are done). */
+  let caughtUp = false
+
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
     loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
     // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
     // generation runs: a build whose sources did not change never imports them.
     generator ??= new (await import('./core/generator.ts')).McpBridgeGenerator(options, loader)
-    const result = await generator.generate(changed)
+    const result = await generator.generate(changed, { incremental: caughtUp })
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1
     lastResult = result
@@ -350,6 +353,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         await watcherReady(server.watcher)
         for (const file of await changedSince(options, before)) regenerate(file)
         await idle
+        caughtUp = true
       })
       watching.catch((error: unknown) => server.config.logger.error(`[mcp-bridge] watching failed: ${(error as Error).message}`))
     },

@@ -8,6 +8,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli.ts'
+import { McpBridgeGenerator, type GenerateResult } from '../src/core/generator.ts'
+import { createViteModuleLoader } from '../src/core/load-modules.ts'
+import { resolveOptions } from '../src/core/options.ts'
 import { bin, fixtureCopies, fixturesDir } from './support/fixtures.ts'
 
 const copies = fixtureCopies()
@@ -51,6 +54,26 @@ describe('generate', () => {
     expect(forced.loaded.length).toBeGreaterThan(0)
     // The committed outputs of the fixture are exactly what generation produces.
     expect(read('server.gen.ts')).toBe(readFileSync(join(fixturesDir, 'valid-basic/src/mcp-bridge/server.gen.ts'), 'utf8'))
+  }, 60_000)
+
+  it('regenerates incrementally as a running dev server does: new, changed and deleted files, each read alone', async () => {
+    const root = copyFixture('valid-basic')
+    const loader = await createViteModuleLoader(root, { configFile: false })
+    try {
+      const generator = new McpBridgeGenerator(resolveOptions({}, root), loader)
+      const names = (r: GenerateResult) => JSON.parse(r.manifest).tools.map((t: { name: string }) => t.name)
+      expect(names(await generator.generate())).toEqual(['book_flight', 'clock'])
+      const added = join(root, 'src/tools/added.ts')
+      writeFileSync(added, "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const added = createMcpTool('added').elicits({}).execute(function* () { return 1 })\n")
+      expect(names(await generator.generate([added], { incremental: true }))).toEqual(['added', 'book_flight', 'clock'])
+      // A file that no longer names the runtime holds no tool.
+      writeFileSync(added, 'export const added = 1\n')
+      expect(names(await generator.generate([added], { incremental: true }))).toEqual(['book_flight', 'clock'])
+      rmSync(join(root, 'src/tools/clock.ts'))
+      expect(names(await generator.generate([join(root, 'src/tools/clock.ts')], { incremental: true }))).toEqual(['book_flight'])
+    } finally {
+      await loader.close()
+    }
   }, 60_000)
 
   it('check fails on stale outputs (a tool changed after generation) and passes once regenerated', async () => {

@@ -10,7 +10,9 @@ import { pluginKeyDiagnostics } from './plugin-keys.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
-import { toolSourceFiles } from './source-files.ts'
+import { existsSync, readFileSync } from 'node:fs'
+import { mayContainTools } from './patterns.ts'
+import { includedFiles, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 
@@ -35,6 +37,9 @@ export { CLIENT_REGISTRY, SERVER_REGISTRY } from './codegen.ts'
 export class McpBridgeGenerator {
   /** Kept between runs so a regeneration re-reads only what changed (dev). */
   #discoveries = new Map<string, FileDiscovery>()
+  /** The last listing: every included file, and those that may hold tools. */
+  #included: Set<string> | undefined
+  #toolFiles = new Set<string>()
 
   constructor(
     readonly options: ResolvedOptions,
@@ -47,12 +52,36 @@ export class McpBridgeGenerator {
   }
 
   /**
+   * The files to discover. With `incremental` (a dev server whose watcher reports every change),
+   * after a change to files already listed (or deleted) only those are read again; a file that
+   * was not listed (a new one) means listing everything again — the include and exclude globs
+   * decide whether it counts. Without it every run lists the files afresh, so an event that was
+   * never reported (a watcher still starting) cannot hide a file.
+   */
+  async #sources(changed: readonly string[] | undefined): Promise<string[]> {
+    const included = this.#included
+    if (changed && included && changed.every((f) => included.has(f) || !existsSync(f))) {
+      for (const file of changed) {
+        const code = existsSync(file) ? readFileSync(file, 'utf8') : undefined
+        if (code === undefined) included.delete(file)
+        if (code !== undefined && mayContainTools(code)) this.#toolFiles.add(file)
+        else this.#toolFiles.delete(file)
+      }
+      return [...this.#toolFiles].sort()
+    }
+    const files = await includedFiles(this.options, ['**/*.d.ts'])
+    this.#included = new Set(files)
+    this.#toolFiles = new Set(files.filter((f) => mayContainTools(readFileSync(f, 'utf8'))))
+    return [...this.#toolFiles]
+  }
+
+  /**
    * Generate everything. With `changed` (absolute paths, from a watcher), only those files are
    * re-parsed and re-loaded (plus their importers); the rest comes from the previous run.
    */
-  async generate(changed?: readonly string[]): Promise<GenerateResult> {
+  async generate(changed?: readonly string[], { incremental = false }: { incremental?: boolean } = {}): Promise<GenerateResult> {
     const { root, outDir } = this.options
-    const files = await this.sourceFiles()
+    const files = await this.#sources(incremental ? changed : undefined)
     const discoveries = this.#discover(files, changed)
     const validation = await loadAndValidate(root, discoveries, this.loader)
     const declared = new Map(validation.tools.map(({ tool, discovered, file }) => [`${file}#${discovered.exportName}`, Object.keys(tool.compiled)]))
