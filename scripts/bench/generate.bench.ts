@@ -114,43 +114,104 @@ writeFileSync(withConfig, configSource.replace(pluginCall, "\n    mcpBridge({ ex
 const cacheFile = join((await resolveConfig({ root: playground, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
 const outDir = join(playground, '.tmp-bench-dist')
 
-function viteBuild(config: string): number {
-  const t0 = performance.now()
-  const run = spawnSync(process.execPath, [viteBin, 'build', '-c', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
-    cwd: playground,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    timeout: 120_000,
-  })
-  if (run.status !== 0) throw new Error(`vite build failed (${config}):\n${run.stderr}${run.stdout}`)
-  return performance.now() - t0
+/** `vite build` without the plugin, with it and no build cache, and with it again (sources unchanged): interleaved triples. */
+function buildOverhead(label: string, configs: { without: string; with: string; cacheFile: string; cwd: string; outDir: string }, rounds: number): void {
+  const build = (config: string) => {
+    const t0 = performance.now()
+    const run = spawnSync(process.execPath, [viteBin, 'build', '-c', config, '--outDir', configs.outDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: configs.cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      timeout: 180_000,
+    })
+    if (run.status !== 0) throw new Error(`vite build failed (${config}):\n${run.stderr}${run.stdout}`)
+    return performance.now() - t0
+  }
+  const without: number[] = []
+  const cold: number[] = []
+  const unchanged: number[] = []
+  build(configs.with) // writes the generated files the build without the plugin imports; warms the OS file cache
+  build(configs.without)
+  for (let i = 0; i < rounds; i++) {
+    without.push(build(configs.without))
+    rmSync(configs.cacheFile, { force: true })
+    cold.push(build(configs.with))
+    unchanged.push(build(configs.with))
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const added = (xs: number[]) => {
+    const ms = median(xs) - median(without)
+    const sign = ms < 0 ? '−' : '+'
+    return `${sign}${Math.abs(ms).toFixed(0)} ms, ${sign}${Math.abs((ms / median(without)) * 100).toFixed(0)} %`
+  }
+  console.log(
+    `vite build of ${label} (CLI, fresh process, median of ${rounds}): ${median(without).toFixed(0)} ms without the plugin; ` +
+      `with it ${median(unchanged).toFixed(0)} ms when the sources are unchanged since the last build (${added(unchanged)}), ` +
+      `${median(cold).toFixed(0)} ms with no build cache (${added(cold)})`,
+  )
 }
 
-const rounds = 7
-const without: number[] = []
-const cold: number[] = []
-const unchanged: number[] = []
 try {
-  viteBuild(withoutConfig) // warm the OS file cache; not counted
-  for (let i = 0; i < rounds; i++) {
-    without.push(viteBuild(withoutConfig))
-    rmSync(cacheFile, { force: true })
-    cold.push(viteBuild(withConfig))
-    unchanged.push(viteBuild(withConfig))
-  }
+  buildOverhead('the playground', { without: withoutConfig, with: withConfig, cacheFile, cwd: playground, outDir }, 7)
 } finally {
   rmSync(withoutConfig, { force: true })
   rmSync(withConfig, { force: true })
   rmSync(outDir, { recursive: true, force: true })
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-const added = (xs: number[]) => {
-  const ms = median(xs) - median(without)
-  const sign = ms < 0 ? '−' : '+'
-  return `${sign}${Math.abs(ms).toFixed(0)} ms, ${sign}${Math.abs((ms / median(without)) * 100).toFixed(0)} %`
+
+/**
+ * A generated app of 200 React components and 50 tools with plugins (each with a component of
+ * its own): the plugin's share of a build of a mid-sized app, not a tool-heavy demo.
+ */
+function generatedApp(): string {
+  const root = join(fixtures, '.tmp-bench-app')
+  rmSync(root, { recursive: true, force: true })
+  mkdirSync(join(root, 'src/components'), { recursive: true })
+  writeFileSync(join(root, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n')
+  for (let i = 0; i < 200; i++) {
+    writeFileSync(
+      join(root, `src/components/Card${i}.tsx`),
+      `import { useState } from 'react'\n\nexport function Card${i}({ title }: { title: string }) {\n  const [open, setOpen] = useState(false)\n  return (\n    <section className="card-${i}">\n      <h2 onClick={() => setOpen(!open)}>{title} #${i}</h2>\n      {open && <p>Details for card ${i}: {title.length * ${i}} items</p>}\n    </section>\n  )\n}\n`,
+    )
+  }
+  for (let i = 0; i < 50; i++) {
+    const dir = join(root, `src/tools/t${i}`)
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(
+      join(dir, 'tool.ts'),
+      `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n\nexport const tool${i} = createMcpTool('tool_${i}')\n  .description('Tool ${i}')\n  .parameters(z.object({ q: z.string() }))\n  .elicits({ pick: z.object({ choice: z.enum(['a', 'b', 'c']), note: z.string().max(${40 + i}).optional() }) })\n  .execute(function* (p, ctx) {\n    const r = yield* ctx.elicit('pick', { message: p.q })\n    return r.action === 'accept' ? r.content.choice : 'none'\n  })\n`,
+    )
+    writeFileSync(
+      join(dir, 'plugin.tsx'),
+      `import { makePlugin, type RenderedProps } from '@mcp-bridge/runtime'\nimport { tool${i} } from './tool.ts'\n\nfunction Pick${i}({ onRespond }: RenderedProps<{ choice: 'a' | 'b' | 'c' }>) {\n  return <button onClick={() => onRespond({ choice: 'a' })}>Pick ${i}</button>\n}\n\nexport const plugin${i} = makePlugin(tool${i})\n  .onElicit({\n    *pick(_req, ctx) {\n      return { action: 'accept', content: yield* ctx.render(Pick${i}, {}) }\n    },\n  })\n  .build()\n`,
+    )
+  }
+  const cards = Array.from({ length: 200 }, (_, i) => i)
+  writeFileSync(
+    join(root, 'src/main.tsx'),
+    [
+      "import { createRoot } from 'react-dom/client'",
+      "import { clientPlugins } from './mcp-bridge/client.gen.ts'",
+      ...cards.map((i) => `import { Card${i} } from './components/Card${i}.tsx'`),
+      '',
+      'createRoot(document.getElementById(\'root\')!).render(',
+      '  <main data-plugins={clientPlugins.length}>',
+      ...cards.map((i) => `    <Card${i} title="Card" />`),
+      '  </main>,',
+      ')',
+      '',
+    ].join('\n'),
+  )
+  const reactPlugin = fileURLToPath(import.meta.resolve('@vitejs/plugin-react'))
+  writeFileSync(join(root, 'vite.config.without.ts'), `import react from ${JSON.stringify(reactPlugin)}\nexport default { plugins: [react()] }\n`)
+  writeFileSync(join(root, 'vite.config.with.ts'), `import react from ${JSON.stringify(reactPlugin)}\nimport { mcpBridge } from '@mcp-bridge/vite-plugin'\nexport default { plugins: [react(), mcpBridge()] }\n`)
+  return root
 }
-console.log(
-  `vite build of the playground (CLI, fresh process, median of ${rounds}): ${median(without).toFixed(0)} ms without the plugin; ` +
-    `with it ${median(unchanged).toFixed(0)} ms when the sources are unchanged since the last build (${added(unchanged)}), ` +
-    `${median(cold).toFixed(0)} ms with no build cache (${added(cold)})`,
-)
+
+const app = generatedApp()
+try {
+  const appCache = join((await resolveConfig({ root: app, configFile: false, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
+  buildOverhead('a generated app (200 components, 50 tools with plugins)', { without: join(app, 'vite.config.without.ts'), with: join(app, 'vite.config.with.ts'), cacheFile: appCache, cwd: app, outDir: join(app, 'dist') }, 5)
+} finally {
+  rmSync(app, { recursive: true, force: true })
+}

@@ -31,6 +31,7 @@ import type { GenerateResult, McpBridgeGenerator } from './core/generator.ts'
 import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
+import { ParseCache } from './core/parsed-source.ts'
 import { splitModule } from './core/split.ts'
 import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
@@ -71,6 +72,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Set in a view build (`view-build.ts`): this instance builds that one MCP Apps view and nothing else. */
   let view: ViewBuildMark | undefined
 
+  /** `vite build`: every file parsed once, by discovery or the split, whichever comes first. */
+  const parseCache = new ParseCache()
   /** Dev: the watcher reports every change from now on (its first scan and the catch-up are done). */
   let caughtUp = false
 
@@ -79,7 +82,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
     // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
     // generation runs: a build whose sources did not change never imports them.
-    generator ??= new (await import('./core/generator.ts')).McpBridgeGenerator(options, loader)
+    generator ??= new (await import('./core/generator.ts')).McpBridgeGenerator(options, loader, config.command === 'build' ? parseCache : undefined)
     const result = await generator.generate(changed, { incremental: caughtUp })
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1
@@ -127,6 +130,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       },
       get lastResult() {
         return lastResult
+      },
+      /** `vite build`: parses made and files parsed (discovery and the split share them: one parse per file). */
+      get parses() {
+        return { parses: parseCache.parses, reused: parseCache.hits, files: parseCache.size }
       },
       /** Whether this build reused the previous build's generation (nothing had changed). */
       get fromCache() {
@@ -272,7 +279,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       handler(code, id) {
         if (inert || id.includes('/node_modules/')) return null
         const target = this.environment.config.consumer === 'client' ? 'client' : 'server'
-        const out = splitModule(code, id, target)
+        // In a build the parse is shared (with discovery, and between the client and server builds).
+        const parsed = config.command === 'build' ? parseCache.get(id.replace(/[?#].*$/, ''), code) : undefined
+        const out = splitModule(code, id, target, parsed)
         if (!out) return null
         if (target === 'client') removedFromClient.set(id, out.removed.sources)
         return { code: out.code, map: out.map }

@@ -69,6 +69,19 @@ describe('vite build with mcpBridge()', () => {
     expect(run).toMatchObject({ status: 'completed', result: `OSL:SERVER_ONLY_MARKER_7f3a9c (${'SERVER_ONLY_MARKER_7f3a9c'.length})` })
   }, 120_000)
 
+  it('parses each file once per build: discovery and the split share the parse', async () => {
+    const root = copyOfSplitApp('one-parse')
+    const plugin = mcpBridge()
+    await buildApp('split-app', 'client', plugin, root)
+    const { parses, reused, files } = (plugin.api as { parses: { parses: number; reused: number; files: number } }).parses
+    // Discovery read the tool and plugin files, and the split transformed them: one parse each,
+    // the second reader getting the first one's.
+    expect(files).toBeGreaterThanOrEqual(2)
+    expect(parses).toBe(files)
+    expect(reused).toBeGreaterThanOrEqual(2)
+    expect((plugin.api as { fromCache: boolean }).fromCache).toBe(false)
+  }, 120_000)
+
   it('reuses the last generation when nothing changed, and regenerates after a source change', async () => {
     const root = copyOfSplitApp('cache')
     const first = mcpBridge()

@@ -11,7 +11,7 @@ import { toolNameProblem } from '@mcp-bridge/runtime/internal'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { keyName, type EsNode } from './estree.ts'
-import { SourceReader, type ParsedSource } from './parsed-source.ts'
+import { SourceReader, type ParseCache, type ParsedSource } from './parsed-source.ts'
 import { mayContainTools, PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 import { exportNameOf, resolveVariable } from './resolve-export.ts'
 
@@ -93,7 +93,9 @@ export function discoverFile(source: ParsedSource, relativePath: string, reader:
 }
 
 /** Discover the given files (each on its own; see `crossCheck` for what spans files). */
-export function discoverProject(root: string, files: readonly string[], reader = new SourceReader()): FileDiscovery[] {
+/** `shared`: the build's parse cache (the split reads the same parses). */
+export function discoverProject(root: string, files: readonly string[], shared?: ParseCache): FileDiscovery[] {
+  const reader = new SourceReader(shared)
   return files.map((file) => {
     const relativePath = relative(root, file)
     // The quick pre-scan (patterns.ts): a file that never names the runtime holds no tool, no

@@ -11,6 +11,7 @@ import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest,
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { existsSync, readFileSync } from 'node:fs'
+import type { ParseCache } from './parsed-source.ts'
 import { mayContainTools } from './patterns.ts'
 import { includedFiles, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
@@ -44,6 +45,8 @@ export class McpBridgeGenerator {
   constructor(
     readonly options: ResolvedOptions,
     private readonly loader: ModuleLoader,
+    /** A build's parse cache, shared with the split: each file parsed once per build. */
+    private readonly parseCache?: ParseCache,
   ) {}
 
   /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
@@ -146,7 +149,7 @@ export class McpBridgeGenerator {
     }
     // Files with plugins are always re-read: the tool they wrap may have moved.
     const stale = files.filter((f) => !this.#discoveries.has(f) || this.#discoveries.get(f)!.plugins.length > 0)
-    const fresh = discoverProject(this.options.root, stale)
+    const fresh = discoverProject(this.options.root, stale, this.parseCache)
     stale.forEach((f, i) => this.#discoveries.set(f, fresh[i]!))
     return crossCheck(files.map((f) => this.#discoveries.get(f)!))
   }

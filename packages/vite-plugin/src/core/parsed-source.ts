@@ -1,7 +1,8 @@
 /**
- * A source file parsed once with oxc (Vite's `parseAst`): its AST, each node's parent, and
+ * A source file parsed once with oxc (rolldown's `parseAst`): its AST, each node's parent, and
  * offsets turned into `line:column` for diagnostics. `SourceReader` parses files on demand and
- * keeps them for one discovery run (a plugin's import is followed into its tool's file).
+ * keeps them for one discovery run (a plugin's import is followed into its tool's file);
+ * `ParseCache` keeps them for a whole `vite build`, so discovery and the split parse each file once.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { parseModule, walk, type EsNode } from './estree.ts'
@@ -40,8 +41,36 @@ export function parseSource(path: string, code: string): ParsedSource {
   }
 }
 
+/** Parsed files by path, reused while their code is the same: one parse per file per build. */
+export class ParseCache {
+  readonly #parsed = new Map<string, ParsedSource>()
+  /** Parses made, and parses reused (a file asked for again with the same code). */
+  parses = 0
+  hits = 0
+
+  get(path: string, code: string): ParsedSource {
+    const cached = this.#parsed.get(path)
+    if (cached?.code === code) {
+      this.hits += 1
+      return cached
+    }
+    this.parses += 1
+    const parsed = parseSource(path, code)
+    this.#parsed.set(path, parsed)
+    return parsed
+  }
+
+  /** Files in the cache. */
+  get size(): number {
+    return this.#parsed.size
+  }
+}
+
 export class SourceReader {
   readonly #parsed = new Map<string, ParsedSource | undefined>()
+
+  /** `shared`: a build's cache, which the split reads too. */
+  constructor(private readonly shared?: ParseCache) {}
 
   /** The parsed file at `path`; undefined if it is not a readable file. */
   get(path: string): ParsedSource | undefined {
@@ -51,7 +80,7 @@ export class SourceReader {
 
   /** Parse `code` as the file at `path` (read by the caller), and keep it for this run. */
   add(path: string, code: string | undefined): ParsedSource | undefined {
-    const parsed = code === undefined ? undefined : parseSource(path, code)
+    const parsed = code === undefined ? undefined : this.shared ? this.shared.get(path, code) : parseSource(path, code)
     this.#parsed.set(path, parsed)
     return parsed
   }

@@ -14,7 +14,8 @@
  */
 import MagicString from 'magic-string'
 import { chainOf, factoryOf, hasBindings, importDeclarations, runtimeBindings } from './chains.ts'
-import { isNode, keyName, parseModule, walk, type EsNode } from './estree.ts'
+import { isNode, keyName, walk, type EsNode } from './estree.ts'
+import { parseSource, type ParsedSource } from './parsed-source.ts'
 import { CLIENT_STEPS, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
 
 export type SplitTarget = 'client' | 'server'
@@ -32,20 +33,18 @@ interface Cut {
   step: string
 }
 
-export function splitModule(code: string, id: string, target: SplitTarget): SplitResult | undefined {
+/** `parsed`: the file as discovery parsed it in this build (`ParseCache`), so it is not parsed again. */
+export function splitModule(code: string, id: string, target: SplitTarget, parsed?: ParsedSource): SplitResult | undefined {
   if (!code.includes(RUNTIME_MODULE)) return undefined
-  const program = parseModule(code, id)
+  const source = parsed?.code === code ? parsed : parseSource(id, code)
+  const { program, parents } = source
   const factories = runtimeBindings(program)
   if (!hasBindings(factories)) return undefined
 
   const wanted = target === 'client' ? TOOL_FACTORY : PLUGIN_FACTORY
   const steps = new Set<string>(target === 'client' ? SERVER_STEPS : CLIENT_STEPS)
-  const parents = new Map<EsNode, EsNode>()
   const calls: EsNode[] = []
-  walk(program, (node, parent) => {
-    if (parent) parents.set(node, parent)
-    if (node.type === 'CallExpression' && factoryOf(node, factories) === wanted) calls.push(node)
-  })
+  for (const node of parents.keys()) if (node.type === 'CallExpression' && factoryOf(node, factories) === wanted) calls.push(node)
 
   const cuts: Cut[] = []
   for (const call of calls) {
