@@ -10,7 +10,7 @@
  */
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { parseTimeout } from './cli.ts'
+import { parseTimeout } from './cli-timeout.ts'
 
 type ChildMessage = { loading: string } | { done: number }
 

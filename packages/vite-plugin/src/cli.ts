@@ -14,6 +14,7 @@ import { McpBridgeGenerator } from './core/generator.ts'
 import { createViteModuleLoader } from './core/load-modules.ts'
 import { fingerprint, readCached, readCachedTypes, writeCached, writeCachedTypes } from './core/build-cache.ts'
 import { projectSetup } from './core/project-options.ts'
+import { parseTimeout } from './cli-timeout.ts'
 
 const USAGE = `Usage: mcp-bridge <check|generate> [options]
 
@@ -148,11 +149,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
   return errors > 0 ? 1 : 0
 }
 
-/** `--timeout` in seconds, or undefined when it is not a sensible number. */
-export function parseTimeout(value: string): number | undefined {
-  const seconds = Number(value)
-  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 86_400 ? seconds : undefined
-}
+export { parseTimeout } from './cli-timeout.ts'
 
 /** Why `root` cannot be a project (it must be an existing directory; nothing is created for it). */
 function directoryProblem(root: string): string | undefined {
