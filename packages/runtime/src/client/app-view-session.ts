@@ -87,7 +87,7 @@ export function createAppViewSession(options: { host: ViewHost; plugin: PluginCl
       if (reply.status === 'accepted') return { ok: true }
       return { ok: false, message: reply.message ?? 'The answer was not taken.', ...(reply.issues?.length && { issues: reply.issues }) }
     } catch (error) {
-      return { ok: false, message: `Your answer could not be delivered: ${(error as Error).message}` }
+      return { ok: false, message: `Your answer could not be delivered: ${(error as Error).message}. Try again in a moment.` }
     }
   }
 

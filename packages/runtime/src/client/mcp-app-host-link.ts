@@ -94,7 +94,7 @@ export async function connectToHost(options: HostLinkOptions): Promise<HostLink>
     const waiter = message.id === undefined ? undefined : pending.get(message.id)
     if (!waiter) return
     pending.delete(message.id!)
-    if (message.error) waiter.reject(new McpAppHostError(`The host refused the request: ${message.error.message} (${message.error.code})`))
+    if (message.error) waiter.reject(new McpAppHostError(`the host could not pass it on to the server (${message.error.message})`))
     else waiter.resolve(message.result)
   }
   window.addEventListener('message', listener)
