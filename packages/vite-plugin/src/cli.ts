@@ -11,6 +11,7 @@ import { discoverProject } from './core/discover.ts'
 import { toolSourceFiles } from './core/source-files.ts'
 import { typeDiagnostics } from './core/type-check.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
+import { ModuleCache } from './core/module-cache.ts'
 import { createViteModuleLoader } from './core/load-modules.ts'
 import { fingerprint, readCached, readCachedTypes, writeCached, writeCachedTypes } from './core/build-cache.ts'
 import { projectSetup } from './core/project-options.ts'
@@ -114,7 +115,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
   } else {
     const loader = await createViteModuleLoader(root, { ...(io.loading && { onImport: io.loading }) })
     try {
-      const generator = new McpBridgeGenerator(options, loader)
+      const generator = new McpBridgeGenerator(options, loader, undefined, values['no-cache'] ? undefined : ModuleCache.load(cacheDir, root))
       result = await generator.generate()
       diagnostics.push(...result.diagnostics)
       // Stale outputs matter once the sources are clean: until then `generate` would refuse anyway.

@@ -82,7 +82,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
     // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
     // generation runs: a build whose sources did not change never imports them.
-    generator ??= new (await import('./core/generator.ts')).McpBridgeGenerator(options, loader, config.command === 'build' ? parseCache : undefined)
+    if (!generator) {
+      const [{ McpBridgeGenerator }, { ModuleCache }] = await Promise.all([import('./core/generator.ts'), import('./core/module-cache.ts')])
+      generator = new McpBridgeGenerator(options, loader, config.command === 'build' ? parseCache : undefined, ModuleCache.load(config.cacheDir, options.root))
+    }
     const result = await generator.generate(changed, { incremental: caughtUp })
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1

@@ -76,6 +76,17 @@ describe('generate', () => {
     }
   }, 60_000)
 
+  it('a run after one tool file changed runs only that module (the others\' results are kept by content)', async () => {
+    const root = copyFixture('valid-basic')
+    const first = await cli(['generate', '--root', root])
+    expect(first.loaded.map((f) => f.replace(`${root}/`, '')).sort()).toEqual(['src/tools/book-flight/tool.ts', 'src/tools/clock.ts'])
+    const clock = join(root, 'src/tools/clock.ts')
+    writeFileSync(clock, `${readFileSync(clock, 'utf8')}\n// a comment: the code changed, the tool did not\n`)
+    const again = await cli(['generate', '--root', root])
+    expect(again.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
+    expect(again.loaded.map((f) => f.replace(`${root}/`, ''))).toEqual(['src/tools/clock.ts'])
+  }, 60_000)
+
   it('check fails on stale outputs (a tool changed after generation) and passes once regenerated', async () => {
     const root = copyFixture('valid-basic')
     await cli(['generate', '--root', root])

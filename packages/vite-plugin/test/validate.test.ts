@@ -3,14 +3,15 @@
  * objects (including ones composed in another file), and each violation lands on the source
  * line of the offending property.
  */
-import { readdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
 import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { createViteModuleLoader, type ModuleLoader } from '../src/core/load-modules.ts'
 import { loadAndValidate } from '../src/core/validate.ts'
+import { ModuleCache } from '../src/core/module-cache.ts'
 
 const fixturesDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
 const loaders: ModuleLoader[] = []
@@ -23,7 +24,7 @@ async function validateFixture(name: string, loader?: ModuleLoader) {
   const l = loader ?? (await createViteModuleLoader(root, { configFile: false }))
   if (!loader) loaders.push(l)
   const result = await loadAndValidate(root, discoveries, l)
-  return { tools: result.tools.map((t) => t.tool.name).sort(), diagnostics: sortDiagnostics(result.diagnostics).map(formatDiagnostic) }
+  return { tools: result.tools.map((t) => t.facts.name).sort(), diagnostics: sortDiagnostics(result.diagnostics).map(formatDiagnostic) }
 }
 
 describe('build-time validation', () => {
@@ -61,4 +62,45 @@ describe('build-time validation', () => {
       `src/tool.ts:1:1  Loading this module failed, so its tools could not be checked: Loading src/tool.ts did not finish within 300 ms (does its top-level code wait on something that never happens?)`,
     ])
   }, 30_000)
+
+  it('keeps each module\'s result by content: a later run (a new process) runs only the modules whose code or imports changed', async () => {
+    const root = mkdtempSync(join(fixturesDir, '.tmp-module-cache-'))
+    const cacheDir = join(root, 'node_modules/.vite')
+    const write = (file: string, code: string) => {
+      mkdirSync(dirname(join(root, file)), { recursive: true })
+      writeFileSync(join(root, file), code)
+    }
+    const tool = (name: string, schema: string, imports = '') =>
+      `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n${imports}\nexport const ${name} = createMcpTool('${name}').elicits({ ask: ${schema} }).execute(function* () { return 1 })\n`
+    try {
+      write('src/schemas.ts', "import { z } from 'zod'\nexport const who = z.object({ name: z.string() })\n")
+      write('src/a.ts', tool('a', 'who', "import { who } from './schemas.ts'"))
+      write('src/b.ts', tool('b', 'z.object({ ok: z.boolean() })'))
+      const files = ['src/a.ts', 'src/b.ts', 'src/schemas.ts'].map((f) => join(root, f))
+      const run = async () => {
+        const loader = await createViteModuleLoader(root, { configFile: false })
+        const imported: string[] = []
+        const counting: ModuleLoader = { ...loader, import: (file) => (imported.push(relative(root, file)), loader.import(file)) }
+        try {
+          const cache = ModuleCache.load(cacheDir, root)
+          const discoveries = crossCheck(discoverProject(root, files))
+          const result = await loadAndValidate(root, discoveries, counting, cache)
+          cache.save(new Set(discoveries.filter((d) => d.tools.length).map((d) => d.file)))
+          return { imported: imported.sort(), tools: result.tools.map((t) => t.facts.name).sort(), kept: result.keptInputs.map((f) => relative(root, f)).sort() }
+        } finally {
+          await loader.close()
+        }
+      }
+      expect(await run()).toEqual({ imported: ['src/a.ts', 'src/b.ts'], tools: ['a', 'b'], kept: [] })
+      // Nothing changed: no module runs; the kept results name what they depend on.
+      expect(await run()).toEqual({ imported: [], tools: ['a', 'b'], kept: ['src/a.ts', 'src/b.ts', 'src/schemas.ts'] })
+      // A shared schema changes: the tool that imports it runs again, the other does not.
+      write('src/schemas.ts', "import { z } from 'zod'\nexport const who = z.object({ name: z.string().max(40) })\n")
+      expect(await run()).toEqual({ imported: ['src/a.ts'], tools: ['a', 'b'], kept: ['src/b.ts'] })
+      write('src/b.ts', tool('b', 'z.object({ ok: z.boolean(), note: z.string().optional() })'))
+      expect((await run()).imported).toEqual(['src/b.ts'])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

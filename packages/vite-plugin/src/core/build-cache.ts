@@ -44,13 +44,13 @@ export function writeCached(cacheDir: string, print: string, result: GenerateRes
   writeIfChanged(join(cacheDir, CACHE_FILE), JSON.stringify({ fingerprint: print, inputs, result }))
 }
 
-function hashFile(file: string): string {
+export function hashFile(file: string): string {
   const content = readIfExists(file)
   return content === undefined ? 'missing' : createHash('sha256').update(content).digest('hex')
 }
 
 /** The nearest lockfile: a dependency upgrade (a new zod) must not reuse old results. */
-function lockfile(root: string): string {
+export function lockfile(root: string): string {
   for (let dir = root; ; dir = dirname(dir)) {
     for (const name of ['package-lock.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock']) {
       const content = readIfExists(join(dir, name))
@@ -60,7 +60,7 @@ function lockfile(root: string): string {
   }
 }
 
-function versions(): Record<string, string> {
+export function versions(): Record<string, string> {
   const require = createRequire(import.meta.url)
   const read = (name: string) => {
     try {

@@ -12,6 +12,7 @@ import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import { existsSync, readFileSync } from 'node:fs'
 import type { ParseCache } from './parsed-source.ts'
+import type { ModuleCache } from './module-cache.ts'
 import { mayContainTools } from './patterns.ts'
 import { includedFiles, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
@@ -47,6 +48,8 @@ export class McpBridgeGenerator {
     private readonly loader: ModuleLoader,
     /** A build's parse cache, shared with the split: each file parsed once per build. */
     private readonly parseCache?: ParseCache,
+    /** Kept validation results per module (content-addressed): unchanged modules do not run. */
+    private readonly moduleCache?: ModuleCache,
   ) {}
 
   /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
@@ -86,44 +89,38 @@ export class McpBridgeGenerator {
     const { root, outDir } = this.options
     const files = await this.#sources(incremental ? changed : undefined)
     const discoveries = this.#discover(files, changed)
-    const validation = await loadAndValidate(root, discoveries, this.loader)
-    const declared = new Map(validation.tools.map(({ tool, discovered, file }) => [`${file}#${discovered.exportName}`, Object.keys(tool.compiled)]))
+    // A full generation (a build, the CLI, a dev server starting) asks the kept results; a
+    // regeneration in dev has every unchanged module in memory already.
+    const moduleCache = changed === undefined ? this.moduleCache : undefined
+    const validation = await loadAndValidate(root, discoveries, this.loader, moduleCache)
+    moduleCache?.save(new Set(discoveries.filter((d) => d.tools.length).map((d) => d.file)))
+    const declared = new Map(validation.tools.map(({ facts, discovered, file }) => [`${file}#${discovered.exportName}`, facts.keys]))
     const keyProblems = pluginKeyDiagnostics(discoveries, (file, exportName) => declared.get(`${relative(root, file)}#${exportName}`))
     const diagnostics = sortDiagnostics([...discoveries.flatMap((d) => d.diagnostics), ...validation.diagnostics, ...keyProblems])
 
     const plugins = registryPlugins(root, discoveries)
     const pluginOf = new Map(plugins.map((p) => [p.toolName, p]))
     const pluginSource = new Map(discoveries.flatMap((d) => d.plugins.map((p) => [p.exportName + '@' + d.file, p.location] as const)))
-    const manifestTools: ManifestTool[] = validation.tools.map(({ tool, discovered, file }) => {
-      const plugin = pluginOf.get(tool.name)
+    const manifestTools: ManifestTool[] = validation.tools.map(({ facts, discovered, file }) => {
+      const plugin = pluginOf.get(facts.name)
       const pluginFile = plugin ? relative(root, plugin.file) : undefined
       const pluginLocation = plugin ? pluginSource.get(`${plugin.exportName}@${pluginFile}`) : undefined
+      const { keys: _keys, ...entry } = facts
       return {
-        name: tool.name,
-        title: tool.title ?? null,
-        description: tool.description ?? null,
-        annotations: tool.annotations ? { ...tool.annotations } : null,
-        icons: tool.icons ? [...tool.icons] : null,
-        parameters: tool.jsonSchema.parameters,
-        output: tool.jsonSchema.output ?? null,
-        elicits: Object.fromEntries(
-          Object.values(tool.compiled)
-            .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-            .map((key) => [key.key, { schema: key.wire, hasContext: key.context !== undefined }]),
-        ),
-        requirements: { ...tool.requirements },
+        ...entry,
         source: { ...discovered.location, file, export: discovered.exportName },
         plugin: plugin && pluginLocation ? { ...pluginLocation, export: plugin.exportName } : null,
       }
     })
-    const registryTools = validation.tools.map(({ tool, discovered, file }) => ({ name: tool.name, file: join(root, file), exportName: discovered.exportName }))
+    const registryTools = validation.tools.map(({ facts, discovered, file }) => ({ name: facts.name, file: join(root, file), exportName: discovered.exportName }))
     const loadedNames = new Set(registryTools.map((t) => t.name))
     const manifest = renderManifest(manifestTools)
     return {
       diagnostics,
       manifest,
       toolCount: registryTools.length,
-      inputs: this.loader.loadedFiles(),
+      // Kept module results were not run, but what they depend on counts as much as what ran.
+      inputs: [...new Set([...this.loader.loadedFiles(), ...validation.keptInputs])].sort(),
       files: [
         { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools, this.#views(manifestTools)) },
         { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, plugins.filter((p) => loadedNames.has(p.toolName))) },

@@ -17,6 +17,8 @@ export interface ModuleLoader {
   invalidate(files: readonly string[]): void
   /** Every app file (outside node_modules) evaluated so far: the inputs of a generation. */
   loadedFiles(): string[]
+  /** `file` and every app file it imports, directly or not (once it was imported): what its result depends on. */
+  dependencies(file: string): string[]
   close(): Promise<void>
 }
 
@@ -57,6 +59,11 @@ export interface ModuleLoaderOptions {
   configLoader?: 'bundle' | 'runner' | 'native'
   /** Told before each module is run (the CLI reports it, so a module that never returns can be named). */
   onImport?: (file: string) => void
+}
+
+/** A file of the app (not a dependency, not a virtual module). */
+function isAppFile(file: string): boolean {
+  return file.startsWith('/') && !file.includes('/node_modules/')
 }
 
 export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
@@ -114,7 +121,27 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
         }
       }
     },
-    loadedFiles: () => [...env.runner.evaluatedModules.fileToModulesMap.keys()].filter((f) => f.startsWith('/') && !f.includes('/node_modules/')).sort(),
+    loadedFiles: () => [...env.runner.evaluatedModules.fileToModulesMap.keys()].filter(isAppFile).sort(),
+    dependencies(file) {
+      const evaluated = env.runner.evaluatedModules
+      const files = new Set<string>([file])
+      const queue = [...(evaluated.getModulesByFile(file) ?? [])]
+      const seen = new Set<string>()
+      while (queue.length) {
+        const node = queue.pop()!
+        if (seen.has(node.id)) continue
+        seen.add(node.id)
+        // Externalized modules (dependencies Node loads itself, the runtime among them) are
+        // covered by the versions and the lockfile, not by their files.
+        const external = node.meta !== undefined && 'externalize' in node.meta
+        if (node.file && !external && isAppFile(node.file)) files.add(node.file)
+        for (const id of node.imports) {
+          const child = evaluated.getModuleById(id)
+          if (child) queue.push(child)
+        }
+      }
+      return [...files].sort()
+    },
     close: () => server.close(),
   }
 }

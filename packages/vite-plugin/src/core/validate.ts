@@ -10,66 +10,116 @@ import { formatViolation } from '@mcp-bridge/runtime/internal'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import type { DiscoveredTool, FileDiscovery } from './discover.ts'
 import type { ModuleLoader } from './load-modules.ts'
+import type { ModuleCache, ModuleValidation, ToolFacts } from './module-cache.ts'
 
 export interface LoadedTool {
   file: string
   discovered: DiscoveredTool
-  tool: AnyMcpTool
+  facts: ToolFacts
 }
 
 export interface ValidationResult {
   tools: LoadedTool[]
   diagnostics: Diagnostic[]
+  /** Files the kept results depend on (their modules did not run): inputs of this generation too. */
+  keptInputs: string[]
 }
 
-export async function loadAndValidate(root: string, discoveries: readonly FileDiscovery[], loader: ModuleLoader): Promise<ValidationResult> {
+/**
+ * Load each module with exported tools (in parallel; `cache` answers for modules whose code and
+ * imports did not change, so they do not run) and turn what the runtime reports into facts and
+ * diagnostics at their place in the source.
+ */
+export async function loadAndValidate(root: string, discoveries: readonly FileDiscovery[], loader: ModuleLoader, cache?: ModuleCache): Promise<ValidationResult> {
   const byName = new Map<string, DiscoveredTool>()
   for (const d of discoveries) for (const t of d.tools) byName.set(t.name, t)
-  const tools: LoadedTool[] = []
-  const diagnostics = new Map<string, Diagnostic>()
-  const add = (d: Diagnostic) => diagnostics.set(`${d.file}:${d.line}:${d.column}:${d.message}`, d)
-
-  // Import in parallel (transforms overlap with I/O), then read the results in file order so the
-  // diagnostics never depend on which import finished first.
   // An unexported tool cannot be reached (discovery reported it); its module is still loaded
   // when it holds other tools.
   const withTools = discoveries.filter((d) => d.tools.some((t) => t.exported))
-  const loaded = await mapLimit(withTools, IMPORT_CONCURRENCY, (d) =>
+  const kept = withTools.map((d) => cache?.get(d.file))
+  const toRun = withTools.filter((_, i) => !kept[i])
+  // Import in parallel (transforms overlap with I/O), then read the results in file order so the
+  // diagnostics never depend on which import finished first.
+  const loaded = await mapLimit(toRun, IMPORT_CONCURRENCY, (d) =>
     loader.import(join(root, d.file)).then(
       (exports) => ({ ok: true as const, exports }),
       (error: unknown) => ({ ok: false as const, error }),
     ),
   )
+  const tools: LoadedTool[] = []
+  const diagnostics = new Map<string, Diagnostic>()
+  const keptInputs: string[] = []
+  let ran = 0
   for (const [index, discovery] of withTools.entries()) {
-    const outcome = loaded[index]!
-    let exports: Record<string, unknown>
-    if (outcome.ok) exports = outcome.exports
-    else {
-      const error = outcome.error
-      const violations = schemaViolations(error)
-      // An invalid literal tool name is already reported by discovery, at the name itself.
-      if ((error as { code?: unknown })?.code === 'INVALID_TOOL_NAME') continue
-      if (violations) {
-        for (const v of violations) add(toDiagnostic(v, byName, discovery.tools[0]!.location))
-      } else {
-        // Paths relative to the project, as everywhere in diagnostics (and stable across machines).
-        const message = (error instanceof Error ? error.message.split('\n')[0]! : String(error)).replaceAll(`${root}/`, '')
-        add({ ...discovery.tools[0]!.location, line: 1, column: 1, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `Loading this module failed, so its tools could not be checked: ${message}` })
-      }
-      continue
+    let result: ModuleValidation
+    const hit = kept[index]
+    if (hit) {
+      result = hit.result
+      keptInputs.push(...hit.inputs)
+    } else {
+      result = validateModule(root, discovery, loaded[ran++]!, byName)
+      cache?.set(discovery.file, loader.dependencies(join(root, discovery.file)), result)
     }
-    for (const discovered of discovery.tools) {
-      if (!discovered.exported) continue
-      const value = exports[discovered.exportName]
-      if (!isToolLike(value)) {
-        add({ ...discovered.location, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).` })
-        continue
-      }
-      tools.push({ file: discovery.file, discovered, tool: value })
-      for (const warning of value.warnings) add(toDiagnostic(warning, byName, discovered.location))
+    for (const d of result.diagnostics) diagnostics.set(`${d.file}:${d.line}:${d.column}:${d.message}`, d)
+    for (const t of result.tools) {
+      const discovered = discovery.tools.find((x) => x.exportName === t.exportName)
+      if (discovered) tools.push({ file: discovery.file, discovered, facts: t.facts })
     }
   }
-  return { tools, diagnostics: [...diagnostics.values()] }
+  return { tools, diagnostics: [...diagnostics.values()], keptInputs }
+}
+
+type Outcome = { ok: true; exports: Record<string, unknown> } | { ok: false; error: unknown }
+
+/** One module's tools and problems, from its exports (or from why it could not be loaded). */
+function validateModule(root: string, discovery: FileDiscovery, outcome: Outcome, byName: ReadonlyMap<string, DiscoveredTool>): ModuleValidation {
+  const result: ModuleValidation = { tools: [], diagnostics: [] }
+  const add = (d: Diagnostic) => result.diagnostics.push(d)
+  if (!outcome.ok) {
+    const error = outcome.error
+    const violations = schemaViolations(error)
+    // An invalid literal tool name is already reported by discovery, at the name itself.
+    if ((error as { code?: unknown })?.code === 'INVALID_TOOL_NAME') return result
+    if (violations) {
+      for (const v of violations) add(toDiagnostic(v, byName, discovery.tools[0]!.location))
+    } else {
+      // Paths relative to the project, as everywhere in diagnostics (and stable across machines).
+      const message = (error instanceof Error ? error.message.split('\n')[0]! : String(error)).replaceAll(`${root}/`, '')
+      add({ ...discovery.tools[0]!.location, line: 1, column: 1, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `Loading this module failed, so its tools could not be checked: ${message}` })
+    }
+    return result
+  }
+  for (const discovered of discovery.tools) {
+    if (!discovered.exported) continue
+    const value = outcome.exports[discovered.exportName]
+    if (!isToolLike(value)) {
+      add({ ...discovered.location, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).` })
+      continue
+    }
+    result.tools.push({ exportName: discovered.exportName, facts: factsOf(value) })
+    for (const warning of value.warnings) add(toDiagnostic(warning, byName, discovered.location))
+  }
+  return result
+}
+
+/** The manifest's view of a tool (sorted keys, plain JSON). */
+function factsOf(tool: AnyMcpTool): ToolFacts {
+  return {
+    name: tool.name,
+    title: tool.title ?? null,
+    description: tool.description ?? null,
+    annotations: tool.annotations ? { ...tool.annotations } : null,
+    icons: tool.icons ? [...tool.icons] : null,
+    parameters: tool.jsonSchema.parameters,
+    output: tool.jsonSchema.output ?? null,
+    elicits: Object.fromEntries(
+      Object.values(tool.compiled)
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        .map((key) => [key.key, { schema: key.wire, hasContext: key.context !== undefined }]),
+    ),
+    requirements: { ...tool.requirements },
+    keys: Object.keys(tool.compiled),
+  }
 }
 
 const IMPORT_CONCURRENCY = 32
