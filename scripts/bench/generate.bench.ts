@@ -4,7 +4,7 @@
  * time the plugin adds to a `vite build` of the playground.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import { resolveConfig } from 'vite'
@@ -115,7 +115,7 @@ const cacheFile = join((await resolveConfig({ root: playground, logLevel: 'silen
 const outDir = join(playground, '.tmp-bench-dist')
 
 /** `vite build` without the plugin, with it and no build cache, and with it again (sources unchanged): interleaved triples. */
-function buildOverhead(label: string, configs: { without: string; with: string; cacheFile: string; cwd: string; outDir: string }, rounds: number): void {
+function buildOverhead(label: string, configs: { without: string; with: string; cacheFile: string; cwd: string; outDir: string; touch: string }, rounds: number): void {
   const build = (config: string) => {
     const t0 = performance.now()
     const run = spawnSync(process.execPath, [viteBin, 'build', '-c', config, '--outDir', configs.outDir, '--emptyOutDir', '--logLevel', 'error'], {
@@ -130,14 +130,22 @@ function buildOverhead(label: string, configs: { without: string; with: string; 
   const without: number[] = []
   const cold: number[] = []
   const unchanged: number[] = []
+  const oneChanged: number[] = []
+  const original = readFileSync(configs.touch, 'utf8')
   build(configs.with) // writes the generated files the build without the plugin imports; warms the OS file cache
   build(configs.without)
   for (let i = 0; i < rounds; i++) {
     without.push(build(configs.without))
+    // No build cache: neither the whole-tree result nor the per-module results (a fresh checkout).
     rmSync(configs.cacheFile, { force: true })
+    rmSync(join(dirname(configs.cacheFile), 'mcp-bridge-modules.json'), { force: true })
     cold.push(build(configs.with))
     unchanged.push(build(configs.with))
+    // One tool file's code changes (a comment): the whole-tree result is stale, the other modules' results are kept.
+    writeFileSync(configs.touch, `${original}\n// bench round ${i}\n`)
+    oneChanged.push(build(configs.with))
   }
+  writeFileSync(configs.touch, original)
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const added = (xs: number[]) => {
     const ms = median(xs) - median(without)
@@ -147,12 +155,12 @@ function buildOverhead(label: string, configs: { without: string; with: string; 
   console.log(
     `vite build of ${label} (CLI, fresh process, median of ${rounds}): ${median(without).toFixed(0)} ms without the plugin; ` +
       `with it ${median(unchanged).toFixed(0)} ms when the sources are unchanged since the last build (${added(unchanged)}), ` +
-      `${median(cold).toFixed(0)} ms with no build cache (${added(cold)})`,
+      `${median(oneChanged).toFixed(0)} ms after one tool file changed (${added(oneChanged)}), ${median(cold).toFixed(0)} ms with no build cache (${added(cold)})`,
   )
 }
 
 try {
-  buildOverhead('the playground', { without: withoutConfig, with: withConfig, cacheFile, cwd: playground, outDir }, 7)
+  buildOverhead('the playground', { without: withoutConfig, with: withConfig, cacheFile, cwd: playground, outDir, touch: join(playground, 'src/tools/choose-color/tool.ts') }, 7)
 } finally {
   rmSync(withoutConfig, { force: true })
   rmSync(withConfig, { force: true })
@@ -211,7 +219,7 @@ function generatedApp(): string {
 const app = generatedApp()
 try {
   const appCache = join((await resolveConfig({ root: app, configFile: false, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
-  buildOverhead('a generated app (200 components, 50 tools with plugins)', { without: join(app, 'vite.config.without.ts'), with: join(app, 'vite.config.with.ts'), cacheFile: appCache, cwd: app, outDir: join(app, 'dist') }, 5)
+  buildOverhead('a generated app (200 components, 50 tools with plugins)', { without: join(app, 'vite.config.without.ts'), with: join(app, 'vite.config.with.ts'), cacheFile: appCache, cwd: app, outDir: join(app, 'dist'), touch: join(app, 'src/tools/t0/tool.ts') }, 5)
 } finally {
   rmSync(app, { recursive: true, force: true })
 }
