@@ -28,7 +28,7 @@ import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY } from './core/codegen.ts'
 import type { GenerateResult, McpBridgeGenerator } from './core/generator.ts'
-import { createViteModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
+import { createViteModuleLoader, lazyModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
@@ -79,7 +79,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
-    loader ??= await createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
+    // Started only if a module must run (kept results may answer for all of them).
+    loader ??= lazyModuleLoader(() => createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' }))
     // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
     // generation runs: a build whose sources did not change never imports them.
     if (!generator) {

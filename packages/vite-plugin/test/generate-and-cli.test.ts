@@ -85,6 +85,13 @@ describe('generate', () => {
     const again = await cli(['generate', '--root', root])
     expect(again.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
     expect(again.loaded.map((f) => f.replace(`${root}/`, ''))).toEqual(['src/tools/clock.ts'])
+    // App code that is not a tool changes (a component, say): every tool's result is kept, and no
+    // module runs — the module loader does not even start.
+    const other = join(root, 'src/not-a-tool.ts')
+    writeFileSync(other, `${readFileSync(other, 'utf8')}\n// edited\n`)
+    const third = await cli(['generate', '--root', root])
+    expect(third.out).toBe('mcp-bridge generate: 2 tools, 0 errors, 0 warnings; up to date')
+    expect(third.loaded).toEqual([])
   }, 60_000)
 
   it('check fails on stale outputs (a tool changed after generation) and passes once regenerated', async () => {

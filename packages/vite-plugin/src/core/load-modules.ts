@@ -145,3 +145,33 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
     close: () => server.close(),
   }
 }
+
+/**
+ * A loader that starts its Vite server only when a module must actually run: when every tool
+ * module's result is kept (`module-cache.ts`) — an app whose components changed but whose tools
+ * did not — a generation starts no server at all.
+ */
+export function lazyModuleLoader(create: () => Promise<ModuleLoader>): ModuleLoader {
+  let started: Promise<ModuleLoader> | undefined
+  let loader: ModuleLoader | undefined
+  // Failing to start is the whole run's failure, not each module's: it is thrown as such.
+  const start = () =>
+    (started ??= create().then(
+      (created) => (loader = created),
+      (error: unknown) => {
+        throw error instanceof ModuleLoaderUnavailableError ? error : new ModuleLoaderUnavailableError(`The module loader (a Vite server with the app's config) could not start: ${(error as Error).message}`, { cause: error })
+      },
+    ))
+  return {
+    async import(file) {
+      return (await start()).import(file)
+    },
+    invalidate: (files) => loader?.invalidate(files),
+    loadedFiles: () => loader?.loadedFiles() ?? [],
+    dependencies: (file) => loader?.dependencies(file) ?? [file],
+    async close() {
+      const running = started && (await started.catch(() => undefined))
+      await running?.close()
+    },
+  }
+}

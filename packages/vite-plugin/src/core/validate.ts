@@ -10,6 +10,7 @@ import { formatViolation } from '@mcp-bridge/runtime/internal'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import type { DiscoveredTool, FileDiscovery } from './discover.ts'
 import type { ModuleLoader } from './load-modules.ts'
+import { ModuleLoaderUnavailableError } from './errors.ts'
 import type { ModuleCache, ModuleValidation, ToolFacts } from './module-cache.ts'
 
 export interface LoadedTool {
@@ -77,6 +78,7 @@ function validateModule(root: string, discovery: FileDiscovery, outcome: Outcome
   const add = (d: Diagnostic) => result.diagnostics.push(d)
   if (!outcome.ok) {
     const error = outcome.error
+    if (error instanceof ModuleLoaderUnavailableError) throw error
     const violations = schemaViolations(error)
     // An invalid literal tool name is already reported by discovery, at the name itself.
     if ((error as { code?: unknown })?.code === 'INVALID_TOOL_NAME') return result
