@@ -50,6 +50,14 @@ function serve(apps: Partial<McpAppsOptions> = {}): BridgeMcpServer {
   return server
 }
 
+/** The test server behind Streamable HTTP on 127.0.0.1 (closed after the test). */
+async function serveOverHttp(): Promise<{ server: BridgeMcpServer; url: URL }> {
+  const server = serve()
+  const http = await serveHttp(server)
+  open.unshift(http)
+  return { server, url: http.url }
+}
+
 async function connect(server: BridgeMcpServer, generation: Generation, capabilities: ClientCapabilities, http?: URL): Promise<ScriptedClient> {
   const client = await connectClient(server, generation, { capabilities, ...(http && { http }) })
   open.unshift(client)
@@ -123,10 +131,8 @@ describe.each([
   ['Streamable HTTP session', true],
 ] as const)('MCP Apps: the view asks the questions, %s', (_, overHttp) => {
   it('shows each question to the view, refuses an invalid answer with its issues, and the result reaches the tools/call', async () => {
-    const server = serve()
-    const http = overHttp ? await serveHttp(server) : undefined
-    if (http) open.unshift(http)
-    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, http?.url)
+    const { server, url } = overHttp ? await serveOverHttp() : { server: serve(), url: undefined }
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, url)
     const result = host.call('pick_seat', { flight: 'JS-501' })
 
     const { seat, first, asked } = await takeCall(host, { flight: 'JS-501' })
@@ -153,10 +159,8 @@ describe.each([
 
 describe('MCP Apps: graceful everywhere', () => {
   it.each(['2025-11-25', '2026-07-28'] as const)('a %s client without the extension answers through forms, as before', async (generation) => {
-    const server = serve()
-    const http = await serveHttp(server)
-    open.unshift(http)
-    const client = await connect(server, generation, FULL_CAPABILITIES, http.url)
+    const { server, url } = await serveOverHttp()
+    const client = await connect(server, generation, FULL_CAPABILITIES, url)
     client.elicitAnswers.push(accept({ row: 7, letter: 'C' }), accept({ ok: true }))
     expect(textOf(await client.call('pick_seat', { flight: 'JS-7' }))).toBe('booked JS-7 7C')
     expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
@@ -190,10 +194,8 @@ describe('MCP Apps: graceful everywhere', () => {
   }, 60_000)
 
   it('a stateless 2026-07-28 HTTP host keeps its input-required rounds (no session a view could reach)', async () => {
-    const server = serve()
-    const http = await serveHttp(server)
-    open.unshift(http)
-    const client = await connect(server, '2026-07-28', UI_CAPABILITIES, http.url)
+    const { server, url } = await serveOverHttp()
+    const client = await connect(server, '2026-07-28', UI_CAPABILITIES, url)
     client.elicitAnswers.push(accept({ row: 2, letter: 'A' }), accept({ ok: true }))
     expect(textOf(await client.call('pick_seat', { flight: 'JS-2' }))).toBe('booked JS-2 2A')
   }, 60_000)
@@ -207,11 +209,9 @@ describe('MCP Apps: graceful everywhere', () => {
   }, 60_000)
 
   it("another session cannot take a call's view", async () => {
-    const server = serve()
-    const http = await serveHttp(server)
-    open.unshift(http)
-    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, http.url)
-    const other = await connect(server, '2025-11-25', UI_CAPABILITIES, http.url)
+    const { server, url } = await serveOverHttp()
+    const host = await connect(server, '2025-11-25', UI_CAPABILITIES, url)
+    const other = await connect(server, '2025-11-25', UI_CAPABILITIES, url)
     const result = host.call('pick_seat', { flight: 'JS-9' })
     const stranger = await view(other, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
     expect(stranger).toMatchObject({ status: 'not_found' })

@@ -31,7 +31,7 @@ export function readCached(cacheDir: string, print: string): GenerateResult | un
     const cached = JSON.parse(raw) as { fingerprint: string; inputs: Record<string, string>; result: GenerateResult }
     if (cached.fingerprint !== print) return undefined
     // Files the tools imported from outside `include` (shared schemas elsewhere) count too.
-    if (!Object.entries(cached.inputs).every(([file, digest]) => hashFile(file) === digest)) return undefined
+    if (!inputsUnchanged(cached.inputs)) return undefined
     if (!cached.result.files.every((f) => readIfExists(f.path) === f.content)) return undefined
     return cached.result
   } catch {
@@ -40,11 +40,21 @@ export function readCached(cacheDir: string, print: string): GenerateResult | un
 }
 
 export function writeCached(cacheDir: string, print: string, result: GenerateResult): void {
-  const inputs = Object.fromEntries(result.inputs.map((f) => [f, hashFile(f)]))
+  const inputs = digestInputs(result.inputs)
   writeIfChanged(join(cacheDir, CACHE_FILE), JSON.stringify({ fingerprint: print, inputs, result }))
 }
 
-export function hashFile(file: string): string {
+/** Each file's digest: what a kept result was computed from. */
+export function digestInputs(files: readonly string[]): Record<string, string> {
+  return Object.fromEntries(files.map((file) => [file, hashFile(file)]))
+}
+
+/** Whether every file still has the digest it had (a missing file counts as changed). */
+export function inputsUnchanged(digests: Record<string, string>): boolean {
+  return Object.entries(digests).every(([file, digest]) => hashFile(file) === digest)
+}
+
+function hashFile(file: string): string {
   const content = readIfExists(file)
   return content === undefined ? 'missing' : createHash('sha256').update(content).digest('hex')
 }
@@ -81,12 +91,12 @@ export function readCachedTypes(cacheDir: string, print: string): Diagnostic[] |
   try {
     const cached = JSON.parse(raw) as { fingerprint: string; inputs: Record<string, string>; diagnostics: Diagnostic[] }
     if (cached.fingerprint !== print) return undefined
-    return Object.entries(cached.inputs).every(([file, digest]) => hashFile(file) === digest) ? cached.diagnostics : undefined
+    return inputsUnchanged(cached.inputs) ? cached.diagnostics : undefined
   } catch {
     return undefined
   }
 }
 
 export function writeCachedTypes(cacheDir: string, print: string, diagnostics: readonly Diagnostic[], inputs: readonly string[]): void {
-  writeIfChanged(join(cacheDir, TYPES_CACHE_FILE), JSON.stringify({ fingerprint: print, inputs: Object.fromEntries(inputs.map((f) => [f, hashFile(f)])), diagnostics }))
+  writeIfChanged(join(cacheDir, TYPES_CACHE_FILE), JSON.stringify({ fingerprint: print, inputs: digestInputs(inputs), diagnostics }))
 }

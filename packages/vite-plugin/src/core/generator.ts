@@ -3,6 +3,7 @@
  * The Vite plugin and the `mcp-bridge` CLI both drive this one class, so their outputs are
  * identical; what it needs from a bundler (loading a module) is injected as a `ModuleLoader`.
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
@@ -10,11 +11,9 @@ import { pluginKeyDiagnostics } from './plugin-keys.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
-import { existsSync, readFileSync } from 'node:fs'
 import type { ParseCache } from './parsed-source.ts'
 import type { ModuleCache } from './module-cache.ts'
-import { mayContainTools } from './patterns.ts'
-import { includedFiles, toolSourceFiles } from './source-files.ts'
+import { includedFiles, mayHoldTools, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 
@@ -68,16 +67,16 @@ export class McpBridgeGenerator {
     const included = this.#included
     if (changed && included && changed.every((f) => included.has(f) || !existsSync(f))) {
       for (const file of changed) {
-        const code = existsSync(file) ? readFileSync(file, 'utf8') : undefined
-        if (code === undefined) included.delete(file)
-        if (code !== undefined && mayContainTools(code)) this.#toolFiles.add(file)
+        const present = existsSync(file)
+        if (!present) included.delete(file)
+        if (present && mayHoldTools(file)) this.#toolFiles.add(file)
         else this.#toolFiles.delete(file)
       }
       return [...this.#toolFiles].sort()
     }
     const files = await includedFiles(this.options, ['**/*.d.ts'])
     this.#included = new Set(files)
-    this.#toolFiles = new Set(files.filter((f) => mayContainTools(readFileSync(f, 'utf8'))))
+    this.#toolFiles = new Set(files.filter(mayHoldTools))
     return [...this.#toolFiles]
   }
 

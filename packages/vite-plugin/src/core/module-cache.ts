@@ -7,7 +7,7 @@
  * (`build-cache.ts`), which covers the case where nothing changed at all.
  */
 import { join } from 'node:path'
-import { hashFile, lockfile, versions } from './build-cache.ts'
+import { digestInputs, inputsUnchanged, lockfile, versions } from './build-cache.ts'
 import type { Diagnostic } from './diagnostics.ts'
 import type { ManifestTool } from './codegen.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
@@ -57,12 +57,11 @@ export class ModuleCache {
   get(file: string): { result: ModuleValidation; inputs: string[] } | undefined {
     const entry = this.#entries.get(file)
     if (!entry) return undefined
-    const current = Object.entries(entry.inputs).every(([path, digest]) => hashFile(path) === digest)
-    return current ? { result: entry.result, inputs: Object.keys(entry.inputs) } : undefined
+    return inputsUnchanged(entry.inputs) ? { result: entry.result, inputs: Object.keys(entry.inputs) } : undefined
   }
 
   set(file: string, inputs: readonly string[], result: ModuleValidation): void {
-    this.#entries.set(file, { inputs: Object.fromEntries(inputs.map((path) => [path, hashFile(path)])), result })
+    this.#entries.set(file, { inputs: digestInputs(inputs), result })
     this.#changed = true
   }
 

@@ -31,5 +31,10 @@ export async function includedFiles(options: ResolvedOptions, extraIgnore: reado
 /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
 export async function toolSourceFiles(options: ResolvedOptions): Promise<string[]> {
   const files = await includedFiles(options, ['**/*.d.ts'])
-  return files.filter((f) => mayContainTools(readFileSync(f, 'utf8')))
+  return files.filter(mayHoldTools)
+}
+
+/** The pre-scan (`patterns.ts`) on a file's text: can it hold a tool or plugin at all? */
+export function mayHoldTools(file: string): boolean {
+  return mayContainTools(readFileSync(file, 'utf8'))
 }
