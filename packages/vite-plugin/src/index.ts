@@ -37,7 +37,7 @@ import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
-import { assembleViewHtml, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
+import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -179,7 +179,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     resolveId: {
-      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^virtual:mcp-bridge/app-view-entry$`) },
+      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^${VIEW_ENTRY_ID}$`) },
       handler(id, importer) {
         if (inert) return null
         const views = resolveViewModules(id, { view, building: config.command === 'build' && this.environment.config.consumer === 'server' && !!options.apps })
