@@ -12,7 +12,7 @@ import { toolSourceFiles } from './core/source-files.ts'
 import { typeDiagnostics } from './core/type-check.ts'
 import { McpBridgeGenerator } from './core/generator.ts'
 import { ModuleCache } from './core/module-cache.ts'
-import { createViteModuleLoader, lazyModuleLoader } from './core/load-modules.ts'
+import { createBundledModuleLoader } from './core/bundle-loader.ts'
 import { fingerprint, readCached, readCachedTypes, writeCached, writeCachedTypes } from './core/build-cache.ts'
 import { projectSetup } from './core/project-options.ts'
 import { parseTimeout } from './cli-timeout.ts'
@@ -113,7 +113,7 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     result = cached
     diagnostics.push(...cached.diagnostics)
   } else {
-    const loader = lazyModuleLoader(() => createViteModuleLoader(root, { ...(io.loading && { onImport: io.loading }) }))
+    const loader = createBundledModuleLoader(root, { ...(io.loading && { onImport: io.loading }) })
     try {
       const generator = new McpBridgeGenerator(options, loader, undefined, values['no-cache'] ? undefined : ModuleCache.load(cacheDir, root))
       result = await generator.generate()

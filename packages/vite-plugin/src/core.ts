@@ -7,6 +7,8 @@ export { McpBridgeGenerator, SERVER_REGISTRY, CLIENT_REGISTRY } from './core/gen
 export type { GenerateResult, GeneratedFile } from './core/generator.ts'
 export { createViteModuleLoader, ModuleLoadTimeoutError } from './core/load-modules.ts'
 export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
+export { createBundledModuleLoader } from './core/bundle-loader.ts'
+export type { BundledModuleLoader, BundledModuleLoaderOptions, BundleStats } from './core/bundle-loader.ts'
 export { resolveOptions, McpBridgeOptionsError } from './core/options.ts'
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export { formatDiagnostic, sortDiagnostics } from './core/diagnostics.ts'

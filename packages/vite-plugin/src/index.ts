@@ -28,7 +28,8 @@ import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY } from './core/codegen.ts'
 import type { GenerateResult, McpBridgeGenerator } from './core/generator.ts'
-import { createViteModuleLoader, lazyModuleLoader, LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
+import { LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
+import { createBundledModuleLoader } from './core/bundle-loader.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
@@ -43,6 +44,8 @@ export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
 export { createViteModuleLoader } from './core/load-modules.ts'
+export { createBundledModuleLoader } from './core/bundle-loader.ts'
+export type { BundledModuleLoader, BundledModuleLoaderOptions, BundleStats } from './core/bundle-loader.ts'
 export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
 export { splitModule } from './core/split.ts'
 
@@ -80,7 +83,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   async function generate(changed?: readonly string[]): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
     // Started only if a module must run (kept results may answer for all of them).
-    loader ??= lazyModuleLoader(() => createViteModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' }))
+    // The modules a generation runs are built and loaded as one bundle (see bundle-loader.ts).
+    loader ??= createBundledModuleLoader(options.root, { configFile: config.configFile ?? false, configLoader: config.inlineConfig.configLoader ?? 'bundle' })
     // Discovery and validation (and the runtime's schema checker, zod with it) load only when a
     // generation runs: a build whose sources did not change never imports them.
     if (!generator) {

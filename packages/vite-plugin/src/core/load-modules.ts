@@ -13,6 +13,11 @@ import { ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './errors.t
 
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
+  /**
+   * Told, before a generation imports them, every module it will run: a loader may load them
+   * together (`bundle-loader.ts` builds them as one bundle) instead of one by one.
+   */
+  prepare?(files: readonly string[]): Promise<void>
   /** Forget what was loaded from these files and from every module that imports them. */
   invalidate(files: readonly string[]): void
   /** Every app file (outside node_modules) evaluated so far: the inputs of a generation. */
@@ -42,8 +47,7 @@ const loaderOnly: Plugin = {
     config.optimizeDeps = { noDiscovery: true, include: [] }
     // The runtime is a dependency, not app code: Node loads its built JavaScript directly, even
     // when it is linked into a monorepo (which Vite would otherwise transform file by file).
-    const external = config.ssr?.external
-    if (external !== true) config.ssr = { ...config.ssr, external: [...(external ?? []), RUNTIME_MODULE] }
+    config.ssr = { ...config.ssr, external: runtimeExternal(config.ssr?.external) }
   },
   configEnvironment(_name, config) {
     config.optimizeDeps = { noDiscovery: true, include: [] }
@@ -62,8 +66,26 @@ export interface ModuleLoaderOptions {
 }
 
 /** A file of the app (not a dependency, not a virtual module). */
-function isAppFile(file: string): boolean {
+export function isAppFile(file: string): boolean {
   return file.startsWith('/') && !file.includes('/node_modules/')
+}
+
+/** Run a module's import under the per-module time limit (its top-level code may wait forever). */
+export async function withTimeout<T>(file: string, timeoutMs: number, run: () => Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ModuleLoadTimeoutError(file, timeoutMs)), timeoutMs)
+  })
+  try {
+    return await Promise.race([run(), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Vite's `ssr.external` with the runtime added: Node loads its built JavaScript itself. */
+export function runtimeExternal(external: true | string[] | undefined): true | string[] {
+  return external === true ? true : [...(external ?? []), RUNTIME_MODULE]
 }
 
 export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
@@ -93,17 +115,9 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
     throw new ModuleLoaderUnavailableError('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
   }
   return {
-    async import(file) {
+    import(file) {
       options.onImport?.(file)
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ModuleLoadTimeoutError(file, timeoutMs)), timeoutMs)
-      })
-      try {
-        return (await Promise.race([env.runner.import(file), timeout])) as Record<string, unknown>
-      } finally {
-        clearTimeout(timer)
-      }
+      return withTimeout(file, timeoutMs, () => env.runner.import(file) as Promise<Record<string, unknown>>)
     },
     invalidate(files) {
       const evaluated = env.runner.evaluatedModules

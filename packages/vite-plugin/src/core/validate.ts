@@ -39,8 +39,10 @@ export async function loadAndValidate(root: string, discoveries: readonly FileDi
   const withTools = discoveries.filter((d) => d.tools.some((t) => t.exported))
   const kept = withTools.map((d) => cache?.get(d.file))
   const toRun = withTools.filter((_, i) => !kept[i])
-  // Import in parallel (transforms overlap with I/O), then read the results in file order so the
-  // diagnostics never depend on which import finished first.
+  // The loader may load them together (one bundle); then import in parallel (transforms overlap
+  // with I/O), and read the results in file order so the diagnostics never depend on which
+  // import finished first.
+  if (toRun.length) await loader.prepare?.(toRun.map((d) => join(root, d.file)))
   const loaded = await mapLimit(toRun, IMPORT_CONCURRENCY, (d) =>
     loader.import(join(root, d.file)).then(
       (exports) => ({ ok: true as const, exports }),

@@ -1,0 +1,218 @@
+/**
+ * Loading a generation's tool modules together. Run one by one through Vite's module runner, a
+ * tool module costs ~1.8 ms (its own fetch, plugin pipeline, TypeScript transform and SSR
+ * rewrite in JavaScript, and two dynamic imports of its dependencies): 1,000 tools took 1.8 s.
+ * Here every module a generation must run is built as one SSR bundle — rolldown, with the app's
+ * Vite config and plugins, so aliases, TypeScript and the app's imports resolve as in the app —
+ * and that bundle is imported once: ~0.5 s for the same 1,000.
+ *
+ * Each module stays its own unit. The bundle is a single chunk in which every module is a lazy
+ * initializer (`codeSplitting: false` inlines dynamic imports that way), and the entry maps each
+ * file to `() => import(file)`: a module runs only when the generation imports it, its top-level
+ * error rejects only its own import (and again for every importer, as in the module runner), and
+ * the per-module time limit still names the module whose top-level code never settles.
+ *
+ * Whatever the bundle cannot answer goes to the module runner (`load-modules.ts`), started only
+ * then: a module that does not build (a syntax error, an import that does not resolve) fails the
+ * whole bundle, so the runner loads every module and reports each one's own error; and in dev a
+ * changed file (or a file that imports it) is re-run by the runner, as before. The bundle is
+ * built once per loader, so a long dev session does not pile up chunks in memory.
+ */
+import { randomBytes } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { stripVTControlCharacters } from 'node:util'
+import { build, type BuildEnvironmentOptions, type Plugin } from 'vite'
+import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, runtimeExternal, withTimeout, type ModuleLoader, type ModuleLoaderOptions } from './load-modules.ts'
+
+export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
+  /** Where the bundle is written while the loader lives (default `<root>/node_modules/.mcp-bridge`): inside the app, so Node resolves its dependencies from there. */
+  scratchDir?: string
+}
+
+/** What the bundle did, for tests and benchmarks. */
+export interface BundleStats {
+  /** Modules the bundle answers for. */
+  bundled: number
+  /** Why the bundle could not be used (every module then ran through the module runner). */
+  fellBack: string | undefined
+}
+
+export type BundledModuleLoader = ModuleLoader & { readonly stats: BundleStats }
+
+const ENTRY = 'virtual:mcp-bridge/load-all'
+const RESOLVED_ENTRY = `\0${ENTRY}`
+const CHUNK = 'load-all.mjs'
+/** `import.meta.url` and friends as the module runner gives them: the module's own file, not the bundle's. */
+const IMPORT_META_FILE = /\bimport\.meta\.(url|filename|dirname)\b/
+
+type Loaders = Record<string, () => Promise<Record<string, unknown>>>
+
+export function createBundledModuleLoader(root: string, options: BundledModuleLoaderOptions = {}): BundledModuleLoader {
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const scratchDir = options.scratchDir ?? join(root, 'node_modules', '.mcp-bridge')
+  const runner = lazyModuleLoader(() => createViteModuleLoader(root, options))
+  let prepared = false
+  let outDir: string | undefined
+  let loaders: Loaders | undefined
+  /** Files the bundle answers for (a changed file leaves this set for the runner). */
+  const bundled = new Set<string>()
+  /** Every app module in the bundle → the app modules it imports. */
+  const graph = new Map<string, string[]>()
+  const stats: BundleStats = { bundled: 0, fellBack: undefined }
+
+  async function bundle(files: readonly string[]): Promise<void> {
+    outDir = join(scratchDir, `load-${process.pid}-${randomBytes(4).toString('hex')}`)
+    const entry = `export const loaders = {\n${files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
+    const previous = process.env[LOADER_ENV_FLAG]
+    const restoreFlag = () => {
+      if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
+      else process.env[LOADER_ENV_FLAG] = previous
+    }
+    // `mcpBridge()` in the app's config stays inert while that config is loaded for this build.
+    process.env[LOADER_ENV_FLAG] = '1'
+    try {
+      await build({
+        root,
+        configFile: options.configFile,
+        configLoader: options.configLoader ?? 'runner',
+        logLevel: 'silent',
+        clearScreen: false,
+        publicDir: false,
+        plugins: [bundleOnly({ entry, outDir, graph, onConfigResolved: restoreFlag })],
+      })
+    } finally {
+      restoreFlag()
+    }
+    const chunk = (await import(pathToFileURL(join(outDir, CHUNK)).href)) as { loaders: Loaders }
+    loaders = chunk.loaders
+    for (const file of files) bundled.add(file)
+    stats.bundled = files.length
+  }
+
+  /** `file` and every app module it imports in the bundle, directly or not. */
+  function bundleDependencies(file: string): string[] {
+    const files = new Set<string>([file])
+    const queue = [file]
+    while (queue.length) {
+      for (const next of graph.get(queue.pop()!) ?? []) {
+        if (files.has(next)) continue
+        files.add(next)
+        queue.push(next)
+      }
+    }
+    return [...files].sort()
+  }
+
+  return {
+    stats,
+    async prepare(files) {
+      if (prepared || files.length === 0) return
+      prepared = true
+      try {
+        await bundle(files)
+      } catch (error) {
+        // The runner loads each module alone and reports each one's own failure.
+        stats.fellBack = stripVTControlCharacters((error as Error).message)
+        bundled.clear()
+        loaders = undefined
+      }
+    },
+    import(file) {
+      const load = bundled.has(file) ? loaders?.[file] : undefined
+      if (!load) return runner.import(file)
+      options.onImport?.(file)
+      return withTimeout(file, timeoutMs, load)
+    },
+    invalidate(files) {
+      const changed = new Set(files)
+      for (const file of [...bundled]) if (bundleDependencies(file).some((f) => changed.has(f))) bundled.delete(file)
+      runner.invalidate(files)
+    },
+    loadedFiles() {
+      const fromBundle = bundled.size ? [...graph.keys()] : []
+      return [...new Set([...fromBundle, ...runner.loadedFiles()])].sort()
+    },
+    dependencies(file) {
+      return bundled.has(file) ? bundleDependencies(file) : runner.dependencies(file)
+    },
+    async close() {
+      if (outDir) rmSync(outDir, { recursive: true, force: true })
+      await runner.close()
+    },
+  }
+}
+
+/**
+ * The build this loader needs from the app's config: the SSR environment, one entry of lazy
+ * module initializers, one chunk, nothing else written (no public dir, manifest or minifying).
+ * Set from a plugin, last, for the same reason as the module runner's (`load-modules.ts`).
+ */
+function bundleBuild(build: BuildEnvironmentOptions | undefined, outDir: string): BuildEnvironmentOptions {
+  const rolldownOptions = {
+    ...build?.rolldownOptions,
+    input: { 'load-all': ENTRY },
+    output: { format: 'esm' as const, entryFileNames: '[name].mjs', codeSplitting: false },
+  }
+  return {
+    ...build,
+    ssr: true,
+    lib: false,
+    outDir,
+    emptyOutDir: true,
+    write: true,
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    manifest: false,
+    ssrManifest: false,
+    reportCompressedSize: false,
+    watch: null,
+    rolldownOptions,
+    rollupOptions: rolldownOptions,
+  }
+}
+
+function bundleOnly(setup: { entry: string; outDir: string; graph: Map<string, string[]>; onConfigResolved: () => void }): Plugin {
+  return {
+    name: 'mcp-bridge:bundle-loader',
+    enforce: 'post',
+    // Top level: the legacy `build()` picks the SSR environment from `build.ssr`; and again on
+    // that environment, which an app's own `environments.ssr.build` would otherwise override.
+    config(config) {
+      config.ssr = { ...config.ssr, external: runtimeExternal(config.ssr?.external) }
+      config.build = bundleBuild(config.build, setup.outDir)
+    },
+    configEnvironment(name, config) {
+      if (name === 'ssr') config.build = bundleBuild(config.build, setup.outDir)
+    },
+    configResolved() {
+      setup.onConfigResolved()
+    },
+    resolveId: {
+      filter: { id: new RegExp(`^${ENTRY}$`) },
+      handler: () => RESOLVED_ENTRY,
+    },
+    load: {
+      filter: { id: new RegExp(`^\\0${ENTRY}$`) },
+      handler: () => setup.entry,
+    },
+    transform: {
+      filter: { code: IMPORT_META_FILE },
+      handler(code, id) {
+        if (!isAppFile(id)) return null
+        const url = pathToFileURL(id)
+        const values = { url: url.href, filename: id, dirname: id.slice(0, id.lastIndexOf('/')) }
+        return { code: code.replace(new RegExp(IMPORT_META_FILE, 'g'), (_, prop: keyof typeof values) => JSON.stringify(values[prop])), map: null }
+      },
+    },
+    buildEnd() {
+      for (const id of this.getModuleIds()) {
+        if (!isAppFile(id)) continue
+        const info = this.getModuleInfo(id)
+        setup.graph.set(id, [...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? [])].filter(isAppFile))
+      }
+    },
+  }
+}

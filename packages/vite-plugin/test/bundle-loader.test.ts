@@ -1,0 +1,128 @@
+/**
+ * The bundled module loader (`core/bundle-loader.ts`): every module a generation runs is built as
+ * one SSR bundle and imported once, each module still its own unit. What it must keep from the
+ * module runner — each module's own errors and time limit, `import.meta.url`, what a result
+ * depends on, a changed file re-run — and the way back to the runner when the bundle cannot be
+ * built (fixtures.test.ts checks that every fixture gives the same diagnostics both ways).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createBundledModuleLoader } from '../src/core/bundle-loader.ts'
+import { formatDiagnostic } from '../src/core/diagnostics.ts'
+import { McpBridgeGenerator } from '../src/core/generator.ts'
+import { resolveOptions } from '../src/core/options.ts'
+import { fixturesDir } from './support/fixtures.ts'
+
+const roots: string[] = []
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })))
+
+/** A project inside fixtures/ (so `@mcp-bridge/runtime` and zod resolve from the workspace). */
+function project(files: Record<string, string>): string {
+  const root = mkdtempSync(join(fixturesDir, '.tmp-bundle-loader-'))
+  roots.push(root)
+  for (const [file, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true })
+    writeFileSync(join(root, file), content)
+  }
+  return root
+}
+
+const tool = (name: string, extra = '') =>
+  `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n${extra}\nexport const ${name} = createMcpTool('${name}')\n  .description('${name}')\n  .elicits({ ok: z.object({ ok: z.boolean() }) })\n  .execute(function* () {\n    return 'done'\n  })\n`
+
+async function generate(root: string) {
+  const loader = createBundledModuleLoader(root, { configFile: false, timeoutMs: 2_000 })
+  const generator = new McpBridgeGenerator(resolveOptions({}, root), loader)
+  const result = await generator.generate()
+  return { loader, generator, result, diagnostics: result.diagnostics.map(formatDiagnostic) }
+}
+
+describe('bundled module loader', () => {
+  it('loads every module in one bundle; one module throwing fails only its own tools', async () => {
+    const root = project({
+      'src/a.ts': tool('a'),
+      'src/b.ts': tool('b', "import { shared } from './shared.ts'\nvoid shared"),
+      'src/shared.ts': "export const shared = 'x'\n",
+      'src/broken.ts': tool('broken', "throw new Error('the broken module is broken')"),
+    })
+    const { loader, result, diagnostics } = await generate(root)
+    try {
+      expect(loader.stats).toEqual({ bundled: 3, fellBack: undefined })
+      expect(result.toolCount).toBe(2)
+      expect(diagnostics).toEqual(['src/broken.ts:1:1  Loading this module failed, so its tools could not be checked: the broken module is broken'])
+      // What each result depends on (kept per module by the module cache): the module and the app files it imports.
+      expect(loader.dependencies(join(root, 'src/b.ts'))).toEqual([join(root, 'src/b.ts'), join(root, 'src/shared.ts')])
+      expect(loader.dependencies(join(root, 'src/a.ts'))).toEqual([join(root, 'src/a.ts')])
+      expect(result.inputs).toEqual(['src/a.ts', 'src/b.ts', 'src/broken.ts', 'src/shared.ts'].map((f) => join(root, f)))
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
+  it("gives each module its own import.meta.url, filename and dirname, as the module runner does", async () => {
+    const root = project({
+      'src/where.ts': tool('where', "export const location = { url: import.meta.url, filename: import.meta.filename, dirname: import.meta.dirname }"),
+    })
+    const loader = createBundledModuleLoader(root, { configFile: false })
+    try {
+      const file = join(root, 'src/where.ts')
+      await loader.prepare!([file])
+      expect((await loader.import(file)).location).toEqual({ url: pathToFileURL(file).href, filename: file, dirname: join(root, 'src') })
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
+  it('a changed file, and every module that imports it, is run again by the module runner (dev regeneration)', async () => {
+    const root = project({
+      'src/a.ts': tool('a', "import { label } from './label.ts'\nexport const seen = label"),
+      'src/c.ts': tool('c'),
+      'src/label.ts': "export const label = 'before'\n",
+    })
+    const loader = createBundledModuleLoader(root, { configFile: false })
+    try {
+      const [a, c, label] = ['src/a.ts', 'src/c.ts', 'src/label.ts'].map((f) => join(root, f)) as [string, string, string]
+      await loader.prepare!([a, c])
+      expect((await loader.import(a)).seen).toBe('before')
+      const first = await loader.import(c)
+      writeFileSync(label, "export const label = 'after'\n")
+      loader.invalidate([label])
+      expect((await loader.import(a)).seen).toBe('after')
+      // Untouched modules still come from the bundle (the same module object, not run again).
+      expect(await loader.import(c)).toBe(first)
+      // A bundle is built once per loader: a later generation's prepare adds no second one.
+      await loader.prepare!([a, c])
+      expect(loader.stats.bundled).toBe(2)
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
+  it('falls back to the module runner when the bundle cannot be built, and still reports each module on its own', async () => {
+    const root = project({
+      'src/good.ts': tool('good'),
+      'src/missing-import.ts': tool('missing_import', "import { nothing } from './not-there.ts'\nvoid nothing"),
+    })
+    const { loader, result, diagnostics } = await generate(root)
+    try {
+      expect(loader.stats.bundled).toBe(0)
+      expect(loader.stats.fellBack).toMatch(/not-there/)
+      expect(result.toolCount).toBe(1)
+      expect(diagnostics).toHaveLength(1)
+      expect(diagnostics[0]).toMatch(/^src\/missing-import\.ts:1:1 {2}Loading this module failed, so its tools could not be checked: .*not-there/)
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
+  it('writes its bundle under node_modules/.mcp-bridge while it lives and removes it on close', async () => {
+    const root = project({ 'src/a.ts': tool('a') })
+    const { loader } = await generate(root)
+    const scratch = join(root, 'node_modules/.mcp-bridge')
+    expect(readdirSync(scratch)).toHaveLength(1)
+    await loader.close()
+    expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([])
+  }, 60_000)
+})
