@@ -3,31 +3,38 @@
  * / 1,000 tool files (30-line files, a quarter in subfolders) plus 20 % files without tools, how
  * long finding the tools takes — mcp-bridge's discovery (oxc through rolldown/parseAst: pre-scan,
  * parse, chain matching, imports followed) versus a tiny regex scan of our own (read every file, count `createMcpTool(`).
- * Each measurement runs in a fresh Node process, so it is cold (module loading included), and the
- * two run as interleaved pairs; medians of 5, and the ratio discovery ÷ regex.
+ * Each measurement runs in a fresh Node process on the built package, so it is cold (module
+ * loading included), and the two run as interleaved pairs; medians of 5, and the ratio
+ * discovery ÷ regex.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { globSync } from 'tinyglobby'
 
 const here = fileURLToPath(import.meta.url)
+const discoverModule = resolve(here, '../../../packages/vite-plugin/dist/core/discover.js')
 
-if (process.argv[2] === 'child') {
-  const [, , , method, root] = process.argv as [string, string, string, 'regex' | 'discovery', string]
-  const t0 = performance.now()
-  const files = globSync('src/**/*.{ts,tsx}', { cwd: root, absolute: true })
-  let found = 0
-  if (method === 'regex') {
-    for (const file of files) found += (readFileSync(file, 'utf8').match(/createMcpTool\(/g) ?? []).length
-  } else {
-    const { crossCheck, discoverProject } = await import('../../packages/vite-plugin/src/core/discover.ts')
-    found = crossCheck(discoverProject(root, files)).reduce((n, d) => n + d.tools.length, 0)
-  }
-  console.log(JSON.stringify({ ms: performance.now() - t0, found }))
-  process.exit(0)
+/**
+ * One measurement, in a fresh plain Node process (no TypeScript loader: discovery runs as users
+ * run it, from the built package). The clock starts before the imports discovery needs, so
+ * loading the parser counts; the regex scan needs none.
+ */
+const CHILD = `
+const [method, root, discoverModule] = process.argv.slice(1)
+const t0 = performance.now()
+const { globSync } = await import('tinyglobby')
+const { readFileSync } = await import('node:fs')
+const files = globSync('src/**/*.{ts,tsx}', { cwd: root, absolute: true })
+let found = 0
+if (method === 'regex') {
+  for (const file of files) found += (readFileSync(file, 'utf8').match(/createMcpTool\\(/g) ?? []).length
+} else {
+  const { crossCheck, discoverProject } = await import(discoverModule)
+  found = crossCheck(discoverProject(root, files)).reduce((n, d) => n + d.tools.length, 0)
 }
+console.log(JSON.stringify({ ms: performance.now() - t0, found }))
+`
 
 const fixtures = resolve(here, '../../../fixtures')
 
@@ -79,7 +86,7 @@ function project(count: number): string {
 }
 
 function measure(method: 'regex' | 'discovery', root: string): { ms: number; found: number } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', here, 'child', method, root], { encoding: 'utf8', timeout: 300_000 })
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', CHILD, method, root, discoverModule], { cwd: root, encoding: 'utf8', timeout: 300_000 })
   return JSON.parse(out.trim().split('\n').pop()!) as { ms: number; found: number }
 }
 

@@ -27,9 +27,9 @@ import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY } from './core/codegen.ts'
-import type { GenerateResult, McpBridgeGenerator } from './core/generator.ts'
-import { LOADER_ENV_FLAG, type ModuleLoader } from './core/load-modules.ts'
-import { createBundledModuleLoader } from './core/bundle-loader.ts'
+import type { GeneratedFile, GenerateResult, McpBridgeGenerator } from './core/generator.ts'
+import { LOADER_ENV_FLAG } from './core/load-modules.ts'
+import { createBundledModuleLoader, type BundledModuleLoader } from './core/bundle-loader.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
@@ -58,7 +58,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let options: ResolvedOptions
   let config: ResolvedConfig
   let generation: Promise<GenerateResult> | undefined
-  let loader: ModuleLoader | undefined
+  /** `vite build`: the registries as soon as discovery knows them (undefined: wait for `generation`). */
+  let registries: Promise<GeneratedFile[] | undefined> | undefined
+  let loader: BundledModuleLoader | undefined
   /** Modules the client split removed from tool files: importer → specifiers. */
   const removedFromClient = new Map<string, string[]>()
   let generations = 0
@@ -80,7 +82,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Dev: the watcher reports every change from now on (its first scan and the catch-up are done). */
   let caughtUp = false
 
-  async function generate(changed?: readonly string[]): Promise<GenerateResult> {
+  async function generate(changed?: readonly string[], onRegistries?: (files: GeneratedFile[]) => void): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
     // Started only if a module must run (kept results may answer for all of them).
     // The modules a generation runs are built and loaded as one bundle (see bundle-loader.ts).
@@ -91,7 +93,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       const [{ McpBridgeGenerator }, { ModuleCache }] = await Promise.all([import('./core/generator.ts'), import('./core/module-cache.ts')])
       generator = new McpBridgeGenerator(options, loader, config.command === 'build' ? parseCache : undefined, ModuleCache.load(config.cacheDir, options.root))
     }
-    const result = await generator.generate(changed, { incremental: caughtUp })
+    const result = await generator.generate(changed, { incremental: caughtUp, ...(onRegistries && { onRegistries }) })
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1
     lastResult = result
@@ -213,14 +215,26 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       // One generation per build, shared by the client and server environments; skipped when
       // nothing it depends on changed since the last successful one. Not awaited here: `load`
       // and `buildEnd` wait for it, so the bundler works on everything else meanwhile.
-      generation ??= (async () => {
+      if (generation) return
+      // The app's imports of the registries are answered as soon as discovery knows them, so the
+      // bundler goes on with the app while the tools' modules run and are checked. Not with
+      // `failOnError: false`, where a generation with errors leaves the files on disk in use.
+      let served: GeneratedFile[] | undefined
+      let early: (files: GeneratedFile[] | undefined) => void = () => undefined
+      registries = new Promise((resolve) => (early = resolve))
+      const onRegistries = options.failOnError === false ? undefined : (files: GeneratedFile[]) => early((served = files))
+      generation = (async () => {
         const print = await fingerprint(options)
         const cached = readCached(config.cacheDir, print)
         fromCache = cached !== undefined
         if (cached) return cached
         try {
-          const result = await generate()
-          if (!result.diagnostics.some((d) => d.severity === 'error')) writeCached(config.cacheDir, print, result)
+          const result = await generate(undefined, onRegistries)
+          const clean = !result.diagnostics.some((d) => d.severity === 'error')
+          if (clean && served?.some((f) => result.files.find((r) => r.path === f.path)?.content !== f.content)) {
+            throw new McpBridgeBuildError('mcp-bridge: the registries given to the bundler before the tools were checked differ from the checked ones. This is a bug in mcp-bridge (please report it); the build stops rather than ship them.')
+          }
+          if (clean) writeCached(config.cacheDir, print, result)
           return result
         } finally {
           // A build needs the loader for this one generation; whatever the tools' top-level code
@@ -229,7 +243,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         }
       })()
       // Its failure is reported by `load` / `buildEnd`; this only keeps it from being "unhandled".
-      generation.catch(() => undefined)
+      generation.catch(() => undefined).finally(() => early(undefined))
     },
 
     load: {
@@ -249,6 +263,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           await idle
           return lastResult?.files.find((f) => f.path === path)?.content ?? null
         }
+        const known = (await registries)?.find((f) => f.path === path)
+        if (known) return known.content
         const result = await generation
         const file = result.files.find((f) => f.path === path)
         if (!file) return null
@@ -270,6 +286,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     watchChange(id) {
       if (!inert && relevant(id)) {
         generation = undefined
+        registries = undefined
         reported = false
       }
     },
@@ -348,6 +365,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           const files = [...changed]
           changed.clear()
           const result = await generate(first ? undefined : files)
+          // Edits are re-run by the module runner: have it ready before the first one.
+          if (first) loader?.warm().catch((error: unknown) => server.config.logger.warn(`[mcp-bridge] the module loader could not start: ${(error as Error).message}`))
           first = false
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
           for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)

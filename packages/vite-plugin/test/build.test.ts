@@ -144,6 +144,38 @@ describe('vite build with mcpBridge()', () => {
     expect(warnings.join('\n')).toMatch(/\[mcp-bridge\] src\/tool\.ts:8:45  pick_flight › choose\.nested: nested objects are not allowed/)
   }, 120_000)
 
+  it("answers the app's import of the registries from discovery, before any tool module has run, and still fails on a tool that then does not load", async () => {
+    // A tool whose top-level code waits until the bundler has loaded client.gen.ts: the build
+    // can only finish if that import was answered before the tools were run and checked.
+    const gate = globalThis as { registryLoaded?: Promise<void> }
+    const slowTool = (then: string) =>
+      `import { createMcpTool } from '@mcp-bridge/runtime'\nawait (globalThis as { registryLoaded?: Promise<void> }).registryLoaded\n${then}\nexport const slow = createMcpTool('slow_tool').description('Waits for the registry').elicits({}).execute(function* () {\n  return 'ok'\n})\n`
+    const buildGated = async (root: string) => {
+      let opened!: () => void
+      gate.registryLoaded = new Promise((resolve) => (opened = resolve))
+      const spy = { name: 'registry-spy', transform: (_code: string, id: string) => void (id.endsWith('client.gen.ts') && opened()) }
+      await build({
+        root,
+        configFile: false,
+        logLevel: 'silent',
+        plugins: [mcpBridge(), spy],
+        build: { outDir: join(root, 'dist'), emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } },
+      })
+    }
+    try {
+      const root = copyOfSplitApp('early-registries')
+      writeFileSync(join(root, 'src/slow-tool.ts'), slowTool(''))
+      await buildGated(root)
+      expect(JSON.parse(readFileSync(join(root, 'dist/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)).toEqual(['pick_flight', 'slow_tool'])
+
+      const failing = copyOfSplitApp('early-registries-fail')
+      writeFileSync(join(failing, 'src/slow-tool.ts'), slowTool("throw new Error('the slow tool cannot start')"))
+      await expect(buildGated(failing)).rejects.toThrow(/src\/slow-tool\.ts:1:1  Loading this module failed, so its tools could not be checked: the slow tool cannot start/)
+    } finally {
+      delete gate.registryLoaded
+    }
+  }, 120_000)
+
   it('regenerates on each rebuild of vite build --watch when a tool changes', async () => {
     const root = copyOfSplitApp('watch')
     const manifest = () => readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')

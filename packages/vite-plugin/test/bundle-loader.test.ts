@@ -87,6 +87,8 @@ describe('bundled module loader', () => {
       await loader.prepare!([a, c])
       expect((await loader.import(a)).seen).toBe('before')
       const first = await loader.import(c)
+      // A dev server starts the module runner after its first generation, before any edit.
+      await loader.warm()
       writeFileSync(label, "export const label = 'after'\n")
       loader.invalidate([label])
       expect((await loader.import(a)).seen).toBe('after')

@@ -15,8 +15,9 @@
  * Whatever the bundle cannot answer goes to the module runner (`load-modules.ts`), started only
  * then: a module that does not build (a syntax error, an import that does not resolve) fails the
  * whole bundle, so the runner loads every module and reports each one's own error; and in dev a
- * changed file (or a file that imports it) is re-run by the runner, as before. The bundle is
- * built once per loader, so a long dev session does not pile up chunks in memory.
+ * changed file (or a file that imports it) is re-run by the runner, as before (`warm()` starts it
+ * ahead of the first edit). The bundle is built once per loader, so a long dev session does not
+ * pile up chunks in memory.
  */
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
@@ -39,7 +40,14 @@ export interface BundleStats {
   fellBack: string | undefined
 }
 
-export type BundledModuleLoader = ModuleLoader & { readonly stats: BundleStats }
+export type BundledModuleLoader = ModuleLoader & {
+  readonly stats: BundleStats
+  /**
+   * Start the module runner now (~0.1 s), not when the first changed file needs it: a dev server
+   * calls this after its first generation, so the first edit's regeneration does not wait for it.
+   */
+  warm(): Promise<void>
+}
 
 const ENTRY = 'virtual:mcp-bridge/load-all'
 const RESOLVED_ENTRY = `\0${ENTRY}`
@@ -107,6 +115,7 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
 
   return {
     stats,
+    warm: () => runner.start(),
     async prepare(files) {
       if (prepared || files.length === 0) return
       prepared = true

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
-import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryViews } from './codegen.ts'
+import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryTool, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { ParseCache } from './parsed-source.ts'
@@ -31,6 +31,18 @@ export interface GenerateResult {
   toolCount: number
   /** App files the generation evaluated (tool modules and everything they import). */
   inputs: string[]
+}
+
+export interface GenerateOptions {
+  /** After a watcher's change: re-read only the changed files (see `#sources`). */
+  incremental?: boolean
+  /**
+   * Told the registries (`server.gen.ts`, `client.gen.ts`) as soon as discovery knows them —
+   * before any module runs — when discovery found no errors. They are the ones the result will
+   * hold unless validation then finds errors (a tool that fails to load is left out): a build
+   * can go on bundling the app while the tools are checked, and fails on those errors anyway.
+   */
+  onRegistries?: (files: GeneratedFile[]) => void
 }
 
 export { CLIENT_REGISTRY, SERVER_REGISTRY } from './codegen.ts'
@@ -84,10 +96,16 @@ export class McpBridgeGenerator {
    * Generate everything. With `changed` (absolute paths, from a watcher), only those files are
    * re-parsed and re-loaded (plus their importers); the rest comes from the previous run.
    */
-  async generate(changed?: readonly string[], { incremental = false }: { incremental?: boolean } = {}): Promise<GenerateResult> {
-    const { root, outDir } = this.options
+  async generate(changed?: readonly string[], { incremental = false, onRegistries }: GenerateOptions = {}): Promise<GenerateResult> {
+    const { root } = this.options
     const files = await this.#sources(incremental ? changed : undefined)
     const discoveries = this.#discover(files, changed)
+    // Discovery alone names every tool (a name that is not a literal is a discovery error): the
+    // registries are known now, before any module runs, unless discovery found errors.
+    if (onRegistries && !discoveries.some((d) => d.diagnostics.some((x) => x.severity === 'error'))) {
+      const tools = discoveries.flatMap((d) => d.tools.filter((t) => t.exported).map((t) => ({ name: t.name, file: join(root, d.file), exportName: t.exportName })))
+      onRegistries(this.#registries(tools, registryPlugins(root, discoveries)))
+    }
     // A full generation (a build, the CLI, a dev server starting) asks the kept results; a
     // regeneration in dev has every unchanged module in memory already.
     const moduleCache = changed === undefined ? this.moduleCache : undefined
@@ -112,7 +130,6 @@ export class McpBridgeGenerator {
       }
     })
     const registryTools = validation.tools.map(({ facts, discovered, file }) => ({ name: facts.name, file: join(root, file), exportName: discovered.exportName }))
-    const loadedNames = new Set(registryTools.map((t) => t.name))
     const manifest = renderManifest(manifestTools)
     return {
       diagnostics,
@@ -120,19 +137,20 @@ export class McpBridgeGenerator {
       toolCount: registryTools.length,
       // Kept module results were not run, but what they depend on counts as much as what ran.
       inputs: [...new Set([...this.loader.loadedFiles(), ...validation.keptInputs])].sort(),
-      files: [
-        { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, registryTools, this.#views(manifestTools)) },
-        { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, plugins.filter((p) => loadedNames.has(p.toolName))) },
-        { path: join(outDir, this.options.manifest), content: manifest },
-      ],
+      files: [...this.#registries(registryTools, plugins), { path: join(this.options.outDir, this.options.manifest), content: manifest }],
     }
   }
 
-  /** With `apps`: a view for every tool that has a plugin. */
-  #views(tools: readonly ManifestTool[]): RegistryViews | undefined {
-    const apps = this.options.apps
-    if (!apps) return undefined
-    return { root: this.options.root, include: apps.include, tools: tools.filter((t) => t.plugin).map((t) => t.name) }
+  /** `server.gen.ts` and `client.gen.ts`: these tools, and the plugins of those tools (with `apps`, their views). */
+  #registries(tools: readonly RegistryTool[], plugins: readonly RegistryPlugin[]): GeneratedFile[] {
+    const { outDir, apps, root } = this.options
+    const names = new Set(tools.map((t) => t.name))
+    const served = plugins.filter((p) => names.has(p.toolName))
+    const views: RegistryViews | undefined = apps ? { root, include: apps.include, tools: [...new Set(served.map((p) => p.toolName))] } : undefined
+    return [
+      { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, tools, views) },
+      { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, served) },
+    ]
   }
 
   #discover(files: readonly string[], changed: readonly string[] | undefined): FileDiscovery[] {

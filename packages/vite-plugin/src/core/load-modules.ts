@@ -165,7 +165,7 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
  * module's result is kept (`module-cache.ts`) — an app whose components changed but whose tools
  * did not — a generation starts no server at all.
  */
-export function lazyModuleLoader(create: () => Promise<ModuleLoader>): ModuleLoader {
+export function lazyModuleLoader(create: () => Promise<ModuleLoader>): ModuleLoader & { start(): Promise<void> } {
   let started: Promise<ModuleLoader> | undefined
   let loader: ModuleLoader | undefined
   // Failing to start is the whole run's failure, not each module's: it is thrown as such.
@@ -177,6 +177,10 @@ export function lazyModuleLoader(create: () => Promise<ModuleLoader>): ModuleLoa
       },
     ))
   return {
+    /** Start the server now rather than at the first import. */
+    async start() {
+      await start()
+    },
     async import(file) {
       return (await start()).import(file)
     },
