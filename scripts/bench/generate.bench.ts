@@ -60,7 +60,9 @@ function coldProcess(root: string, how: 'bundle' | 'runner', count: number): num
   return ms
 }
 
-for (const count of [10, 100, 1000]) {
+// `generate.bench.ts builds` runs the vite build figures alone (they vary most between runs).
+const buildsOnly = process.argv[2] === 'builds'
+for (const count of buildsOnly ? [] : [10, 100, 1000]) {
   const root = synthetic(count)
   // What the plugin and the CLI do (the modules built and loaded as one bundle) against loading
   // them one by one through Vite's module runner (before): each in a fresh process, interleaved

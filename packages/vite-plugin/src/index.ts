@@ -304,8 +304,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       handler(code, id) {
         if (inert || id.includes('/node_modules/')) return null
         const target = this.environment.config.consumer === 'client' ? 'client' : 'server'
-        // In a build the parse is shared (with discovery, and between the client and server builds).
-        const parsed = config.command === 'build' ? parseCache.get(id.replace(/[?#].*$/, ''), code) : undefined
+        // In a build the parse is shared (with discovery, and between the client and server
+        // builds); the split asks for it only when the file can hold something to cut.
+        const parsed = config.command === 'build' ? () => parseCache.get(id.replace(/[?#].*$/, ''), code) : undefined
         const out = splitModule(code, id, target, parsed)
         if (!out) return null
         if (target === 'client') removedFromClient.set(id, out.removed.sources)

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { discoverProject } from '../src/core/discover.ts'
+import { parseSource } from '../src/core/parsed-source.ts'
 import { splitModule } from '../src/core/split.ts'
 import { fixtureNames, fixtureSources, fixturesDir } from './support/fixtures.ts'
 
@@ -35,6 +36,23 @@ describe('split', () => {
     expect(splitModule(read('tool.ts'), 'tool.ts', 'server')).toBeUndefined()
     expect(splitModule(read('plugin.tsx'), 'plugin.tsx', 'client')).toBeUndefined()
     expect(splitModule(read('server-only.ts'), 'server-only.ts', 'client')).toBeUndefined()
+  })
+
+  it('parses only a file whose text can hold a step to cut; an escaped step name still counts', () => {
+    let parses = 0
+    const parse = (code: string, id: string) => () => {
+      parses += 1
+      return parseSource(id, code)
+    }
+    // The plugin file spells no `execute` / `handoff`: nothing to cut in the client, never parsed.
+    expect(splitModule(read('plugin.tsx'), 'plugin.tsx', 'client', parse(read('plugin.tsx'), 'plugin.tsx'))).toBeUndefined()
+    expect(parses).toBe(0)
+    expect(splitModule(read('tool.ts'), 'tool.ts', 'client', parse(read('tool.ts'), 'tool.ts'))).toBeDefined()
+    expect(parses).toBe(1)
+    // `.\u0065xecute(` is `.execute(` to the parser, though the text never spells it.
+    const escaped = read('tool.ts').replace('.execute(', '.\\u0065xecute(')
+    expect(escaped).not.toContain('execute(')
+    expect(splitModule(escaped, 'tool.ts', 'client')?.removed.steps).toEqual(['execute'])
   })
 
   it('keeps an import that is still used outside the cut', () => {

@@ -16,3 +16,13 @@ export const CLIENT_STEPS = ['onElicit'] as const
 export function mayContainTools(code: string): boolean {
   return code.includes(RUNTIME_MODULE)
 }
+
+/**
+ * Whether `code` can hold a chain step the split cuts (`SERVER_STEPS` for the client bundle,
+ * `CLIENT_STEPS` for the server's), from its text: a file that never spells the step's name has
+ * nothing to cut and is not parsed. An escaped identifier (`\u0065xecute`) spells it only once
+ * parsed, so any `\u` in the file counts as maybe.
+ */
+export function mayHaveSteps(code: string, steps: readonly string[]): boolean {
+  return code.includes('\\u') || steps.some((step) => code.includes(step))
+}

@@ -16,7 +16,7 @@ import MagicString from 'magic-string'
 import { chainOf, factoryOf, hasBindings, importDeclarations, runtimeBindings } from './chains.ts'
 import { isNode, keyName, walk, type EsNode } from './estree.ts'
 import { parseSource, type ParsedSource } from './parsed-source.ts'
-import { CLIENT_STEPS, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
+import { CLIENT_STEPS, mayHaveSteps, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
 
 export type SplitTarget = 'client' | 'server'
 
@@ -33,16 +33,21 @@ interface Cut {
   step: string
 }
 
-/** `parsed`: the file as discovery parsed it in this build (`ParseCache`), so it is not parsed again. */
-export function splitModule(code: string, id: string, target: SplitTarget, parsed?: ParsedSource): SplitResult | undefined {
+/**
+ * `parsed`: the file as discovery parsed it in this build (`ParseCache`), so it is not parsed
+ * again — or how to get it, asked only when the file's text can hold a step to cut.
+ */
+export function splitModule(code: string, id: string, target: SplitTarget, parsed?: ParsedSource | (() => ParsedSource)): SplitResult | undefined {
   if (!code.includes(RUNTIME_MODULE)) return undefined
-  const source = parsed?.code === code ? parsed : parseSource(id, code)
+  const steps = new Set<string>(target === 'client' ? SERVER_STEPS : CLIENT_STEPS)
+  if (!mayHaveSteps(code, [...steps])) return undefined
+  const given = typeof parsed === 'function' ? parsed() : parsed
+  const source = given?.code === code ? given : parseSource(id, code)
   const { program, parents } = source
   const factories = runtimeBindings(program)
   if (!hasBindings(factories)) return undefined
 
   const wanted = target === 'client' ? TOOL_FACTORY : PLUGIN_FACTORY
-  const steps = new Set<string>(target === 'client' ? SERVER_STEPS : CLIENT_STEPS)
   const calls: EsNode[] = []
   for (const node of parents.keys()) if (node.type === 'CallExpression' && factoryOf(node, factories) === wanted) calls.push(node)
 
