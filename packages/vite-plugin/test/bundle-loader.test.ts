@@ -119,12 +119,19 @@ describe('bundled module loader', () => {
     }
   }, 60_000)
 
-  it('writes its bundle under node_modules/.mcp-bridge while it lives and removes it on close', async () => {
+  it('writes its bundle under node_modules/.mcp-bridge while it lives and removes it on close, with the folders it created', async () => {
     const root = project({ 'src/a.ts': tool('a') })
     const { loader } = await generate(root)
     const scratch = join(root, 'node_modules/.mcp-bridge')
     expect(readdirSync(scratch)).toHaveLength(1)
     await loader.close()
-    expect(existsSync(scratch) ? readdirSync(scratch) : []).toEqual([])
+    // The project had no node_modules of its own (its packages resolve from the workspace's).
+    expect(existsSync(join(root, 'node_modules'))).toBe(false)
+
+    // A node_modules that was there stays, and so does anything else in the scratch folder.
+    const kept = project({ 'src/a.ts': tool('a'), 'node_modules/.mcp-bridge/other/file.txt': 'someone else' })
+    const second = await generate(kept)
+    await second.loader.close()
+    expect(readdirSync(join(kept, 'node_modules/.mcp-bridge'))).toEqual(['other'])
   }, 60_000)
 })

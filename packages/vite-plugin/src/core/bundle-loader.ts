@@ -20,15 +20,19 @@
  * pile up chunks in memory.
  */
 import { randomBytes } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { build, type BuildEnvironmentOptions, type Plugin } from 'vite'
 import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, runtimeExternal, withTimeout, type ModuleLoader, type ModuleLoaderOptions } from './load-modules.ts'
 
 export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
-  /** Where the bundle is written while the loader lives (default `<root>/node_modules/.mcp-bridge`): inside the app, so Node resolves its dependencies from there. */
+  /**
+   * Where the bundle is written while the loader lives (default `<root>/node_modules/.mcp-bridge`):
+   * inside the app, so Node resolves its dependencies from there. Removed on `close()`, and so
+   * is each folder of that path the loader had to create, once empty.
+   */
   scratchDir?: string
 }
 
@@ -70,7 +74,11 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   const graph = new Map<string, string[]>()
   const stats: BundleStats = { bundled: 0, fellBack: undefined }
 
+  /** Folders of the scratch path that did not exist before (removed on close when empty, innermost first). */
+  const created: string[] = []
+
   async function bundle(files: readonly string[]): Promise<void> {
+    for (let dir = scratchDir; !existsSync(dir) && dir !== dirname(dir); dir = dirname(dir)) created.push(dir)
     outDir = join(scratchDir, `load-${process.pid}-${randomBytes(4).toString('hex')}`)
     const entry = `export const loaders = {\n${files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
     const previous = process.env[LOADER_ENV_FLAG]
@@ -148,6 +156,10 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     },
     async close() {
       if (outDir) rmSync(outDir, { recursive: true, force: true })
+      for (const dir of created) {
+        // Another loader may be using the folder (a second build, a dev server): only an empty one goes.
+        if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir)
+      }
       await runner.close()
     },
   }
