@@ -119,19 +119,35 @@ describe('bundled module loader', () => {
     }
   }, 60_000)
 
-  it('writes its bundle under node_modules/.mcp-bridge while it lives and removes it on close, with the folders it created', async () => {
-    const root = project({ 'src/a.ts': tool('a') })
-    const { loader } = await generate(root)
-    const scratch = join(root, 'node_modules/.mcp-bridge')
-    expect(readdirSync(scratch)).toHaveLength(1)
-    await loader.close()
-    // The project had no node_modules of its own (its packages resolve from the workspace's).
-    expect(existsSync(join(root, 'node_modules'))).toBe(false)
+  it('removes its bundle (and the folders it created) as soon as it is imported; modules still load their packages after', async () => {
+    // A module that imports a package only when it runs, after the bundle file is gone.
+    const root = project({ 'src/a.ts': tool('a', "const late = await import('zod')\nexport const lateLoaded = typeof late.z.object") })
+    // A bundle left by a process that died before importing it.
+    const dead = join(root, 'node_modules/.mcp-bridge/load-999999-deadbeef')
+    mkdirSync(dead, { recursive: true })
+    writeFileSync(join(dead, 'load-all.mjs'), '')
+    const { loader, result } = await generate(root)
+    try {
+      expect(result.toolCount).toBe(1)
+      expect((await loader.import(join(root, 'src/a.ts'))).lateLoaded).toBe('function')
+      // The dead process's bundle is swept and this loader's own is gone already (the folder was
+      // there before, so it stays).
+      expect(readdirSync(join(root, 'node_modules/.mcp-bridge'))).toEqual([])
+    } finally {
+      await loader.close()
+    }
+
+    // A project without a node_modules of its own: the loader creates it and removes it again.
+    const bare = project({ 'src/a.ts': tool('a') })
+    const second = await generate(bare)
+    expect(existsSync(join(bare, 'node_modules'))).toBe(false)
+    await second.loader.close()
+    expect(existsSync(join(bare, 'node_modules'))).toBe(false)
 
     // A node_modules that was there stays, and so does anything else in the scratch folder.
     const kept = project({ 'src/a.ts': tool('a'), 'node_modules/.mcp-bridge/other/file.txt': 'someone else' })
-    const second = await generate(kept)
-    await second.loader.close()
+    const third = await generate(kept)
+    await third.loader.close()
     expect(readdirSync(join(kept, 'node_modules/.mcp-bridge'))).toEqual(['other'])
   }, 60_000)
 })

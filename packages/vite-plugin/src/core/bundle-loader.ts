@@ -30,8 +30,8 @@ import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, r
 export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
   /**
    * Where the bundle is written while the loader lives (default `<root>/node_modules/.mcp-bridge`):
-   * inside the app, so Node resolves its dependencies from there. Removed on `close()`, and so
-   * is each folder of that path the loader had to create, once empty.
+   * inside the app, so Node resolves its dependencies from there. Removed as soon as it is
+   * imported, and so is each folder of that path the loader had to create, once empty.
    */
   scratchDir?: string
 }
@@ -77,8 +77,17 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   /** Folders of the scratch path that did not exist before (removed on close when empty, innermost first). */
   const created: string[] = []
 
+  function removeScratch(): void {
+    if (outDir) rmSync(outDir, { recursive: true, force: true })
+    for (const dir of created) {
+      // Another loader may be using the folder (a second build, a dev server): only an empty one goes.
+      if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir)
+    }
+  }
+
   async function bundle(files: readonly string[]): Promise<void> {
     for (let dir = scratchDir; !existsSync(dir) && dir !== dirname(dir); dir = dirname(dir)) created.push(dir)
+    sweepDeadLoaders(scratchDir)
     outDir = join(scratchDir, `load-${process.pid}-${randomBytes(4).toString('hex')}`)
     const entry = `export const loaders = {\n${files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
     const previous = process.env[LOADER_ENV_FLAG]
@@ -101,8 +110,15 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     } finally {
       restoreFlag()
     }
-    const chunk = (await import(pathToFileURL(join(outDir, CHUNK)).href)) as { loaders: Loaders }
-    loaders = chunk.loaders
+    try {
+      const chunk = (await import(pathToFileURL(join(outDir, CHUNK)).href)) as { loaders: Loaders }
+      loaders = chunk.loaders
+    } finally {
+      // Once imported, every module runs from memory (its externals resolve by package name, not
+      // from the file): the bundle goes now, so a dev server stopped with Ctrl-C, which never
+      // closes its plugins, leaves nothing behind.
+      removeScratch()
+    }
     for (const file of files) bundled.add(file)
     stats.bundled = files.length
   }
@@ -155,13 +171,28 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
       return bundled.has(file) ? bundleDependencies(file) : runner.dependencies(file)
     },
     async close() {
-      if (outDir) rmSync(outDir, { recursive: true, force: true })
-      for (const dir of created) {
-        // Another loader may be using the folder (a second build, a dev server): only an empty one goes.
-        if (existsSync(dir) && readdirSync(dir).length === 0) rmdirSync(dir)
-      }
+      removeScratch()
       await runner.close()
     },
+  }
+}
+
+/** Bundles of loaders whose process is gone (killed between building and importing): nobody will remove them otherwise. */
+function sweepDeadLoaders(scratchDir: string): void {
+  if (!existsSync(scratchDir)) return
+  for (const name of readdirSync(scratchDir)) {
+    const pid = Number(/^load-(\d+)-[0-9a-f]+$/.exec(name)?.[1])
+    if (pid && !processAlive(pid)) rmSync(join(scratchDir, name), { recursive: true, force: true })
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
