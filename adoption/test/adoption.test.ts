@@ -77,14 +77,20 @@ describe('a new app, from the README and the packed packages', () => {
     expect(tsc.code, tsc.output).toBe(0)
   }, 240_000)
 
-  it('vite build emits the client and the server, with no warnings, even with the generated files gone', async () => {
+  it('vite build emits the client and the server, with no warnings, even with the generated files gone; no client file or source map holds the tool body', async () => {
     rmSync(join(app, 'src/mcp-bridge'), { recursive: true })
-    const build = await exec(node, [vite, 'build'], { cwd: app, timeoutMs: 180_000 })
+    const build = await exec(node, [vite, 'build', '--sourcemap'], { cwd: app, timeoutMs: 180_000 })
     expect(build.code, build.output).toBe(0)
     expect(build.output).not.toMatch(/warn|\(!\)|externalized/i)
     for (const file of ['dist/client/index.html', 'dist/client/mcp-tools.json', 'dist/server/app.js', 'dist/server/index.js', 'src/mcp-bridge/server.gen.ts']) {
       expect(existsSync(join(app, file)), file).toBe(true)
     }
+    const client = join(app, 'dist/client')
+    const files = (readdirSync(client, { recursive: true }) as string[]).filter((f) => /\.(js|map)$/.test(f))
+    expect(files.filter((f) => f.endsWith('.map')).length).toBeGreaterThan(0)
+    const shipped = files.map((f) => readFileSync(join(client, f), 'utf8')).join('\n')
+    expect(shipped).toContain('askName') // the plugin and its map are there…
+    expect(shipped).not.toContain('Nobody to greet') // …the tool's body is not, in the JS or its maps
   }, 240_000)
 
   it('node dist/server/index.js serves the app, and a question is answered over HTTP', async () => {

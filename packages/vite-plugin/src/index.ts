@@ -34,6 +34,7 @@ import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './c
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
 import { splitModule } from './core/split.ts'
+import { redactBundleSourceMaps } from './core/redact-source-maps.ts'
 import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
@@ -324,7 +325,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     generateBundle: {
       order: 'post',
       async handler(_output, bundle) {
-        if (inert || this.environment.config.consumer !== 'client') return
+        if (inert) return
+        const consumer = this.environment.config.consumer === 'client' ? 'client' : 'server'
+        redactBundleSourceMaps(bundle, consumer)
+        if (consumer !== 'client') return
         if (view) this.emitFile({ type: 'asset', fileName: viewFileName(view.tool), source: assembleViewHtml(view.tool, bundle) })
         const result = generation ? await generation : undefined
         if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })

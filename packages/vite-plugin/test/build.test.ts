@@ -7,7 +7,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
-import { build, type Rolldown } from 'vite'
+import MagicString from 'magic-string'
+import { build, type Plugin, type Rolldown } from 'vite'
 import { mcpBridge } from '../src/index.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -21,6 +22,21 @@ function allText(dir: string): string {
     .join('\n')
 }
 
+interface SourceMapJson {
+  sources: string[]
+  sourcesContent?: (string | null)[]
+}
+
+/** Every source map of a build output: `.map` files and maps inlined into the JS as data URLs. */
+function mapsIn(dir: string): SourceMapJson[] {
+  const files = readdirSync(dir, { recursive: true }) as string[]
+  const inline = files
+    .filter((f) => /\.m?js$/.test(f))
+    .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/sourceMappingURL=data:application\/json;(?:charset=utf-8;)?base64,([A-Za-z0-9+/=]+)/g)])
+    .map((m) => JSON.parse(Buffer.from(m[1]!, 'base64').toString('utf8')) as SourceMapJson)
+  return [...files.filter((f) => f.endsWith('.map')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SourceMapJson), ...inline]
+}
+
 /** A temporary copy of the split fixture app (inside fixtures/, so its packages resolve), removed afterwards. */
 function copyOfSplitApp(purpose: string): string {
   const root = mkdtempSync(join(fixtures, `.tmp-${purpose}-`))
@@ -29,7 +45,7 @@ function copyOfSplitApp(purpose: string): string {
   return root
 }
 
-async function buildApp(name: string, target: 'client' | 'server', plugin = mcpBridge(), rootDir = join(fixtures, name)) {
+async function buildApp(name: string, target: 'client' | 'server', plugin = mcpBridge(), rootDir = join(fixtures, name), sourcemap = false) {
   const root = rootDir
   const outDir = join(fixtures, `.tmp-build-${name}-${target}`)
   outputs.push(outDir)
@@ -42,6 +58,7 @@ async function buildApp(name: string, target: 'client' | 'server', plugin = mcpB
       outDir,
       emptyOutDir: true,
       minify: false,
+      sourcemap,
       ...(target === 'client' ? { rollupOptions: { input: join(root, 'src/client.ts') } } : { ssr: join(root, 'src/server.ts') }),
     },
   })
@@ -67,6 +84,50 @@ describe('vite build with mcpBridge()', () => {
     const { book } = (await import(pathToFileURL(join(server, serverEntry)).href)) as { book(from: string): Promise<{ status: string; result: string }> }
     const run = await book('OSL')
     expect(run).toMatchObject({ status: 'completed', result: `OSL:SERVER_ONLY_MARKER_7f3a9c (${'SERVER_ONLY_MARKER_7f3a9c'.length})` })
+  }, 120_000)
+
+  it('keeps tool bodies out of client source maps, which still map the plugin code', async () => {
+    const client = await buildApp('split-app', 'client', mcpBridge(), join(fixtures, 'split-app'), true)
+    const parsed = mapsIn(client)
+    expect(parsed.length).toBeGreaterThan(0)
+    const content = parsed.flatMap((m) => m.sourcesContent ?? []).join('\n')
+    // The tool module is still a source (its chain maps back), but only what the bundle kept of it.
+    expect(parsed.flatMap((m) => m.sources).some((s) => s.endsWith('tool.ts'))).toBe(true)
+    expect(content).toContain("createMcpTool('pick_flight')")
+    expect(content).not.toContain('TOOL_BODY_MARKER_4e2b81')
+    expect(content).not.toContain('lookupFlights')
+    expect(content).not.toContain('SERVER_ONLY_MARKER_7f3a9c')
+    expect(content).toContain('CLIENT_COMPONENT_MARKER_91bc2e')
+
+    // And the other way: the server bundle's maps carry no component code.
+    const server = await buildApp('split-app', 'server', mcpBridge(), join(fixtures, 'split-app'), true)
+    const serverContent = mapsIn(server).flatMap((m) => m.sourcesContent ?? []).join('\n')
+    expect(serverContent).toContain('TOOL_BODY_MARKER_4e2b81')
+    expect(serverContent).not.toContain('ctx.render(Picker')
+  }, 120_000)
+
+  it('keeps tool bodies out of client source maps when an earlier plugin mapped the original source', async () => {
+    // A `pre` plugin whose map embeds the untouched file: the bottom of the map chain, where
+    // the bundler takes sourcesContent from.
+    const banner: Plugin = {
+      name: 'banner',
+      enforce: 'pre',
+      transform(code, id) {
+        if (!id.endsWith('tool.ts')) return null
+        const s = new MagicString(code).prepend('/* banner */\n')
+        return { code: s.toString(), map: s.generateMap({ source: id, includeContent: true, hires: true }) }
+      },
+    }
+    const root = join(fixtures, 'split-app')
+    for (const sourcemap of [true, 'inline', 'hidden'] as const) {
+      const outDir = join(fixtures, `.tmp-build-maps-pre-${sourcemap}`)
+      outputs.push(outDir)
+      await build({ root, configFile: false, logLevel: 'silent', plugins: [banner, mcpBridge()], build: { outDir, emptyOutDir: true, minify: false, sourcemap, rollupOptions: { input: join(root, 'src/client.ts') } } })
+      const content = mapsIn(outDir).flatMap((m) => m.sourcesContent ?? []).join('\n')
+      expect(content, `sourcemap: ${sourcemap}`).toContain("createMcpTool('pick_flight')")
+      expect(content, `sourcemap: ${sourcemap}`).not.toContain('TOOL_BODY_MARKER_4e2b81')
+      expect(content, `sourcemap: ${sourcemap}`).not.toContain('lookupFlights')
+    }
   }, 120_000)
 
   it('parses each file once per build: discovery and the split share the parse', async () => {

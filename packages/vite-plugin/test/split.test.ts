@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { discoverProject } from '../src/core/discover.ts'
 import { parseSource } from '../src/core/parsed-source.ts'
-import { splitModule } from '../src/core/split.ts'
+import { redact, splitModule } from '../src/core/split.ts'
 import { fixtureNames, fixtureSources, fixturesDir } from './support/fixtures.ts'
 
 const app = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures/split-app/src')
@@ -22,6 +22,26 @@ describe('split', () => {
     expect(out.code).not.toContain('server-only')
     expect(out.code).toContain("import { z } from 'zod'")
     expect(out.map.mappings.length).toBeGreaterThan(0)
+  })
+
+  it("client: the map's copy of the source keeps every line and column but none of the removed code", () => {
+    const code = read('tool.ts')
+    const copy = splitModule(code, 'tool.ts', 'client')!.map.sourcesContent![0]!
+    expect(copy).toHaveLength(code.length)
+    expect(copy.split('\n').map((l) => l.length)).toEqual(code.split('\n').map((l) => l.length))
+    expect(copy).toContain("createMcpTool('pick_flight')")
+    expect(copy).toContain('/* removed from the client bundle by mcp-bridge */')
+    for (const gone of ['TOOL_BODY_MARKER_4e2b81', 'lookupFlights', 'server-only', 'ctx.elicit']) expect(copy).not.toContain(gone)
+  })
+
+  it('redact blanks overlapping and adjacent ranges once, keeps CRLF line breaks, and notes only where the note fits', () => {
+    const code = 'keep(1)\r\nsecret_one_and_a_long_enough_line_for_the_note_here__\r\nab\r\nkeep(2)'
+    const a = code.indexOf('secret')
+    const b = code.indexOf('ab\r\n') + 2
+    const out = redact(code, [[a, b], [a + 3, a + 10]], 'client')
+    expect(out).toHaveLength(code.length)
+    expect(out).toBe(`keep(1)\r\n/* removed from the client bundle by mcp-bridge */${' '.repeat(53 - 50)}\r\n  \r\nkeep(2)`)
+    expect(redact('a(secret)', [[2, 8]], 'server')).toBe('a(      )')
   })
 
   it('server: stubs onElicit handlers (keys kept) and drops the component import', () => {

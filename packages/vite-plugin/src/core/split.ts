@@ -65,12 +65,43 @@ export function splitModule(code: string, id: string, target: SplitTarget, parse
   for (const cut of cuts) s.overwrite(cut.node.start, cut.node.end, cut.replacement)
   // The stubs throw the runtime's error class (hoisted like every import, so prepending is safe).
   s.prepend(`import { RemovedFromBundleError as ${STUB_ERROR} } from '${RUNTIME_MODULE}';\n`)
-  const { names, sources } = removeUnusedImports(program, code, cuts, s)
+  const { names, sources, ranges } = removeUnusedImports(program, code, cuts, s)
+  const map = s.generateMap({ source: id, includeContent: true, hires: 'boundary' })
+  // The map's copy of the source is what a published `.js.map` shows: it must not carry what
+  // the cut removed. The redacted copy keeps every offset, so the mappings stay exact.
+  map.sourcesContent = [redact(code, [...cuts.map((c) => [c.node.start, c.node.end] as const), ...ranges], target)]
   return {
     code: s.toString(),
-    map: s.generateMap({ source: id, includeContent: true, hires: 'boundary' }),
+    map,
     removed: { steps: cuts.map((c) => c.step), imports: names, sources },
   }
+}
+
+/** `code` as the split's source map shows it (with what `target` does not get blanked); `code` itself when nothing is cut. */
+export function redactedSource(code: string, id: string, target: SplitTarget): string {
+  return splitModule(code, id, target)?.map.sourcesContent?.[0] ?? code
+}
+
+/**
+ * `code` with each removed range blanked: spaces in place of its characters, its line breaks
+ * kept (so every line:column after it is unchanged), and a short note where it fits.
+ */
+export function redact(code: string, ranges: readonly (readonly [number, number])[], target: SplitTarget): string {
+  const note = `/* removed from the ${target} bundle by mcp-bridge */`
+  let out = ''
+  let at = 0
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (end <= at) continue
+    const from = Math.max(start, at)
+    out += code.slice(at, from)
+    // The note goes on the first line of the range that has room for it.
+    const lines = code.slice(from, end).replace(/[^\r\n]/g, ' ').split(/(\r?\n)/)
+    const roomy = lines.findIndex((line, i) => i % 2 === 0 && line.length >= note.length)
+    if (roomy !== -1) lines[roomy] = note + lines[roomy]!.slice(note.length)
+    out += lines.join('')
+    at = end
+  }
+  return out + code.slice(at)
 }
 
 /** The local name the stubs' error class is imported under (unlikely to clash with app code). */
@@ -91,7 +122,7 @@ function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
  * identifier with the binding's name outside import declarations — property names and types
  * included, so the rule errs on keeping an import, never on dropping a used one.
  */
-function removeUnusedImports(program: EsNode, code: string, cuts: readonly Cut[], s: MagicString): { names: string[]; sources: string[] } {
+function removeUnusedImports(program: EsNode, code: string, cuts: readonly Cut[], s: MagicString): { names: string[]; sources: string[]; ranges: [number, number][] } {
   const inCut = (node: EsNode) => cuts.some((c) => node.start >= c.node.start && node.end <= c.node.end)
   const uses = new Map<string, EsNode[]>()
   for (const statement of program.body as EsNode[]) {
@@ -104,6 +135,11 @@ function removeUnusedImports(program: EsNode, code: string, cuts: readonly Cut[]
   }
   const names: string[] = []
   const sources: string[] = []
+  const ranges: [number, number][] = []
+  const remove = (start: number, end: number) => {
+    s.remove(start, end)
+    ranges.push([start, end])
+  }
   for (const decl of importDeclarations(program)) {
     const specifiers = decl.specifiers as EsNode[]
     if (specifiers.length === 0) continue // side-effect import: never touched
@@ -114,18 +150,18 @@ function removeUnusedImports(program: EsNode, code: string, cuts: readonly Cut[]
     if (dead.length === 0) continue
     names.push(...dead.map((spec) => (spec.local as EsNode).name as string))
     if (dead.length === specifiers.length) {
-      s.remove(decl.start, decl.end)
+      remove(decl.start, decl.end)
       sources.push((decl.source as EsNode).value as string)
       continue
     }
     // Remove each specifier with one comma next to it: `A, ` (default), `, * as ns`, `b, ` or `, b`.
     for (const spec of dead) {
       const after = commaAfter(code, spec.end)
-      if (spec.type !== 'ImportNamespaceSpecifier' && after !== undefined) s.remove(spec.start, after)
-      else s.remove(commaBefore(code, spec.start) ?? spec.start, spec.end)
+      if (spec.type !== 'ImportNamespaceSpecifier' && after !== undefined) remove(spec.start, after)
+      else remove(commaBefore(code, spec.start) ?? spec.start, spec.end)
     }
   }
-  return { names, sources }
+  return { names, sources, ranges }
 }
 
 /** The offset just past a comma that follows `from` (whitespace between), if one does. */
