@@ -90,7 +90,8 @@ describe('a new app, from the README and the packed packages', () => {
     expect(files.filter((f) => f.endsWith('.map')).length).toBeGreaterThan(0)
     const shipped = files.map((f) => readFileSync(join(client, f), 'utf8')).join('\n')
     expect(shipped).toContain('askName') // the plugin and its map are there…
-    expect(shipped).not.toContain('Nobody to greet') // …the tool's body is not, in the JS or its maps
+    expect(shipped).not.toContain('Who should I greet?') // …the tool's body is not, in the JS or its maps
+    expect(shipped).toContain('removed from the client bundle by mcp-bridge')
   }, 240_000)
 
   it('node dist/server/index.js serves the app, and a question is answered over HTTP', async () => {

@@ -45,3 +45,5 @@ export { serveApp, ServeAppListenError, ServeAppOptionsError } from './http/serv
 export type { ServeAppOptions, ServedApp } from './http/serve-app.ts'
 export type { FetchHandler } from './http/node-adapter.ts'
 export { ToolListError } from './plugin/collect-tools.ts'
+export { systemClock } from './time/clock.ts'
+export type { Clock } from './time/clock.ts'

@@ -26,10 +26,11 @@ import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { ClientCounts } from './client-counts.ts'
-import { idle, IdleQueue } from './idle-queue.ts'
+import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
+import { systemClock, type Clock } from '../time/clock.ts'
 
 export class TooManyCallsError extends McpBridgeError {
   readonly code = 'TOO_MANY_CALLS'
@@ -79,6 +80,8 @@ export interface CallRegistryOptions {
    * until another instance may take over or cancel its calls (default 30 s).
    */
   leaseMs?: number
+  /** What leases, idle times and record expiry are measured with (default: wall time). */
+  clock?: Clock
 }
 
 export interface StartCall<X> {
@@ -138,17 +141,19 @@ export class CallRegistry<X = undefined> {
   readonly instanceId: string
   readonly options: Readonly<CallRegistryOptions>
   readonly #leaseMs: number
+  readonly clock: Clock
 
   constructor(options: CallRegistryOptions) {
     this.#leaseMs = options.leaseMs ?? LEASE_MS
+    this.clock = options.clock ?? systemClock
     this.options = Object.freeze({ ...options })
-    this.store = options.store ?? createMemoryStore()
+    this.store = options.store ?? createMemoryStore({ clock: this.clock })
     this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url')
     const [scope, destroy] = createScope()
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
     const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
-    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why))
+    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why), this.clock)
     void scope.run(() => this.#keepLeases())
   }
 
@@ -158,7 +163,7 @@ export class CallRegistry<X = undefined> {
    */
   *#keepLeases(): Operation<void> {
     for (;;) {
-      yield* idle(this.#leaseMs / 3)
+      yield* this.clock.sleep(this.#leaseMs / 3)
       const held = [...this.#calls.values()].filter((call) => call.lease && !this.isParked(call))
       yield* callPromise(() => Promise.all(held.map((call) => this.store.renew(call.lease!, this.#leaseMs).catch(() => false))))
     }
@@ -211,7 +216,7 @@ export class CallRegistry<X = undefined> {
       toolName: spec.tool.name,
       host,
       tokenHash: durable.tokenHash,
-      createdAt: durable.createdAt ?? Date.now(),
+      createdAt: durable.createdAt ?? this.clock.now(),
       events: host.subscribe(),
       extra: spec.extra,
       params: spec.params,
@@ -354,7 +359,7 @@ export class CallRegistry<X = undefined> {
         this.#supersede(live, reason)
         await live.host.outcome
       }
-      const now = Date.now()
+      const now = this.clock.now()
       const written = await this.store.update({
         ...record!,
         status: 'aborted',
@@ -454,7 +459,7 @@ export class CallRegistry<X = undefined> {
         if (strict) throw new CallSupersededError(call.callId)
         return
       }
-      const now = Date.now()
+      const now = this.clock.now()
       const finished = isFinished(change.status)
       const record: CallRecord = {
         callId: call.callId,

@@ -4,7 +4,8 @@
  * so touch order is deadline order: the loop sleeps until the oldest deadline, and touching or
  * removing an entry is a Map update, not a task or a timer of its own.
  */
-import { action, withResolvers, type Operation, type Scope, type WithResolvers } from 'effection'
+import { withResolvers, type Operation, type Scope, type WithResolvers } from 'effection'
+import type { Clock } from '../time/clock.ts'
 
 export class IdleQueue<K> {
   /** Entries and their deadlines, oldest first (Map order is insertion order). */
@@ -15,6 +16,7 @@ export class IdleQueue<K> {
     scope: Scope,
     private readonly idleMs: number,
     onExpire: (key: K) => void,
+    private readonly clock: Clock,
   ) {
     void scope.run(() => this.#expire(onExpire))
   }
@@ -22,7 +24,7 @@ export class IdleQueue<K> {
   /** Start (or restart) `key`'s idle time. */
   touch(key: K): void {
     this.#deadlines.delete(key) // touching again moves it to the end: its deadline is now the latest
-    this.#deadlines.set(key, Date.now() + this.idleMs)
+    this.#deadlines.set(key, this.clock.now() + this.idleMs)
     if (this.#deadlines.size === 1) this.#wake?.resolve()
   }
 
@@ -43,27 +45,15 @@ export class IdleQueue<K> {
         continue
       }
       const [key, deadline] = oldest.value
-      const wait = deadline - Date.now()
+      const wait = deadline - this.clock.now()
       // Deadlines only grow, so none earlier can appear while this sleeps; an entry removed
       // meanwhile is simply gone when it wakes.
       if (wait > 0) {
-        yield* idle(wait)
+        yield* this.clock.sleep(wait)
         continue
       }
       this.#deadlines.delete(key)
       onExpire(key)
     }
   }
-}
-
-/**
- * `sleep` whose timer does not keep the process alive: a call waiting for a person must not keep
- * a stdio server (or a test run) from exiting when everything else is done.
- */
-export function idle(ms: number): Operation<void> {
-  return action((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    timer.unref?.()
-    return () => clearTimeout(timer)
-  })
 }

@@ -17,6 +17,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import { appendToTranscript } from './transcript.ts'
+import type { Clock } from '../time/clock.ts'
 
 /** Writes that lost a race this many times in a row give up (someone is rewriting it in a loop). */
 const MAX_WRITE_ATTEMPTS = 8
@@ -41,6 +42,7 @@ export class ConversationLog {
   constructor(
     private readonly store: CallStore,
     private readonly ttlMs: number,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -78,7 +80,7 @@ export class ConversationLog {
           throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
         }
         const before = (current?.state as StoredState | undefined)?.events ?? []
-        const now = Date.now()
+        const now = this.clock.now()
         const next: ConversationRecord = {
           id: key.id,
           secretHash: current?.secretHash ?? hashToken(key.secret),

@@ -10,6 +10,7 @@ import { CallRegistry } from '../calls/call-registry.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
 import { createMemoryStore } from '../calls/stores/memory-store.ts'
+import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { MAX_JSON_DEPTH } from '../context/json-safe.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -45,6 +46,12 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
    * memory. The handler does not close it.
    */
   store?: CallStore
+  /**
+   * What idle times, leases and expiry are measured with. Default: wall time. Tests pass
+   * `createTestClock()` (from `@mcp-bridge/runtime/testing`) here and to their store, then
+   * move time on with `clock.advance(ms)`.
+   */
+  clock?: Clock
 }
 
 export interface ChatHandler {
@@ -89,6 +96,7 @@ const optionsSchema = z
     allowedHosts: z.unknown().optional(),
     allowedOrigins: z.unknown().optional(),
     store: callStoreOption.optional(),
+    clock: clockOption.optional(),
   })
   .strict()
 
@@ -101,8 +109,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }
   const origin = resolveRequestOrigin(options, 'createChatHandler')
   const clientKey = options.clientKey ?? defaultClientKey
-  const store = options.store ?? createMemoryStore()
-  const conversations = new ConversationLog(store, limits.conversationTtlMs)
+  const clock = options.clock ?? systemClock
+  const store = options.store ?? createMemoryStore({ clock })
+  const conversations = new ConversationLog(store, limits.conversationTtlMs, clock)
   const calls = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
@@ -113,6 +122,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     surface: 'chat',
     store,
     leaseMs: limits.lockLeaseMs,
+    clock,
   })
 
   async function handle(request: Request): Promise<Response> {

@@ -58,6 +58,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       maxCallsPerClient: options.maxSuspendedCallsPerClient,
       maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
       surface: 'mcp',
+      clock: options.clock,
       ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
@@ -126,7 +127,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     createServer,
     listen: (listenOptions = {}) =>
       serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
-    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey }),
+    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey, clock: options.clock }),
     get suspendedCalls() {
       return service.calls.size
     },

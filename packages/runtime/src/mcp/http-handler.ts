@@ -18,6 +18,7 @@ import type { ClientKey } from '../http/client-address.ts'
 import { toNodeListener } from '../http/node-adapter.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
+import type { Clock } from '../time/clock.ts'
 
 export interface McpHttpOptions extends RequestOriginOptions {
   /** 2025-11-25 sessions held at once; a further `initialize` is refused with 503. Default 1000. */
@@ -54,7 +55,7 @@ export interface McpHttpHandler {
 export function createMcpHttpHandler(
   factory: () => McpServer,
   options: McpHttpOptions,
-  server: { onError: (error: Error) => void; clientKey: ClientKey },
+  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock },
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
@@ -66,6 +67,7 @@ export function createMcpHttpHandler(
     maxSessions: options.maxLegacySessions ?? 1000,
     maxSessionsPerClient: options.maxLegacySessionsPerClient ?? 10,
     idleMs: options.legacySessionIdleMs ?? 10 * 60_000,
+    clock: server.clock,
   })
 
   async function legacy(request: Request): Promise<Response> {

@@ -10,11 +10,13 @@ import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@model
 import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
+import type { Clock } from '../time/clock.ts'
 
 export interface LegacySessionLimits {
   maxSessions: number
   maxSessionsPerClient: number
   idleMs: number
+  clock: Clock
 }
 
 interface Session {
@@ -39,7 +41,7 @@ export class LegacySessions {
   ) {
     const [scope, destroy] = createScope()
     this.#destroy = () => Promise.resolve(destroy())
-    this.#idle = new IdleQueue<string>(scope, limits.idleMs, (id) => void this.#sessions.get(id)?.transport.close())
+    this.#idle = new IdleQueue<string>(scope, limits.idleMs, (id) => void this.#sessions.get(id)?.transport.close(), limits.clock)
   }
 
   get size(): number {

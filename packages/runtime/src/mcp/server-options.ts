@@ -13,6 +13,7 @@ import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
+import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 
 export interface McpServerOptions {
   name: string
@@ -66,6 +67,12 @@ export interface McpServerOptions {
    * handlers. `views` come from the Vite plugin (`mcpBridge({ apps: true })`, `appViews`).
    */
   apps?: McpAppsOptions
+  /**
+   * What input timeouts, leases, session idle times and views' waits are measured with.
+   * Default: wall time. Tests pass `createTestClock()` (from `@mcp-bridge/runtime/testing`)
+   * here and to their store, then move time on with `clock.advance(ms)`.
+   */
+  clock?: Clock
 }
 
 export class McpServerOptionsError extends McpBridgeError {
@@ -88,6 +95,7 @@ export interface ResolvedServerOptions {
   onError: (error: Error) => void
   store: CallStore | undefined
   apps: ResolvedAppViews | undefined
+  clock: Clock
 }
 
 const optionsSchema = z
@@ -107,6 +115,7 @@ const optionsSchema = z
     clientKey: z.function().optional(),
     onError: z.function().optional(),
     store: callStoreOption.optional(),
+    clock: clockOption.optional(),
     apps: z
       .object({
         views: z.record(z.string(), z.unknown()),
@@ -147,6 +156,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     store: input.store,
+    clock: input.clock ?? systemClock,
     apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new McpServerOptionsError(message)),
   }
 }

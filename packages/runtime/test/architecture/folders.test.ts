@@ -49,7 +49,7 @@ describe('runtime folders', () => {
 
   it('has the folders of the architecture', () => {
     expect([...graph.keys()].sort()).toEqual(
-      ['bridge', 'calls', 'calls/stores', 'chat', 'client', 'context', 'errors', 'http', 'mcp', 'plugin', 'protocol', 'react', 'sampling', 'schema', 'testing', 'tool'].sort(),
+      ['bridge', 'calls', 'calls/stores', 'chat', 'client', 'context', 'errors', 'http', 'mcp', 'plugin', 'protocol', 'react', 'sampling', 'schema', 'testing', 'time', 'tool'].sort(),
     )
   })
 
@@ -68,5 +68,9 @@ describe('runtime folders', () => {
 
   it('keeps errors/ at the bottom: it imports no other folder', () => {
     expect([...(graph.get('errors') ?? [])]).toEqual([])
+  })
+
+  it('keeps time/ at the ground: the one clock imports no other folder, so every layer can take it', () => {
+    expect([...(graph.get('time') ?? [])]).toEqual([])
   })
 })

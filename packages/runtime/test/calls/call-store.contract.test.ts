@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
+import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
 
 let redis: RedisProcess
@@ -20,14 +21,31 @@ afterAll(async () => {
 })
 
 let n = 0
-const factories: Record<string, () => Promise<CallStore>> = {
-  memory: async () => createMemoryStore(),
-  sqlite: () => createSqliteStore({ path: join(dir, `calls-${++n}.db`) }),
-  redis: () => createRedisStore({ url: redis.url, keyPrefix: `test-${++n}:` }),
+/**
+ * Each store with a way to let time pass. Memory and SQLite measure expiry and leases with the
+ * clock they are given, so time passes virtually; Redis keeps time itself (PX, PEXPIREAT: its own
+ * clock is what instances agree on), so for Redis alone the same test waits in wall time.
+ */
+const factories: Record<string, () => Promise<{ store: CallStore; now: () => number; pass: (ms: number) => Promise<void> }>> = {
+  memory: async () => {
+    const clock = createTestClock()
+    return { store: createMemoryStore({ clock }), now: clock.now, pass: clock.advance }
+  },
+  sqlite: async () => {
+    const clock = createTestClock()
+    return { store: await createSqliteStore({ path: join(dir, `calls-${++n}.db`), clock }), now: clock.now, pass: clock.advance }
+  },
+  redis: async () => ({
+    store: await createRedisStore({ url: redis.url, keyPrefix: `test-${++n}:` }),
+    now: () => Date.now(),
+    pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  }),
 }
 
+let now = () => Date.now()
+
 function record(callId: string, patch: Partial<CallRecord> = {}): CallRecord {
-  const now = Date.now()
+  const at = now()
   return {
     callId,
     surface: 'chat',
@@ -41,17 +59,21 @@ function record(callId: string, patch: Partial<CallRecord> = {}): CallRecord {
     tokenHash: 'h',
     owner: 'instance-a',
     revision: 1,
-    createdAt: now,
-    updatedAt: now,
-    expiresAt: now + 60_000,
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: at + 60_000,
     ...patch,
   }
 }
 
 describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
   let store: CallStore
+  let pass: (ms: number) => Promise<void>
   beforeAll(async () => {
-    store = await factories[kind]!()
+    const made = await factories[kind]!()
+    store = made.store
+    pass = made.pass
+    now = made.now
   })
   afterAll(async () => {
     await store.close()
@@ -79,9 +101,9 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
   })
 
   it('forgets a record when it expires, and lets a new call take the id', async () => {
-    await store.create(record('c3', { expiresAt: Date.now() + 150 }))
+    await store.create(record('c3', { expiresAt: now() + 150 }))
     expect(await store.get('c3')).toBeDefined()
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await pass(300)
     expect(await store.get('c3')).toBeUndefined()
     expect(await store.update(record('c3', { revision: 2 }))).toBe(false)
     expect(await store.create(record('c3'))).toBe(true)
@@ -98,7 +120,7 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     expect(await store.renew(a!, 10_000)).toBe(false)
     await store.unlock(a!) // not a's lock any more: left alone
     expect(await store.lock('c4', 'c', 10_000)).toBeUndefined()
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await pass(300)
     // b's lease ran out: c may take it, and b can no longer renew.
     const c = await store.lock('c4', 'c', 10_000)
     expect(c!.fence).toBeGreaterThan(b!.fence)
@@ -112,8 +134,8 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
   })
 
   it('keeps conversations with the same revision rule', async () => {
-    const now = Date.now()
-    const conversation = { id: 'v1', secretHash: 's', state: { messages: [{ role: 'user', text: 'hi' }] }, revision: 1, updatedAt: now, expiresAt: now + 60_000 }
+    const at = now()
+    const conversation = { id: 'v1', secretHash: 's', state: { messages: [{ role: 'user', text: 'hi' }] }, revision: 1, updatedAt: at, expiresAt: at + 60_000 }
     expect(await store.putConversation(conversation)).toBe(true)
     expect(await store.putConversation(conversation)).toBe(false)
     expect(await store.putConversation({ ...conversation, revision: 2, state: { messages: [] } })).toBe(true)
@@ -129,6 +151,8 @@ describe('store options and failures', () => {
     await expect(createSqliteStore({ path: 'x.db', wal: true } as never)).rejects.toThrow(/wal/)
     await expect(createRedisStore({ url: 'localhost:6379' })).rejects.toThrow(/url: a redis:\/\/ or rediss:\/\/ URL/)
     expect(() => createMemoryStore({ maxConversations: 0 })).toThrow(/maxConversations/)
+    expect(() => createMemoryStore({ clock: { now: () => 0 } as never })).toThrow(/clock: takes a clock: an object with now\(\) and sleep\(ms\)/)
+    await expect(createSqliteStore({ path: 'x.db', clock: Date as never })).rejects.toThrow(/clock: takes a clock/)
   })
 
   it('the memory store keeps at most maxConversations, forgetting the least recently saved', async () => {

@@ -11,11 +11,12 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { McpMessage } from '../../src/index.ts'
+import { suspend } from 'effection'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { type ChatHandler, type CallStore, createChatHandler, createRedisStore, createSqliteStore, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
-import { createScriptedModel } from '../../src/testing.ts'
+import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
 import { openLedger, ticketDesk } from '../fixtures/ticket-desk.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
 
@@ -80,8 +81,8 @@ async function instance(store: CallStore, tool = ticketDesk(join(dir, 'ledger-sh
 describe('a chat server killed mid-call (SQLite)', () => {
   const script = fileURLToPath(new URL('../support/durable-chat-server.ts', import.meta.url))
 
-  async function spawnServer(db: string, lockLeaseMs?: number): Promise<{ child: ChildProcess; url: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, db, ...(lockLeaseMs ? [String(lockLeaseMs)] : [])], { stdio: ['ignore', 'pipe', 'pipe'] })
+  async function spawnServer(db: string): Promise<{ child: ChildProcess; url: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, db], { stdio: ['ignore', 'pipe', 'pipe'] })
     cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'))
     let out = ''
     const port = await new Promise<number>((resolve, reject) => {
@@ -95,20 +96,6 @@ describe('a chat server killed mid-call (SQLite)', () => {
       child.once('exit', (code) => reject((clearTimeout(timer), new Error(`the server exited (${code}):\n${out}`))))
     })
     return { child, url: `http://127.0.0.1:${port}/api/chat` }
-  }
-
-  /** Start "a long job" and read its turn until the job has stored its first step; and the request that cancels it. */
-  async function startLongJob(url: string, reason: string) {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a long job')] }) })
-    let started: Extract<ChatStreamEvent, { type: 'tool_call' }> | undefined
-    for await (const e of readChatEvents(res.body!)) {
-      if (e.type === 'tool_call') started = e
-      if (e.type === 'tool_progress') break
-    }
-    if (!started?.token) throw new Error('the long job did not start')
-    // Ending on the assistant's message: the abort alone, no new model turn.
-    const messages: McpMessage[] = [user('a long job'), { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] }]
-    return { started, abort: { messages, abort: { callId: started.callId, token: started.token, reason } } }
   }
 
   it('is restarted on the same file; the answer completes the call and each step ran exactly once', async () => {
@@ -131,51 +118,94 @@ describe('a chat server killed mid-call (SQLite)', () => {
     expect(find(again, 'call_not_found')?.message).toMatch(/already finished: it completed/)
     expect(ledger.rows()).toHaveLength(2)
   }, 180_000)
+})
 
-  it('a call running when its server was killed can be cancelled on the restarted one once its lock lapses', async () => {
+/**
+ * Leases, on virtual time: two instances in this process on one SQLite file (each its own
+ * connection) and one test clock. An instance "dies" as a killed process does: its store
+ * connection goes first, so it neither renews nor releases anything, then its calls stop.
+ */
+describe('leases of running calls (SQLite, virtual time)', () => {
+  const longJob = createMcpTool('long_job')
+    .elicits({})
+    .execute(function* (_p, ctx) {
+      yield* ctx.step('start job', function* () {
+        return 'started'
+      })
+      yield* ctx.notify('job started', 1, 2)
+      yield* suspend()
+      return 'done'
+    })
+  const jobModel = createScriptedModel({ onUserMessage: [{ match: /long job/, reply: { toolCalls: [{ name: 'long_job', input: {} }] } }], fallback: 'ok' })
+
+  async function onFile(db: string, clock: TestClock, lockLeaseMs: number) {
+    const store = await createSqliteStore({ path: db, clock })
+    const handler = createChatHandler({ tools: [longJob], model: jobModel, store, clock, limits: { lockLeaseMs } })
+    const server: Server = createServer(toNodeListener(handler))
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    let dead = false
+    const die = async () => {
+      if (dead) return
+      dead = true
+      await store.close()
+      await handler.close()
+      server.closeAllConnections() // a killed process drops its connections
+      await new Promise((r) => server.close(r))
+    }
+    cleanups.push(die)
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, store, die }
+  }
+
+  /** Start "a long job" and read its turn until the job has stored its first step; and the request that cancels it. */
+  async function startLongJob(url: string, reason: string) {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a long job')] }) })
+    let started: Extract<ChatStreamEvent, { type: 'tool_call' }> | undefined
+    const events = readChatEvents(res.body!)
+    for await (const e of events) {
+      if (e.type === 'tool_call') started = e
+      if (e.type === 'tool_progress') break
+    }
+    if (!started?.token) throw new Error('the long job did not start')
+    // Ending on the assistant's message: the abort alone, no new model turn.
+    const messages: McpMessage[] = [user('a long job'), { role: 'assistant', content: [{ type: 'text', text: 'Working on it.' }] }]
+    return { started, abort: { messages, abort: { callId: started.callId, token: started.token, reason } } }
+  }
+
+  it('a call running when its instance died is refused as busy until its lease lapses, then cancelled on another', async () => {
     const db = join(dir, 'orphan.db')
-    // A lease long enough that restarting a server on a loaded machine takes less.
-    const lease = 8_000
-    const first = await spawnServer(db, lease)
+    const clock = createTestClock()
+    const lease = 30_000
+    const first = await onFile(db, clock, lease)
     const { started, abort } = await startLongJob(first.url, 'cancelled by the user')
-    first.child.kill('SIGKILL')
-    await new Promise((r) => first.child.once('exit', r))
-    const killedAt = Date.now()
+    await first.die()
 
-    const second = await spawnServer(db, lease)
-    // Its lock still held by the dead server: refused as busy, nothing changed.
-    const early = await post(second.url, abort)
-    const elapsed = Date.now() - killedAt
-    expect(elapsed, `the restart took ${elapsed} ms, longer than the ${lease} ms lease this check needs`).toBeLessThan(lease)
-    expect(find(early, 'error')).toMatchObject({ code: 'BUSY' })
-    // Once the lease lapses (asking again changes nothing while it holds), the cancel goes through.
-    let done: Awaited<ReturnType<typeof post>> = []
-    await vi.waitFor(
-      async () => {
-        done = await post(second.url, abort)
-        expect(find(done, 'error')?.code).not.toBe('BUSY')
-      },
-      { timeout: lease + 30_000, interval: 500 },
-    )
+    const second = await onFile(db, clock, lease)
+    // Its lock still held by the dead instance: refused as busy, nothing changed — up to the last millisecond.
+    expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
+    await clock.advance(lease - 1)
+    expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
+    expect((await second.store.get(started.callId))?.status).toBe('running')
+    await clock.advance(1)
+    const done = await post(second.url, abort)
     expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user' })
-    const store = await createSqliteStore({ path: db })
-    cleanups.push(() => store.close())
-    expect((await store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
+    expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
     // A second cancel finds it finished.
     expect(find(await post(second.url, abort), 'call_not_found')?.message).toMatch(/already finished: it was aborted/)
-  }, 180_000)
+  }, 60_000)
 
-  it('a call running on a live server keeps its lock past the lease: another instance cannot take it over', async () => {
+  it('a call running on a live instance keeps its lock past many leases: another instance cannot take it over', async () => {
     const db = join(dir, 'live.db')
-    // Leases of 3 s: a loaded machine still renews well within one.
-    const first = await spawnServer(db, 3_000)
+    const clock = createTestClock()
+    const first = await onFile(db, clock, 3_000)
     const { started, abort } = await startLongJob(first.url, 'cancelled')
-    const other = await spawnServer(db, 3_000)
-    await new Promise((r) => setTimeout(r, 7_500)) // 2.5 leases: renewed by the live server meanwhile
-    expect(find(await post(other.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
-    // The server running it cancels it at once.
+    const other = await onFile(db, clock, 3_000)
+    for (let i = 0; i < 10; i++) {
+      await clock.advance(1_500) // ten half-leases: the live instance renews every third of one
+      expect(find(await post(other.url, abort), 'error'), `after ${(i + 1) * 1_500} ms`).toMatchObject({ code: 'BUSY' })
+    }
+    // The instance running it cancels it at once.
     expect(find(await post(first.url, abort), 'call_aborted')).toMatchObject({ callId: started.callId })
-  }, 180_000)
+  }, 60_000)
 })
 
 describe('two instances sharing a redis-server', () => {

@@ -1,12 +1,12 @@
 // The spec's own v3 types (the v3 packages run on Node 20): a provider's model must fit `fromAiSdk` as it is.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { CallRegistry, chatMiddleware, fromAiSdk, type ModelStreamPart } from '../../src/server.ts'
 import { nextEvent } from '../../src/calls/live-call.ts'
-import { createScriptedModel } from '../../src/testing.ts'
+import { createScriptedModel, createTestClock } from '../../src/testing.ts'
 
 async function collect(stream: AsyncIterable<ModelStreamPart>) {
   const parts: ModelStreamPart[] = []
@@ -145,10 +145,8 @@ describe('createScriptedModel call ids', () => {
 })
 
 describe('CallRegistry: a parked call expires unless claimed', () => {
-  afterEach(() => vi.useRealTimers())
-
   it('aborts a call nobody claimed within idleTimeoutMs (its finally runs); a claim calls the expiry off', async () => {
-    vi.useFakeTimers()
+    const clock = createTestClock()
     const cleaned: string[] = []
     const tool = createMcpTool('idle')
       .elicits({ a: z.object({ ok: z.boolean() }) })
@@ -167,20 +165,21 @@ describe('CallRegistry: a parked call expires unless claimed', () => {
       maxCallsPerClient: 10,
       maxCallsPerClientOption: 'limits.maxCallsPerClient',
       surface: 'chat',
+      clock,
     })
     const call = registry.start({ tool, params: {}, callId: 'c1', client: 'test', extra: undefined })
     for (let e = await nextEvent(call); e && e.type !== 'elicit'; e = await nextEvent(call));
     const question = { id: 'c1#1', key: 'a', wire: {} }
     await registry.park(call, question)
-    await vi.advanceTimersByTimeAsync(59_000)
+    await clock.advance(59_000)
     // A request is serving it: no expiry while it does.
     expect(await registry.resume('c1', { token: call.token, replay: () => undefined })).toMatchObject({ ok: true, replayed: false })
-    await vi.advanceTimersByTimeAsync(120_000)
+    await clock.advance(120_000)
     expect(registry.size).toBe(1)
     await registry.park(call, question)
-    await vi.advanceTimersByTimeAsync(59_999)
+    await clock.advance(59_999)
     expect(registry.size).toBe(1)
-    await vi.advanceTimersByTimeAsync(1)
+    await clock.advance(1)
     expect(await call.host.outcome).toEqual({ status: 'aborted', reason: 'no answer came within 60 s (limits.idleTimeoutMs)' })
     expect(cleaned).toEqual(['finally'])
     expect(registry.size).toBe(0)

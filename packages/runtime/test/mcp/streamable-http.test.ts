@@ -2,6 +2,7 @@
 import { request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
+import { createTestClock } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { waitingTool } from '../fixtures/mcp-tools.ts'
 import { clientAddressOf } from '../../src/http/client-address.ts'
@@ -154,7 +155,8 @@ describe('2025-11-25 sessions', () => {
   })
 
   it('are closed when no request used them for legacySessionIdleMs', async () => {
-    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const clock = createTestClock()
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight], clock })
     const http = await serveHttp(server, { legacySessionIdleMs: 1000 })
     open.push(server, http)
     HTTP_URL.value = http.url
@@ -163,8 +165,11 @@ describe('2025-11-25 sessions', () => {
     await first.text()
     const list = () =>
       post(http.url, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    await clock.advance(999)
     expect((await list()).status).toBe(200) // in use: the idle time starts again after it
-    await new Promise((r) => setTimeout(r, 1_500))
+    await clock.advance(999)
+    expect((await list()).status).toBe(200)
+    await clock.advance(1_000)
     const late = await list()
     expect(late.status).toBe(404)
     expect(late.body).toMatch(/not found \(it ended, expired, or the server restarted\)/)

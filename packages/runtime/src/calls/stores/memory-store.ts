@@ -9,13 +9,16 @@ import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
 import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 
 export interface MemoryStoreOptions {
   /** Most conversations kept at once (default 10,000); past it the least recently saved is forgotten. */
   maxConversations?: number
+  /** What expiry and lock leases are measured with (default: wall time; tests: `createTestClock()`). */
+  clock?: Clock
 }
 
-const optionsSchema = z.object({ maxConversations: z.number().int().positive().optional() }).strict()
+const optionsSchema = z.object({ maxConversations: z.number().int().positive().optional(), clock: clockOption.optional() }).strict()
 
 /** Sweep expired records every this many writes. */
 const SWEEP_EVERY = 500
@@ -32,6 +35,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     throw new StoreOptionsError(`createMemoryStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
   }
   const maxConversations = checked.data.maxConversations ?? 10_000
+  const clock = checked.data.clock ?? systemClock
   const calls = new Map<string, Entry>()
   const conversations = new Map<string, Entry>()
   // A released lock keeps its row (until = 0), so the call's fence keeps growing across holders.
@@ -41,19 +45,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   let writes = 0
 
   function sweepExpired(): void {
-    const now = Date.now()
+    const now = clock.now()
     for (const map of [calls, conversations]) for (const [id, entry] of map) if (entry.expiresAt <= now) map.delete(id)
   }
 
   /** Forget released locks of calls that have no record (their fences protect nothing any more). */
   function sweepLocks(): void {
-    const now = Date.now()
+    const now = clock.now()
     for (const [id, lock] of locks) if (lock.until <= now && !live(calls, id)) locks.delete(id)
   }
 
   function live<V extends { expiresAt: number }>(map: Map<string, V>, id: string): V | undefined {
     const entry = map.get(id)
-    if (entry && entry.expiresAt <= Date.now()) {
+    if (entry && entry.expiresAt <= clock.now()) {
       map.delete(id)
       return undefined
     }
@@ -88,16 +92,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       open()
       if (++lockings % 500 === 0) sweepLocks()
       const held = locks.get(callId)
-      if (held && held.until > Date.now()) return undefined
+      if (held && held.until > clock.now()) return undefined
       const fence = (held?.fence ?? 0) + 1
-      locks.set(callId, { owner, fence, until: Date.now() + ttlMs })
+      locks.set(callId, { owner, fence, until: clock.now() + ttlMs })
       return { callId, owner, fence }
     },
     async renew(lease: CallLease, ttlMs) {
       open()
       const held = locks.get(lease.callId)
-      if (!held || held.fence !== lease.fence || held.until <= Date.now()) return false
-      held.until = Date.now() + ttlMs
+      if (!held || held.fence !== lease.fence || held.until <= clock.now()) return false
+      held.until = clock.now() + ttlMs
       return true
     },
     async unlock(lease) {

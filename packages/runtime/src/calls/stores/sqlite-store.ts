@@ -19,12 +19,18 @@ import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 
 export interface SqliteStoreOptions {
   /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
   path: string
   /** Prefix of the table names (default `mcp_bridge_`), to share a database with the app. */
   tablePrefix?: string
+  /**
+   * What expiry and lock leases are measured with (default: wall time; tests: `createTestClock()`).
+   * Processes sharing a file must share a clock: on one machine, wall time does.
+   */
+  clock?: Clock
 }
 
 /** The part of the libsql / better-sqlite3 API this store uses. */
@@ -43,6 +49,7 @@ const optionsSchema = z
   .object({
     path: z.string().min(1, 'give the database file, e.g. "data/calls.db"'),
     tablePrefix: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/, 'letters, digits and _ only (it becomes part of table names)').optional(),
+    clock: clockOption.optional(),
   })
   .strict()
 
@@ -54,7 +61,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
   if (!checked.success) {
     throw new StoreOptionsError(`createSqliteStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
   }
-  const { path, tablePrefix = 'mcp_bridge_' } = checked.data
+  const { path, tablePrefix = 'mcp_bridge_', clock = systemClock } = checked.data
   const Database = await loadDriver<DatabaseConstructor>('createSqliteStore', 'libsql', (m) => m.default ?? m)
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
   const db = new Database(path)
@@ -111,7 +118,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
   }
   function wrote(): void {
     if (++writes % SWEEP_EVERY !== 0) return
-    const now = Date.now()
+    const now = clock.now()
     sql.sweepCalls.run(now)
     sql.sweepLocks.run(now)
     sql.sweepConversations.run(now)
@@ -122,29 +129,29 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     kind: 'sqlite',
     async create(r: CallRecord) {
       open()
-      const { changes } = sql.create.run(r.callId, r.revision, r.expiresAt, JSON.stringify(r), Date.now())
+      const { changes } = sql.create.run(r.callId, r.revision, r.expiresAt, JSON.stringify(r), clock.now())
       wrote()
       return changes === 1
     },
     async get(callId) {
       open()
-      return record<CallRecord>(sql.get.get(callId, Date.now()))
+      return record<CallRecord>(sql.get.get(callId, clock.now()))
     },
     async update(r) {
       open()
-      const { changes } = sql.update.run(r.revision, r.expiresAt, JSON.stringify(r), r.callId, r.revision - 1, Date.now())
+      const { changes } = sql.update.run(r.revision, r.expiresAt, JSON.stringify(r), r.callId, r.revision - 1, clock.now())
       wrote()
       return changes === 1
     },
     async lock(callId, owner, ttlMs) {
       open()
-      const now = Date.now()
+      const now = clock.now()
       const row = sql.lock.get(callId, owner, now + ttlMs, now) as { fence: number } | undefined
       return row ? { callId, owner, fence: Number(row.fence) } : undefined
     },
     async renew(lease: CallLease, ttlMs) {
       open()
-      const now = Date.now()
+      const now = clock.now()
       return sql.renew.run(now + ttlMs, lease.callId, lease.fence, now).changes === 1
     },
     async unlock(lease) {
@@ -153,12 +160,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     },
     async getConversation(id) {
       open()
-      return record<ConversationRecord>(sql.getConversation.get(id, Date.now()))
+      return record<ConversationRecord>(sql.getConversation.get(id, clock.now()))
     },
     async putConversation(r) {
       open()
       const text = JSON.stringify(r)
-      const now = Date.now()
+      const now = clock.now()
       const { changes } =
         r.revision === 1
           ? sql.insertConversation.run(r.id, r.expiresAt, text, now)
