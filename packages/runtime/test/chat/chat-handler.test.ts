@@ -13,6 +13,7 @@ import { type ChatRequestBody, type ChatStreamEvent, type ElicitResultWire, read
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { longReport } from '../fixtures/long-report.ts'
+import { until } from '../support/until.ts'
 
 const cleanupLog: string[] = []
 const slowTool = createMcpTool('hold')
@@ -432,12 +433,6 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.size).toBe(0)
   }, 60_000)
 })
-
-/** Waits for a condition on the event loop (bounded: fails after 5 s). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
-  expect(condition()).toBe(true)
-}
 
 /** The status of a request fetch() refuses to send (TRACE), through Node's http client. */
 function rawStatus(url: string, method: string): Promise<number> {

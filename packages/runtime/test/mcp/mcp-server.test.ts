@@ -10,6 +10,7 @@ import { PassThrough } from 'node:stream'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
 import { accept, connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
+import { until } from '../support/until.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
@@ -220,12 +221,6 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     )
   })
 })
-
-/** Polls a condition on the event loop (bounded: gives up after 5 s). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
-  expect(condition()).toBe(true)
-}
 
 describe('the stdio wire', () => {
   it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and keeps serving', async () => {

@@ -8,6 +8,7 @@ import { waitingTool } from '../fixtures/mcp-tools.ts'
 import { clientAddressOf } from '../../src/http/client-address.ts'
 import { createSessionEventStore } from '../../src/mcp/session-event-store.ts'
 import { accept, connectClient, GENERATIONS, serveHttp, textOf } from './support/mcp-clients.ts'
+import { until } from '../support/until.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
@@ -296,8 +297,3 @@ describe('cancelling while the person is still answering (2025-11-25)', () => {
   })
 })
 
-/** Waits for a condition on the event loop (bounded: fails after 5 s). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 10))
-  expect(condition()).toBe(true)
-}
