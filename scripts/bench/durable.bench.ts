@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createMcpTool } from '@mcp-bridge/runtime'
-import { CallRegistry, createSqliteStore, type LiveCall } from '@mcp-bridge/runtime/server'
+import { CallRegistry, createSqliteStore, nextEvent, type LiveCall } from '@mcp-bridge/runtime/server'
 import { z } from 'zod'
 
 const STEPS = 100
@@ -31,8 +31,8 @@ function registry(store: Awaited<ReturnType<typeof createSqliteStore>>) {
   })
 }
 async function untilQuestion(call: LiveCall<undefined>) {
-  for (let next = await call.events.next(); !next.done; next = await call.events.next()) {
-    if (next.value.type === 'elicit' && call.host.pending() === next.value.request) return next.value.request
+  for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
+    if (event.type === 'elicit' && call.host.pending() === event.request) return event.request
   }
   throw new Error('no question')
 }

@@ -9,7 +9,7 @@
  *     cancelled for the UI, and is idempotent;
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
-import { run, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../context/json-safe.ts'
 import {
@@ -34,7 +34,7 @@ import { elicitId, type ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult, ElicitsMap } from '../tool/elicits.ts'
 import type { McpToolContext } from '../tool/context.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
-import { EventLog, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus } from './events.ts'
+import { EventLog, readAsync, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus, type EventReader } from './events.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { BEFORE_STEP, describeEntry, Journal, type JournalEntry } from './journal.ts'
 import { afterPhaseContext, beforePhaseContext, createToolContext, type StepBody } from './tool-context.ts'
@@ -51,7 +51,7 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   signal?: AbortSignal
   /**
    * Run inside this scope (a call registry's, a server's): the call ends when it does. Without
-   * one the call runs as its own task under Effection's root.
+   * one the call gets a scope of its own, ended with the call.
    */
   scope?: Scope
   /** A journal to replay (resume a call recorded elsewhere); see `Journal`. */
@@ -101,8 +101,10 @@ export interface BridgeHost<R = unknown> {
   pending(): ElicitRequest | undefined
   /** Every event so far, in order. */
   readonly events: readonly BridgeEvent[]
-  /** Read every event from the start (or `from`); ends after the terminal event. */
+  /** Read every event from the start (or `from`) in async code; ends after the terminal event. */
   subscribe(from?: number): AsyncGenerator<BridgeEvent, void, undefined>
+  /** The same, for Effection code: `for (let e = yield* r.next(); e; e = yield* r.next())`. */
+  reader(from?: number): EventReader<BridgeEvent>
   /**
    * Answer the pending elicitation. Never throws; a refusal says why and changes nothing.
    * With `invalid: 'throw'`, an answer whose content does not match the schema is not refused
@@ -149,6 +151,8 @@ class BridgeCall<R> implements BridgeHost<R> {
   release: () => void = noop
   onEnd: ((outcome: BridgeOutcome<R>) => void) | undefined
   persist: ((journal: readonly JournalEntry[]) => Operation<void>) | undefined
+  /** Where the call runs, and where an async reader waits for its events. */
+  scope!: Scope
 
   constructor(
     readonly tool: AnyMcpTool,
@@ -176,7 +180,11 @@ class BridgeCall<R> implements BridgeHost<R> {
   }
 
   subscribe(from?: number): AsyncGenerator<BridgeEvent, void, undefined> {
-    return this.log.subscribe(from)
+    return readAsync(this.scope, this.log.reader(from))
+  }
+
+  reader(from?: number): EventReader<BridgeEvent> {
+    return this.log.reader(from)
   }
 
   get journal(): readonly JournalEntry[] {
@@ -427,6 +435,14 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
   const call = new BridgeCall<R>(options.tool, options.callId, options.sampling, options.replay)
   call.onEnd = options.onEnd
   call.persist = options.persist
+  // Without a scope of the caller's, the call gets its own: isolated from every other call, and
+  // destroyed once the call has ended (its readers then read what was logged, without waiting).
+  if (options.scope) call.scope = options.scope
+  else {
+    const [own, destroy] = createScope()
+    call.scope = own
+    void call.outcome.then(() => destroy())
+  }
   const params = call.tool.parameters.safeParse(options.params)
   if (!params.success) {
     call.finish({ status: 'failed', error: new ToolParamsError(call.tool.name, summarizeIssues(params.error.issues)) })
@@ -453,9 +469,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
       }),
   })
 
-  // Without a scope of the caller's, the call runs as a task of Effection's own root (`run`):
-  // isolated from every other call, and gone when it ends.
-  call.task = options.scope ? options.scope.run(() => runCall(internal)) : run(() => runCall(internal))
+  call.task = call.scope.run(() => runCall(internal))
 
   const { signal } = options
   if (signal) {

@@ -2,6 +2,7 @@
  * What a running tool call reports. The HTTP layer turns these into stream events, the MCP
  * server into protocol messages, `runMcpTool` into a timeline.
  */
+import { withResolvers, type Operation, type Scope } from 'effection'
 import type { SamplingRequest } from '../sampling/provider.ts'
 import type { LogLevel } from '../tool/context.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
@@ -28,14 +29,36 @@ export type BridgeEvent =
 
 export type BridgeEventType = BridgeEvent['type']
 
+/** One reader of an `EventLog`, at its own cursor. */
+export interface EventReader<E> {
+  /** The next event; `undefined` once the log closed and every event was read. */
+  next(): Operation<E | undefined>
+  /** Without waiting: the next event (taken), `'end'`, or `undefined` when it must wait for one. */
+  poll(): { event: E } | 'end' | undefined
+  /** Waits until `poll()` has something to say. */
+  ready(): Operation<void>
+  /** How many events this reader has read. */
+  readonly cursor: number
+}
+
 /**
  * An append-only log with any number of readers, each at its own cursor, so a consumer that
  * subscribes late still sees everything (signals would drop what came before it subscribed).
  * The log closes after the terminal event; readers then finish.
+ *
+ * Readers wait as Effection operations on one `withResolvers` replaced on every change, so a
+ * halted reader simply stops waiting. Code at an async edge reads through `readAsync`, the one
+ * adapter, in a scope it names.
+ *
+ * @example
+ * ```ts
+ * const reader = log.reader()
+ * for (let e = yield* reader.next(); e; e = yield* reader.next()) handle(e)
+ * ```
  */
 export class EventLog<E> {
   readonly #events: E[] = []
-  #waiters: Array<() => void> = []
+  #changed = withResolvers<void>()
   #closed = false
 
   get events(): readonly E[] {
@@ -53,23 +76,56 @@ export class EventLog<E> {
   }
 
   close(): void {
+    if (this.#closed) return
     this.#closed = true
     this.#wake()
   }
 
-  /** Read from `from` onwards; ends when the log closes. */
-  async *subscribe(from = 0): AsyncGenerator<E, void, undefined> {
+  /** A reader from `from` onwards (default: the first event). */
+  reader(from = 0): EventReader<E> {
     let cursor = from
-    while (true) {
-      while (cursor < this.#events.length) yield this.#events[cursor++]!
-      if (this.#closed) return
-      await new Promise<void>((resolve) => this.#waiters.push(resolve))
+    const log = this
+    const reader: EventReader<E> = {
+      poll() {
+        if (cursor < log.#events.length) return { event: log.#events[cursor++]! }
+        return log.#closed ? 'end' : undefined
+      },
+      *ready() {
+        while (cursor >= log.#events.length && !log.#closed) yield* log.#changed.operation
+      },
+      *next() {
+        yield* reader.ready()
+        const polled = reader.poll()
+        return polled === 'end' || polled === undefined ? undefined : polled.event
+      },
+      get cursor() {
+        return cursor
+      },
     }
+    return reader
   }
 
   #wake(): void {
-    const waiters = this.#waiters
-    this.#waiters = []
-    for (const wake of waiters) wake()
+    const changed = this.#changed
+    this.#changed = withResolvers<void>()
+    changed.resolve()
   }
+}
+
+/**
+ * The async face of a reader, for code at the edge (HTTP handlers, `runMcpTool`): what is
+ * already logged is read at once; a wait for more is a task of `scope`, so it ends with it.
+ */
+export async function nextAsync<E>(scope: Scope, reader: EventReader<E>): Promise<E | undefined> {
+  for (;;) {
+    const polled = reader.poll()
+    if (polled === 'end') return undefined
+    if (polled) return polled.event
+    await scope.run(() => reader.ready())
+  }
+}
+
+/** `nextAsync` as an async iterator: `for await (const event of readAsync(scope, reader))`. */
+export async function* readAsync<E>(scope: Scope, reader: EventReader<E>): AsyncGenerator<E, void, undefined> {
+  for (let event = await nextAsync(scope, reader); event !== undefined; event = await nextAsync(scope, reader)) yield event
 }

@@ -5,8 +5,9 @@
  * on), and what the registry needs to keep its stored record current. `X` is what the serving
  * side keeps per call (nothing for chat; the round state for MCP).
  */
+import type { Operation, Scope } from 'effection'
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
-import type { BridgeEvent } from '../bridge/events.ts'
+import { nextAsync, type BridgeEvent, type EventReader } from '../bridge/events.ts'
 import type { CallLease } from './stores/call-store.ts'
 
 export interface LiveCall<X = unknown> {
@@ -19,7 +20,9 @@ export interface LiveCall<X = unknown> {
   readonly tokenHash: string | undefined
   readonly createdAt: number
   /** The call's events, read once, in order, by whichever request is serving it now. */
-  readonly events: AsyncGenerator<BridgeEvent, void, undefined>
+  readonly events: EventReader<BridgeEvent>
+  /** The registry's scope, where the call runs (and where async code waits for its events). */
+  readonly scope: Scope
   /** What the serving side keeps for this call. */
   readonly extra: X
   readonly params: unknown
@@ -36,8 +39,12 @@ export interface LiveCall<X = unknown> {
   storedQuestion: string | undefined
 }
 
-/** The next event of a call, or `undefined` once it has ended and every event was read. */
-export async function nextEvent(call: LiveCall): Promise<BridgeEvent | undefined> {
-  const next = await call.events.next()
-  return next.done ? undefined : next.value
+/** The next event of a call, or `undefined` once it has ended and every event was read (async code at the edge). */
+export function nextEvent(call: LiveCall): Promise<BridgeEvent | undefined> {
+  return nextAsync(call.scope, call.events)
+}
+
+/** The same, for Effection code (the MCP server). */
+export function readEvent(call: LiveCall): Operation<BridgeEvent | undefined> {
+  return call.events.next()
 }
