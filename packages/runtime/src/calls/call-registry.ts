@@ -82,6 +82,11 @@ export interface CallRegistryOptions {
   leaseMs?: number
   /** What leases, idle times and record expiry are measured with (default: wall time). */
   clock?: Clock
+  /**
+   * The scope the registry lives in (a server's): its calls and timers run in a child of it, so
+   * they end when it ends. Default: a scope of its own.
+   */
+  scope?: Scope
 }
 
 export interface StartCall<X> {
@@ -149,7 +154,7 @@ export class CallRegistry<X = undefined> {
     this.options = Object.freeze({ ...options })
     this.store = options.store ?? createMemoryStore({ clock: this.clock })
     this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url')
-    const [scope, destroy] = createScope()
+    const [scope, destroy] = createScope(options.scope)
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
     const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`

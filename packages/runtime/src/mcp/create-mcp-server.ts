@@ -4,14 +4,17 @@
  * input-required style of 2026-07-28 (`serve-tool-call.ts`), and the SDK serves them to
  * 2025-11-25 clients by sending `elicitation/create` / `sampling/createMessage` itself.
  *
- * Each connection (stdio) or request (modern HTTP) gets a fresh SDK server from `createServer`;
- * the suspended calls and the requestState key are shared by all of them.
+ * Each connection (stdio) or request (modern HTTP) gets a fresh SDK server from `createServer`,
+ * and with it an `McpSession` its handlers share; the suspended calls and the requestState key
+ * are shared by all of them. The server owns one Effection scope: the call registry and the HTTP
+ * sessions live in children of it, every request's work runs as a task of it, and `close()`
+ * ends it all.
  */
+import { createScope, type Operation } from 'effection'
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
 import { wrapClientRequests } from './client-requests.ts'
-import { clientRefused } from './legacy-waits.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
@@ -20,7 +23,8 @@ import { resolveServerOptions, type McpServerOptions } from './server-options.ts
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { MCP_APP_MIME_TYPE, speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
-import { viewDeskOf } from './view-desk.ts'
+import { McpSession } from './mcp-session.ts'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
 import { parkCall } from './serve-tool-call.ts'
 
@@ -42,12 +46,26 @@ export interface BridgeMcpServer {
 
 const STATE_GRACE_SECONDS = 30
 
+export class McpServerClosedError extends McpBridgeError {
+  readonly code = 'MCP_SERVER_CLOSED'
+  constructor(name: string) {
+    super(`MCP server "${name}" is closed; create a new one with createMcpServer().`)
+  }
+}
+
 export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const options = resolveServerOptions(input)
   // The state outlives its call's expiry a little, so an answer that comes just too late is told
   // why it is refused ("that tool call is over, it was aborted: no answer came within ...")
   // instead of the SDK's bare "Invalid or expired requestState".
   const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000) + STATE_GRACE_SECONDS
+  const [scope, destroy] = createScope()
+  let closed = false
+  /** The edge: an SDK handler's work, as a task of the server's scope. */
+  const perform = <T>(operation: () => Operation<T>): Promise<T> => {
+    if (closed) return Promise.reject(new McpServerClosedError(options.name))
+    return scope.run(operation)
+  }
   const service: ToolCallService = {
     tools: options.tools,
     calls: new CallRegistry({
@@ -59,11 +77,14 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
       surface: 'mcp',
       clock: options.clock,
+      scope,
       ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
     clientKey: options.clientKey,
     apps: options.apps,
+    clock: options.clock,
+    scope,
   }
 
   function createServer(): McpServer {
@@ -77,8 +98,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       },
     )
     const server = mcp.server
+    const session = new McpSession(options.clock)
     server.onerror = options.onError
-    wrapClientRequests(server, (requestId, reason) => clientRefused(server, requestId, reason))
+    wrapClientRequests(server, (requestId, reason) => session.clientRefused(requestId, reason))
     server.setRequestHandler('tools/list', async (request, ctx) => {
       // One page holds every tool, so no cursor this server issued can come back.
       if (request.params?.cursor !== undefined) {
@@ -112,9 +134,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const { name } = request.params
       if (options.apps && (name === VIEW_NEXT_TOOL || name === VIEW_ANSWER_TOOL) && speaksMcpApps(clientCapabilitiesOf(server, ctx))) {
         const viewed = new Set(options.apps.uris.keys())
-        return serveViewTool(name, request.params.arguments, { desk: viewDeskOf(server), calls: service.calls, viewed, park: (call) => parkCall(service, call) })
+        return perform(() => serveViewTool(name, request.params.arguments, { desk: session.desk, calls: service.calls, viewed, park: (call) => parkCall(service, call) }))
       }
-      return serveToolCall(service, server, request, ctx)
+      return perform(() => serveToolCall(service, session, server, request, ctx))
     })
     if (options.apps) serveViewResources(server, options.apps)
     return mcp
@@ -127,11 +149,16 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     createServer,
     listen: (listenOptions = {}) =>
       serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
-    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey, clock: options.clock }),
+    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey, clock: options.clock, scope }),
     get suspendedCalls() {
       return service.calls.size
     },
-    close: () => service.calls.close('the MCP server closed'),
+    async close() {
+      if (closed) return
+      closed = true
+      await service.calls.close('the MCP server closed')
+      await destroy()
+    },
   }
 }
 

@@ -7,10 +7,11 @@
  * client cannot serve (no `sampling`, or no `sampling.tools` for a schema) is refused into the
  * tool as an `McpCapabilityError`, which it may catch.
  */
+import { race, until, type Operation } from 'effection'
 import { inputRequired, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
-import { nextEvent } from '../calls/live-call.ts'
+import { readEvent } from '../calls/live-call.ts'
 import { encodeModelContext } from '../context/model-context.ts'
 import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
@@ -24,18 +25,18 @@ export type Stop =
   | { kind: 'done'; outcome: BridgeOutcome<unknown> }
 
 /** `quiet`: a replay up to the question the call waits for; what it reports was reported the first time. */
-export async function driveCall(call: McpCall, ctx: ServerContext, quiet = false): Promise<Stop> {
+export function* driveCall(call: McpCall, ctx: ServerContext, quiet = false): Operation<Stop> {
   const reporter = new Reporter(call, ctx)
-  for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
+  for (let event = yield* readEvent(call); event; event = yield* readEvent(call)) {
     switch (event.type) {
       case 'log':
       case 'notify':
-        if (!quiet) await reporter.report(event)
+        if (!quiet) yield* until(reporter.report(event))
         break
       case 'elicit':
         return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request) }
       case 'sample': {
-        const parked = await Promise.race([call.extra.sampler.parked(), call.host.outcome.then(() => undefined)])
+        const parked = yield* race([call.extra.sampler.parked(), ended(call)])
         if (!parked) break // the call ended; its terminal event follows
         const missing = missingForSampling(parked.request, call.extra.caps)
         const shaped = missing ? undefined : samplingForVersion(parked.request, call.extra.version)
@@ -53,10 +54,16 @@ export async function driveCall(call: McpCall, ctx: ServerContext, quiet = false
       case 'completed':
       case 'failed':
       case 'aborted':
-        return { kind: 'done', outcome: await call.host.outcome }
+        return { kind: 'done', outcome: yield* until(call.host.outcome) }
     }
   }
-  return { kind: 'done', outcome: await call.host.outcome }
+  return { kind: 'done', outcome: yield* until(call.host.outcome) }
+}
+
+/** Returns (nothing) once the call has ended. */
+function* ended(call: McpCall): Operation<undefined> {
+  yield* until(call.host.outcome)
+  return undefined
 }
 
 /** The key of the question in `inputRequests`: the key and the question's place in the call's journal. */

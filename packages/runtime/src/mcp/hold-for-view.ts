@@ -7,28 +7,39 @@
  *
  * A host may declare the extension and still never show this view (a client that lists
  * resources lazily, a view that failed to load): a question no view took within
- * `claimTimeoutMs` is asked the ordinary way, and so is every later question of that call.
+ * `claimTimeoutMs` (on the session's clock) is asked the ordinary way, and so is every later
+ * question of that call. The waits are one `race`: the loser is halted, nothing to clear.
  */
+import { race, until, type Operation } from 'effection'
 import { resultText, type ToolResultBody } from '../bridge/tool-result.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
+import type { Clock } from '../time/clock.ts'
 import type { McpCall } from './mcp-call.ts'
 import type { Seat, ViewDesk } from './view-desk.ts'
 
 export type HoldOutcome = 'answered' | 'ended' | 'bypassed'
 
-export async function holdForView(desk: ViewDesk, seat: Seat, call: McpCall, park: () => Promise<void>, claimTimeoutMs: number): Promise<HoldOutcome> {
+export function* holdForView(desk: ViewDesk, seat: Seat, call: McpCall, park: () => Operation<void>, claimTimeoutMs: number, clock: Clock): Operation<HoldOutcome> {
   const question = call.host.pending()
   if (!question) return 'ended'
   // Parked before it is shown: an answer may come at once, and must find the call waiting.
-  await park()
-  const answered = desk.whenAnswered(seat).then(() => 'answered' as const)
-  const ended = call.host.outcome.then(() => 'ended' as const)
+  yield* park()
+  const answeredOp = desk.whenAnswered(seat)
+  const answered = function* (): Operation<HoldOutcome> {
+    yield* answeredOp
+    return 'answered'
+  }
+  const ended = function* (): Operation<HoldOutcome> {
+    yield* until(call.host.outcome)
+    return 'ended'
+  }
   desk.show(seat, { status: 'question', question: encodeElicitRequest(question) })
   if (!seat.claimed && Number.isFinite(claimTimeoutMs)) {
-    let timer: NodeJS.Timeout | undefined
-    const unclaimed = new Promise<'unclaimed'>((resolve) => (timer = setTimeout(() => resolve('unclaimed'), claimTimeoutMs)))
-    const first = await Promise.race([answered, ended, unclaimed])
-    clearTimeout(timer)
+    const unclaimed = function* (): Operation<'unclaimed'> {
+      yield* clock.sleep(claimTimeoutMs)
+      return 'unclaimed'
+    }
+    const first = yield* race([answered(), ended(), unclaimed()])
     if (first !== 'unclaimed') return first
     if (!seat.claimed) {
       seat.bypassed = true
@@ -36,7 +47,7 @@ export async function holdForView(desk: ViewDesk, seat: Seat, call: McpCall, par
       return 'bypassed'
     }
   }
-  return Promise.race([answered, ended])
+  return yield* race([answered(), ended()])
 }
 
 /** The call ended: its view shows how (the host also hands it the result). */

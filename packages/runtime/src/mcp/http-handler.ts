@@ -18,6 +18,7 @@ import type { ClientKey } from '../http/client-address.ts'
 import { toNodeListener } from '../http/node-adapter.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
+import type { Scope } from 'effection'
 import type { Clock } from '../time/clock.ts'
 
 export interface McpHttpOptions extends RequestOriginOptions {
@@ -55,7 +56,7 @@ export interface McpHttpHandler {
 export function createMcpHttpHandler(
   factory: () => McpServer,
   options: McpHttpOptions,
-  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock },
+  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock; scope: Scope },
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
@@ -68,6 +69,7 @@ export function createMcpHttpHandler(
     maxSessionsPerClient: options.maxLegacySessionsPerClient ?? 10,
     idleMs: options.legacySessionIdleMs ?? 10 * 60_000,
     clock: server.clock,
+    scope: server.scope,
   })
 
   async function legacy(request: Request): Promise<Response> {

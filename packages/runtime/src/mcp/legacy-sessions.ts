@@ -11,12 +11,15 @@ import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
 import type { Clock } from '../time/clock.ts'
+import type { Scope } from 'effection'
 
 export interface LegacySessionLimits {
   maxSessions: number
   maxSessionsPerClient: number
   idleMs: number
   clock: Clock
+  /** The server's scope: the sessions' idle expiry runs in a child of it. */
+  scope: Scope
 }
 
 interface Session {
@@ -39,7 +42,7 @@ export class LegacySessions {
     private readonly factory: () => McpServer,
     private readonly limits: LegacySessionLimits,
   ) {
-    const [scope, destroy] = createScope()
+    const [scope, destroy] = createScope(limits.scope)
     this.#destroy = () => Promise.resolve(destroy())
     this.#idle = new IdleQueue<string>(scope, limits.idleMs, (id) => void this.#sessions.get(id)?.transport.close(), limits.clock)
   }

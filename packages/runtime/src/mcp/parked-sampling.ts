@@ -14,19 +14,25 @@ export interface ParkedSample {
 export class ParkingSampler implements SamplingProvider {
   /** The sampling request the call waits on, if any. */
   current: ParkedSample | undefined
-  #waiters: Array<(parked: ParkedSample) => void> = []
+  /** Resolved (and replaced) each time a request is parked. */
+  #parked: WithResolvers<void>
 
-  /** Resolves once `ctx.sample` has parked its request (it does so right after its `sample` event). */
-  parked(): Promise<ParkedSample> {
-    return this.current ? Promise.resolve(this.current) : new Promise((resolve) => this.#waiters.push(resolve))
+  constructor() {
+    this.#parked = withResolvers<void>()
+  }
+
+  /** Returns once `ctx.sample` has parked its request (it does so right after its `sample` event). */
+  *parked(): Operation<ParkedSample> {
+    while (!this.current) yield* this.#parked.operation
+    return this.current
   }
 
   *createMessage(request: SamplingRequest): Operation<SamplingResponse> {
     const parked = { request, resolvers: withResolvers<SamplingResponse>() }
     this.current = parked
-    const waiters = this.#waiters
-    this.#waiters = []
-    for (const wake of waiters) wake(parked)
+    const wake = this.#parked
+    this.#parked = withResolvers<void>()
+    wake.resolve()
     try {
       return yield* parked.resolvers.operation
     } finally {

@@ -12,8 +12,12 @@
  * Between rounds the call waits in this process and in the call store. Cancelling the request
  * aborts it (its `finally` blocks run), and so does a wait that outlives the state's TTL; a state
  * of a call that moved on or finished is refused on every instance sharing the store.
+ *
+ * The whole round is one Effection operation, run by the tools/call handler in the server's
+ * scope; the SDK's promises (the store, the requestState codec) are awaited with `until`.
  */
 import { randomUUID } from 'node:crypto'
+import { until, type Operation, type Scope } from 'effection'
 import {
   inputRequired,
   MissingRequiredClientCapabilityError,
@@ -27,6 +31,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server'
+import type { Clock } from '../time/clock.ts'
 import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { ClientKey } from '../http/client-address.ts'
@@ -34,12 +39,12 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, type CallState } from './call-state.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
-import { doneWaiting, waitingOnClient } from './legacy-waits.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
+import type { McpSession } from './mcp-session.ts'
 import { ParkingSampler } from './parked-sampling.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { holdForView, showResult } from './hold-for-view.ts'
-import { viewDeskOf, type Seat } from './view-desk.ts'
+import type { Seat } from './view-desk.ts'
 
 export interface ToolCallService {
   tools: ReadonlyMap<string, AnyMcpTool>
@@ -48,6 +53,10 @@ export interface ToolCallService {
   clientKey: ClientKey
   /** MCP Apps views by tool, when the server offers any. */
   apps: ResolvedAppViews | undefined
+  /** What claim timeouts are measured with (the server's clock). */
+  clock: Clock
+  /** The server's scope: every round runs as a task of it. */
+  scope: Scope
 }
 
 function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
@@ -70,12 +79,13 @@ function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpToo
   })
 }
 
-export async function serveToolCall(
+export function* serveToolCall(
   service: ToolCallService,
+  session: McpSession,
   server: Server,
   request: CallToolRequest,
   ctx: ServerContext,
-): Promise<CallToolResult | InputRequiredResult> {
+): Operation<CallToolResult | InputRequiredResult> {
   const { name } = request.params
   const args = request.params.arguments ?? {}
   const tool = service.tools.get(name)
@@ -104,27 +114,27 @@ export async function serveToolCall(
       return errorResult((error as Error).message)
     }
   } else {
-    const resumed = await resumeCall(service, tool, args, state, caps, version, ctx)
+    const resumed = yield* resumeCall(service, tool, args, state, caps, version, ctx)
     if ('failed' in resumed) return resumed.failed
     call = resumed.call
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
       if (!isModernRound(ctx)) watchCancellation(call, ctx)
-      await parkCall(service, call)
-      return askAgain(service, call, ctx)
+      yield* parkCall(service, call)
+      return yield* askAgain(service, call, ctx)
     }
   }
   watchCancellation(call, ctx)
-  const seat = viewSeat(service, server, ctx, call, caps)
+  const seat = viewSeat(service, session, server, ctx, call, caps)
 
   for (;;) {
-    const stop = await driveCall(call, ctx)
+    const stop = yield* driveCall(call, ctx)
     if (stop.kind === 'done') {
-      doneWaiting(server, ctx.mcpReq.id)
+      session.doneWaiting(ctx.mcpReq.id)
       call.extra.detachCancel?.()
-      await service.calls.settled(call)
+      yield* until(service.calls.settled(call))
       const result = toolResultOf(stop.outcome)
-      if (seat) showResult(viewDeskOf(server), seat, result)
+      if (seat) showResult(session.desk, seat, result)
       return result
     }
     call.extra.wait = stop.wait
@@ -133,15 +143,15 @@ export async function serveToolCall(
     if (seat && !seat.bypassed && stop.wait.kind === 'elicit') {
       // A client without forms has no other way to ask: its view may take as long as it needs.
       const claimTimeoutMs = supportsFormElicitation(caps) ? service.apps!.claimTimeoutMs : Number.POSITIVE_INFINITY
-      const held = await holdForView(viewDeskOf(server), seat, call, () => parkCall(service, call), claimTimeoutMs)
+      const held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call), claimTimeoutMs, service.clock)
       if (held !== 'bypassed') continue
     }
     // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
     // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
     if (isModernRound(ctx)) call.extra.detachCancel?.()
-    else waitingOnClient(server, ctx.mcpReq.id, call)
-    await parkCall(service, call)
-    return askAgain(service, call, ctx)
+    else session.waitingOnClient(ctx.mcpReq.id, call)
+    yield* parkCall(service, call)
+    return yield* askAgain(service, call, ctx)
   }
 }
 
@@ -151,16 +161,16 @@ export async function serveToolCall(
  * session) — a stateless 2026-07-28 HTTP request has no session the view could reach it in, so
  * its questions stay input-required rounds.
  */
-function viewSeat(service: ToolCallService, server: Server, ctx: ServerContext, call: McpCall, caps: McpRound['caps']): Seat | undefined {
+function viewSeat(service: ToolCallService, session: McpSession, server: Server, ctx: ServerContext, call: McpCall, caps: McpRound['caps']): Seat | undefined {
   if (!service.apps?.uris.has(call.toolName) || !speaksMcpApps(caps)) return undefined
   if (isModernRound(ctx) && ctx.http) return undefined
-  return viewDeskOf(server).open(call, ctx.mcpReq.id, call.extra.argsDigest)
+  return session.desk.open(call, ctx.mcpReq.id, call.extra.argsDigest)
 }
 
 /** Store the question (any instance sharing the store can take the answer) and wait for it. */
-export function parkCall(service: ToolCallService, call: McpCall): Promise<void> {
+export function* parkCall(service: ToolCallService, call: McpCall): Operation<void> {
   const { wait, inputRequest } = call.extra
-  return service.calls.park(call, { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } })
+  yield* until(service.calls.park(call, { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } }))
 }
 
 function isModernRound(ctx: ServerContext): boolean {
@@ -168,7 +178,7 @@ function isModernRound(ctx: ServerContext): boolean {
   return envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
 }
 
-async function resumeCall(
+function* resumeCall(
   service: ToolCallService,
   tool: AnyMcpTool,
   args: unknown,
@@ -176,17 +186,19 @@ async function resumeCall(
   caps: McpRound['caps'],
   version: string | undefined,
   ctx: ServerContext,
-): Promise<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
+): Operation<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
   if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
-  const resumed = await service.calls.resume(state.callId, {
-    revision: state.rev,
-    replay: (record) => {
-      const round = newRound(record.paramsDigest, caps, version)
-      return { tool, sampling: round.sampler, extra: round }
-    },
-  })
+  const resumed = yield* until(
+    service.calls.resume(state.callId, {
+      revision: state.rev,
+      replay: (record) => {
+        const round = newRound(record.paramsDigest, caps, version)
+        return { tool, sampling: round.sampler, extra: round }
+      },
+    }),
+  )
   if (!resumed.ok) {
     if (resumed.code === 'FINISHED') throw invalidState(`that tool call is over, ${resumed.how}`)
     if (resumed.code === 'BUSY') throw invalidState('that tool call is being resumed by another request')
@@ -197,10 +209,10 @@ async function resumeCall(
   const { call } = resumed
   if (resumed.replayed) {
     // Not held here (a restart, another instance): replay the journal up to the same question.
-    const stop = await driveCall(call, ctx, true)
+    const stop = yield* driveCall(call, ctx, true)
     if (stop.kind === 'done' || stop.wait.inputKey !== state.wait.inputKey) {
-      if (stop.kind === 'input') await call.host.abort('replaying its journal led to another question')
-      const outcome = await call.host.outcome
+      if (stop.kind === 'input') yield* until(call.host.abort('replaying its journal led to another question'))
+      const outcome = yield* until(call.host.outcome)
       return {
         failed: outcome.status === 'failed' ? toolResultOf(outcome) : errorResult(
           `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. Call the tool again.`,
@@ -220,7 +232,7 @@ async function resumeCall(
   try {
     deliver(call, answer)
   } catch (error) {
-    await parkCall(service, call) // nothing was applied: the call keeps waiting for a proper answer
+    yield* parkCall(service, call) // nothing was applied: the call keeps waiting for a proper answer
     throw error
   }
   return { call, answered: true }
@@ -242,7 +254,7 @@ function deliver(call: McpCall, answer: unknown): void {
 }
 
 /** Return the pending question with a fresh state (the journal has grown since the last one). */
-async function askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext): Promise<InputRequiredResult> {
+function* askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext): Operation<InputRequiredResult> {
   const { wait, inputRequest } = call.extra
   const state: CallState = {
     v: 2,
@@ -254,7 +266,7 @@ async function askAgain(service: ToolCallService, call: McpCall, ctx: ServerCont
   }
   return inputRequired({
     inputRequests: { [wait!.inputKey]: inputRequest! },
-    requestState: await service.codec.mint(state, ctx),
+    requestState: yield* until(service.codec.mint(state, ctx)),
   })
 }
 

@@ -4,6 +4,10 @@
  * are proxied by the host through the same session as the tools/call, so a session is the
  * boundary of who may see and answer a call's questions — another client never reaches them.
  *
+ * Every wait here (a view polling for a change, a view waiting for its call to start, the call
+ * waiting for the view's answer) is an Effection operation on a resolver, raced against the
+ * session's clock where it has a time limit: a halted request stops waiting, nothing else to undo.
+ *
  * A seat is one call's state as its view sees it: working, a question, or done, with a version
  * that grows on every change so a view can wait for "anything after what I have". A view takes
  * a seat (`claim`) by the tools/call's JSON-RPC id (the host tells the view `toolInfo.id`) or,
@@ -12,8 +16,10 @@
  * the view) issues a new pass and the old one stops working.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { RequestId, Server } from '@modelcontextprotocol/server'
+import { race, withResolvers, type Operation, type WithResolvers } from 'effection'
+import type { RequestId } from '@modelcontextprotocol/server'
 import type { ElicitRequestWire } from '../protocol/chat-wire.ts'
+import type { Clock } from '../time/clock.ts'
 import type { McpCall } from './mcp-call.ts'
 
 export type ViewState =
@@ -36,8 +42,8 @@ export interface Seat {
 
 interface SeatEntry extends Seat {
   passHash: string | undefined
-  changed: Signal
-  answered: Signal | undefined
+  changed: WithResolvers<void>
+  answered: WithResolvers<void> | undefined
 }
 
 /** Finished seats kept per session so a view that polls late still learns how its call ended. */
@@ -45,7 +51,9 @@ const KEEP_FINISHED = 50
 
 export class ViewDesk {
   readonly #seats = new Map<string, SeatEntry>()
-  #opened = signal()
+  #opened = withResolvers<void>()
+
+  constructor(private readonly clock: Clock) {}
 
   open(call: McpCall, requestId: RequestId, argsDigest: string): Seat {
     const existing = this.#seats.get(call.callId)
@@ -59,12 +67,12 @@ export class ViewDesk {
       claimed: false,
       bypassed: false,
       passHash: undefined,
-      changed: signal(),
+      changed: withResolvers<void>(),
       answered: undefined,
     }
     this.#seats.set(call.callId, seat)
     this.#opened.resolve()
-    this.#opened = signal()
+    this.#opened = withResolvers<void>()
     return seat
   }
 
@@ -73,8 +81,10 @@ export class ViewDesk {
     const entry = seat as SeatEntry
     entry.state = state
     entry.version += 1
-    entry.changed.resolve()
-    entry.changed = signal()
+    // Replaced before resolving: a woken view runs at once, and must wait on the new one next.
+    const changed = entry.changed
+    entry.changed = withResolvers<void>()
+    changed.resolve()
     if (state.status === 'done') this.#trim()
   }
 
@@ -83,8 +93,8 @@ export class ViewDesk {
    * call of `tool` with these arguments that no view holds. Waits up to `waitMs` for it to start
    * (a host may render the view before the tools/call reaches us).
    */
-  async claim(match: { tool: string; requestId?: RequestId; argsDigest: string }, waitMs: number): Promise<{ seat: Seat; pass: string } | undefined> {
-    const deadline = Date.now() + waitMs
+  *claim(match: { tool: string; requestId?: RequestId; argsDigest: string }, waitMs: number): Operation<{ seat: Seat; pass: string } | undefined> {
+    const deadline = this.clock.now() + waitMs
     for (;;) {
       const seat = this.#find(match)
       if (seat) {
@@ -93,9 +103,9 @@ export class ViewDesk {
         seat.claimed = true
         return { seat, pass }
       }
-      const left = deadline - Date.now()
+      const left = deadline - this.clock.now()
       if (left <= 0) return undefined
-      await within(this.#opened.promise, left)
+      yield* this.#within(this.#opened.operation, left)
     }
   }
 
@@ -114,25 +124,31 @@ export class ViewDesk {
     return given.length === expected.length && timingSafeEqual(given, expected) ? seat : undefined
   }
 
-  /** Resolves when the seat's version passes `after`, or after `waitMs`. */
-  async changedAfter(seat: Seat, after: number, waitMs: number): Promise<void> {
+  /** Returns when the seat's version passes `after`, or after `waitMs`. */
+  *changedAfter(seat: Seat, after: number, waitMs: number): Operation<void> {
     if (seat.version > after) return
-    await within((seat as SeatEntry).changed.promise, waitMs)
+    yield* this.#within((seat as SeatEntry).changed.operation, waitMs)
   }
 
-  /** The held tools/call waits here for its view's answer. */
-  whenAnswered(seat: Seat): Promise<void> {
+  /** What the held tools/call waits on for its view's answer (it may be yielded more than once). */
+  whenAnswered(seat: Seat): Operation<void> {
     const entry = seat as SeatEntry
-    entry.answered = signal()
-    return entry.answered.promise
+    entry.answered = withResolvers<void>()
+    return entry.answered.operation
   }
 
   /** The view's answer was taken by the call: wake the tools/call that holds it. */
   answered(seat: Seat): void {
     const entry = seat as SeatEntry
     this.show(seat, { status: 'working' })
-    entry.answered?.resolve()
+    const answered = entry.answered
     entry.answered = undefined
+    answered?.resolve()
+  }
+
+  /** Wait for `operation` at most `ms` on the session's clock; the loser is halted. */
+  *#within(operation: Operation<void>, ms: number): Operation<void> {
+    yield* race([operation, this.clock.sleep(ms)])
   }
 
   #trim(): void {
@@ -141,33 +157,6 @@ export class ViewDesk {
   }
 }
 
-const desks = new WeakMap<Server, ViewDesk>()
-
-/** The desk of an MCP session (its SDK server), made on first use and gone with the session. */
-export function viewDeskOf(server: Server): ViewDesk {
-  let desk = desks.get(server)
-  if (!desk) desks.set(server, (desk = new ViewDesk()))
-  return desk
-}
-
-interface Signal {
-  promise: Promise<void>
-  resolve(): void
-}
-
-function signal(): Signal {
-  let resolve!: () => void
-  const promise = new Promise<void>((r) => (resolve = r))
-  return { promise, resolve }
-}
-
 function hash(pass: string): string {
   return createHash('sha256').update(pass).digest('base64url')
-}
-
-/** Wait for `promise` at most `ms` (the timer goes with whichever comes first). */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))])
-  clearTimeout(timer)
 }

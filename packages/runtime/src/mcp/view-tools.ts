@@ -10,6 +10,7 @@
  *
  * Each waits at most `LONG_POLL_MS`, below the usual request timeouts of hosts.
  */
+import { until, type Operation } from 'effection'
 import { z } from 'zod'
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server'
 import { summarizeIssues, formatIssues } from '../errors/issues.ts'
@@ -70,26 +71,26 @@ export interface ViewToolContext {
   /** Tool names that have a view. */
   viewed: ReadonlySet<string>
   /** Store the call's question again and let go of it (the same as between rounds). */
-  park: (call: McpCall) => Promise<void>
+  park: (call: McpCall) => Operation<void>
   waitMs?: number
 }
 
-export async function serveViewTool(name: string, args: unknown, context: ViewToolContext): Promise<CallToolResult> {
+export function serveViewTool(name: string, args: unknown, context: ViewToolContext): Operation<CallToolResult> {
   return name === VIEW_NEXT_TOOL ? next(args, context) : answer(args, context)
 }
 
-async function next(args: unknown, { desk, viewed, waitMs = LONG_POLL_MS }: ViewToolContext): Promise<CallToolResult> {
+function* next(args: unknown, { desk, viewed, waitMs = LONG_POLL_MS }: ViewToolContext): Operation<CallToolResult> {
   const parsed = nextInput.safeParse(args)
   if (!parsed.success) return refused(`${VIEW_NEXT_TOOL}: ${formatIssues(summarizeIssues(parsed.error.issues))}`)
   const input = parsed.data
   if (input.callId !== undefined || input.pass !== undefined) {
     const seat = input.callId === undefined ? undefined : desk.seat(input.callId, input.pass)
     if (!seat) return refused('This view no longer holds that tool call (another view took it, or the session ended).')
-    await desk.changedAfter(seat, input.after ?? 0, waitMs)
+    yield* desk.changedAfter(seat, input.after ?? 0, waitMs)
     return stateOf(seat)
   }
   if (!viewed.has(input.tool)) return refused(`Tool "${input.tool}" has no view on this server.`)
-  const claimed = await desk.claim(
+  const claimed = yield* desk.claim(
     { tool: input.tool, argsDigest: digestArguments(input.arguments ?? {}), ...(input.requestId !== undefined && { requestId: input.requestId as RequestId }) },
     Math.min(waitMs, CLAIM_WAIT_MS),
   )
@@ -97,7 +98,7 @@ async function next(args: unknown, { desk, viewed, waitMs = LONG_POLL_MS }: View
   return stateOf(claimed.seat, claimed.pass)
 }
 
-async function answer(args: unknown, { desk, calls, park }: ViewToolContext): Promise<CallToolResult> {
+function* answer(args: unknown, { desk, calls, park }: ViewToolContext): Operation<CallToolResult> {
   const parsed = answerInput.safeParse(args)
   if (!parsed.success) return refused(`${VIEW_ANSWER_TOOL}: ${formatIssues(summarizeIssues(parsed.error.issues))}`)
   const { callId, pass, elicitId, result } = parsed.data
@@ -107,12 +108,12 @@ async function answer(args: unknown, { desk, calls, park }: ViewToolContext): Pr
     return structured({ status: 'stale', message: 'That question is no longer open.', version: seat.version })
   }
   // The call is parked here; taking it back holds its lock until it parks again or ends.
-  const resumed = await calls.resume(callId, { revision: seat.call.revision, replay: () => undefined })
+  const resumed = yield* until(calls.resume(callId, { revision: seat.call.revision, replay: () => undefined }))
   if (!resumed.ok) return structured({ status: 'stale', message: resumed.message, version: seat.version })
   const call: McpCall = resumed.call
   const outcome = call.host.respond({ id: elicitId, result })
   if (!outcome.ok) {
-    await park(call) // nothing was applied: the call waits for a proper answer
+    yield* park(call) // nothing was applied: the call waits for a proper answer
     return structured({ status: 'refused', message: outcome.message, issues: outcome.issues ?? [], version: seat.version })
   }
   desk.answered(seat)

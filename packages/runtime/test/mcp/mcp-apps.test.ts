@@ -17,6 +17,9 @@ import { createAppViewSession } from '../../src/app-view.ts'
 import { createEmissionStore, type EmissionStore } from '../../src/client.ts'
 import { createMcpServer, MCP_APP_MIME_TYPE, McpServerOptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
 import { accept, connectClient, FULL_CAPABILITIES, serveHttp, textOf, type Generation, type ScriptedClient } from './support/mcp-clients.ts'
+import { createTestClock, type TestClock } from '../../src/testing.ts'
+import { until } from '../support/until.ts'
+import { CLAIM_WAIT_MS } from '../../src/mcp/view-tools.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
@@ -44,15 +47,15 @@ const plain = createMcpTool('plain').description('No view.').parameters(z.object
 const VIEW_HTML = '<!doctype html><html><body><p>pick a seat</p></body></html>'
 const UI_CAPABILITIES: ClientCapabilities = { ...FULL_CAPABILITIES, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP_MIME_TYPE] } } }
 
-function serve(apps: Partial<McpAppsOptions> = {}): BridgeMcpServer {
-  const server = createMcpServer({ name: 'apps-test', version: '1.0.0', tools: [pickSeat, plain], apps: { views: { pick_seat: () => VIEW_HTML }, ...apps } })
+function serve(apps: Partial<McpAppsOptions> = {}, clock?: TestClock): BridgeMcpServer {
+  const server = createMcpServer({ name: 'apps-test', version: '1.0.0', tools: [pickSeat, plain], apps: { views: { pick_seat: () => VIEW_HTML }, ...apps }, ...(clock && { clock }) })
   open.push(server)
   return server
 }
 
 /** The test server behind Streamable HTTP on 127.0.0.1 (closed after the test). */
-async function serveOverHttp(): Promise<{ server: BridgeMcpServer; url: URL }> {
-  const server = serve()
+async function serveOverHttp(clock?: TestClock): Promise<{ server: BridgeMcpServer; url: URL }> {
+  const server = serve({}, clock)
   const http = await serveHttp(server)
   open.unshift(http)
   return { server, url: http.url }
@@ -182,11 +185,14 @@ describe('MCP Apps: graceful everywhere', () => {
   }, 60_000)
 
   it('a host with views but no forms is offered the tool, and its view may take its time', async () => {
-    const server = serve({ claimTimeoutMs: 200 })
+    const clock = createTestClock()
+    const server = serve({ claimTimeoutMs: 200 }, clock)
     const host = await connect(server, '2025-11-25', { extensions: { 'io.modelcontextprotocol/ui': {} } })
     expect((await host.client.listTools()).tools.map((t) => t.name)).toContain('pick_seat')
     const result = host.call('pick_seat', { flight: 'JS-6' })
-    await new Promise((resolve) => setTimeout(resolve, 600)) // past claimTimeoutMs: no form to fall back to
+    await until(() => server.suspendedCalls === 1) // its question is shown to the view, which has not come
+    await clock.advance(10 * 60_000) // far past claimTimeoutMs: there is no form to fall back to
+    expect(host.received.filter((r) => r.kind === 'elicit')).toEqual([])
     const { seat, asked } = await takeCall(host, { flight: 'JS-6' })
     expect(asked.question).toMatchObject({ key: 'seat' })
     await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'cancel' } })
@@ -201,20 +207,33 @@ describe('MCP Apps: graceful everywhere', () => {
   }, 60_000)
 
   it('a question no view takes within claimTimeoutMs is asked as a form, and so are the later ones', async () => {
-    const server = serve({ claimTimeoutMs: 300 })
+    const clock = createTestClock()
+    const server = serve({ claimTimeoutMs: 300 }, clock)
     const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
     host.elicitAnswers.push(accept({ row: 5, letter: 'A' }), accept({ ok: true }))
-    expect(textOf(await host.call('pick_seat', { flight: 'JS-5' }))).toBe('booked JS-5 5A')
+    const result = host.call('pick_seat', { flight: 'JS-5' })
+    await until(() => server.suspendedCalls === 1)
+    await clock.advance(299)
+    expect(host.received.filter((r) => r.kind === 'elicit')).toEqual([]) // the view may still come
+    await clock.advance(1)
+    expect(textOf(await result)).toBe('booked JS-5 5A') // the later question asked as a form at once: no more time passed
     expect(host.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
   }, 60_000)
 
   it("another session cannot take a call's view", async () => {
-    const { server, url } = await serveOverHttp()
+    const clock = createTestClock()
+    const { server, url } = await serveOverHttp(clock)
     const host = await connect(server, '2025-11-25', UI_CAPABILITIES, url)
     const other = await connect(server, '2025-11-25', UI_CAPABILITIES, url)
     const result = host.call('pick_seat', { flight: 'JS-9' })
-    const stranger = await view(other, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
-    expect(stranger).toMatchObject({ status: 'not_found' })
+    await until(() => server.suspendedCalls === 1)
+    const quiet = clock.sleepers
+    const stranger = view(other, 'mcp_bridge_view_next', { tool: 'pick_seat', arguments: { flight: 'JS-9' } })
+    await until(() => clock.sleepers > quiet) // it waits for such a call to start in its own session…
+    await clock.advance(CLAIM_WAIT_MS - 1)
+    expect(clock.sleepers).toBeGreaterThan(quiet) // …for the whole wait…
+    await clock.advance(1)
+    expect(await stranger).toMatchObject({ status: 'not_found' }) // …and never finds the other session's
     const { seat, asked } = await takeCall(host, { flight: 'JS-9' })
     await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'decline' } })
     expect(textOf(await result)).toBe('no seat')
