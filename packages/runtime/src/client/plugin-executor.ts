@@ -9,8 +9,11 @@
  *      invalid is sent) and, if it is refused here or by the server, run the handler again with
  *      the errors so its UI can show them and ask again;
  *   5. send it. Cancelling the call halts the handler and removes its UI.
+ *
+ * Every handler runs as a task of the executor's one scope: `close()` halts whatever still runs
+ * (a page or component going away), so no handler outlives the chat that started it.
  */
-import { run, until, withResolvers, type Operation, type Task } from 'effection'
+import { createScope, until, withResolvers, type Operation, type Task } from 'effection'
 import { formatIssues, type IssueSummary } from '../errors/issues.ts'
 import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -53,6 +56,8 @@ export interface PluginExecutor {
   cancel(callId: string, reason?: string): Promise<void>
   /** Calls with a running handler. */
   active(): string[]
+  /** Halt every running handler and remove their UI; the executor takes no new questions afterwards. */
+  close(): Promise<void>
 }
 
 export class PluginHandlerError extends McpBridgeError {
@@ -71,13 +76,16 @@ type Handler = (request: ElicitRequest, ctx: PluginClientContext) => Operation<E
 
 export function createPluginExecutor(options: PluginExecutorOptions): PluginExecutor {
   const running = new Map<string, { task: Task<HandlerOutcome>; controller: AbortController; reason?: string }>()
+  const [scope, destroy] = createScope()
+  let closed = false
 
   function handle(question: IncomingQuestion): HandleResult {
     const plugin = options.registry.get(question.toolName)
     if (!plugin) return { status: 'no-plugin' }
     const { callId } = question
+    if (closed) return { status: 'handled', outcome: Promise.resolve({ status: 'cancelled', reason: 'the chat was closed' }) }
     const controller = new AbortController()
-    const task = run(() => execute(plugin, question, controller.signal))
+    const task = scope.run(() => execute(plugin, question, controller.signal))
     running.set(callId, { task, controller })
     const outcome = task.then(
       (value) => value,
@@ -194,6 +202,16 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
       await entry.task.halt()
     },
     active: () => [...running.keys()],
+    async close() {
+      if (closed) return
+      closed = true
+      for (const [callId, entry] of running) {
+        entry.reason = 'the chat was closed'
+        entry.controller.abort(entry.reason)
+        options.store.removeCall(callId)
+      }
+      await destroy()
+    },
   }
 }
 

@@ -1,0 +1,316 @@
+/**
+ * The chat's state as one pure function: `reduceChat(state, input) → state`. Everything that
+ * changes what a person sees — an event of the response stream, a user action, a request that
+ * failed — is an input; fetching, timers and plugin handlers are the controller's effects and
+ * only ever dispatch inputs here. A restored conversation is the same fold over its transcript,
+ * so a reload shows exactly what the live stream showed.
+ *
+ * @example
+ * ```ts
+ * const reduce = createChatReducer({ hasPlugin: (tool) => registry.get(tool) !== undefined })
+ * let state = initialChatModel()
+ * for (const event of snapshot.events) state = reduce(state, { type: 'event', event })
+ * ```
+ */
+import type { IssueSummary } from '../errors/issues.ts'
+import { ChatEndpointError } from './chat-errors.ts'
+import type { ElicitRequestWire, TranscriptEvent } from '../protocol/chat-wire.ts'
+import type { McpMessage } from '../sampling/content.ts'
+import type { LogLevel } from '../tool/context.ts'
+
+export type ChatStatus = 'idle' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
+
+export interface PendingElicitation {
+  /** The question as it came over the wire (the fallback form reads `message` and `schema`). */
+  request: ElicitRequestWire
+  /** True when a plugin handles it (its UI is in the emission store); false: show the fallback form. */
+  handledByPlugin: boolean
+  /** Why the last answer was refused by the server. */
+  errors?: readonly IssueSummary[]
+  submitting: boolean
+}
+
+export type ChatItem =
+  | {
+      kind: 'user'
+      id: string
+      text: string
+      /** It did not reach the server (network or server error): `retry(id)` sends it again. */
+      failed?: boolean
+    }
+  | { kind: 'assistant'; id: string; text: string }
+  | {
+      kind: 'tool'
+      id: string
+      callId: string
+      toolName: string
+      /** The tool's title for people (`.title()`), or its name. */
+      title: string
+      params: unknown
+      /**
+       * `declined` / `cancelled`: the call ended after the user declined (or dismissed) its last
+       * question, or the user cancelled the call; `completed`: it ended otherwise.
+       */
+      status: 'running' | 'awaiting_input' | 'completed' | 'declined' | 'failed' | 'cancelled'
+      /** What the user answered, one line per question, for the card once the question's UI is gone. */
+      answers: readonly AnswerRecord[]
+      result?: unknown
+      error?: string
+      logs: Array<{ level: LogLevel; message: string }>
+      progress?: { message: string; progress?: number; total?: number }
+      elicitation?: PendingElicitation
+    }
+
+export type ToolItem = Extract<ChatItem, { kind: 'tool' }>
+
+/** One answered question of a call: its key, the action, and the answer in one line ("Flight id: CA-287"). */
+export interface AnswerRecord {
+  key: string
+  action: 'accept' | 'decline' | 'cancel'
+  summary: string
+}
+
+/** What a component renders. */
+export interface ChatState {
+  status: ChatStatus
+  error: Error | undefined
+  items: readonly ChatItem[]
+}
+
+/** What the client knows of a live call: its token, and the question it waits on. */
+export interface CallTicket {
+  token: string | undefined
+  elicitId: string | undefined
+}
+
+/** The whole state: what is shown, and what the next request carries. */
+export interface ChatModel {
+  view: ChatState
+  /** The messages the next request sends (the server's `conversation_state`, plus what was sent since). */
+  conversation: readonly McpMessage[]
+  calls: Readonly<Record<string, CallTicket>>
+  /** The assistant bubble text deltas go to (a tool call or a new response starts another). */
+  assistantId: string | undefined
+  /** Counter for item ids. */
+  ids: number
+}
+
+export type ChatInput =
+  /** An event of the response stream, or of a restored transcript. */
+  | { type: 'event'; event: TranscriptEvent }
+  /** The person sent a message: it shows at once, before its request goes out. */
+  | { type: 'user_sent'; id: string; text: string }
+  /** A request is going out with these messages. */
+  | { type: 'request'; conversation: readonly McpMessage[] }
+  | { type: 'turn_started' }
+  | { type: 'turn_ended' }
+  /** The response was cut short on purpose (stop, dispose): nothing to report. */
+  | { type: 'turn_aborted' }
+  | { type: 'turn_failed'; error: Error }
+  /** The message never reached the server: it leaves the conversation and shows Retry. */
+  | { type: 'message_undelivered'; id: string; conversation: readonly McpMessage[] }
+  | { type: 'retrying'; id: string }
+  | { type: 'answer_submitting'; callId: string }
+  | { type: 'plugin_failed'; callId: string; elicitId: string; message: string }
+  /** The person cancelled the call: its card stays cancelled whatever the server reports next. */
+  | { type: 'call_cancelled'; callId: string }
+  | { type: 'error'; error: Error }
+  /** The endpoint answers again: a connection error goes (a failed message keeps its Retry). */
+  | { type: 'reachable' }
+  | { type: 'restoring' }
+  /** Not on the server (never saved, or expired): a new conversation under the same key. */
+  | { type: 'restore_empty' }
+  | { type: 'restore_failed'; error: Error }
+  /** A snapshot from the server replaces what is on screen. */
+  | { type: 'restored'; events: readonly TranscriptEvent[]; conversation: readonly McpMessage[] }
+  /** A new conversation: nothing on screen. */
+  | { type: 'cleared' }
+
+export function initialChatModel(): ChatModel {
+  return { view: { status: 'idle', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0 }
+}
+
+export interface ChatReducerOptions {
+  /** Whether a plugin of this tool is registered here (its UI answers; otherwise the fallback form). */
+  hasPlugin(toolName: string): boolean
+}
+
+export function createChatReducer(options: ChatReducerOptions): (model: ChatModel, input: ChatInput) => ChatModel {
+  return function reduce(model, input) {
+    switch (input.type) {
+      case 'event':
+        return applyEvent(model, input.event, options)
+      case 'user_sent':
+        return { ...withItems(model, [...model.view.items, { kind: 'user', id: input.id, text: input.text }]), ids: model.ids + 1 }
+      case 'request':
+        return { ...model, conversation: input.conversation }
+      case 'turn_started':
+        return { ...withView(model, { status: 'streaming', error: undefined }), assistantId: undefined }
+      case 'turn_ended':
+        return withView(model, { status: restingStatus(model.view.items) })
+      case 'turn_aborted':
+        return withView(model, { status: 'idle' })
+      case 'turn_failed':
+        return withView(model, { status: 'error', error: input.error })
+      case 'message_undelivered':
+        return {
+          ...withItems(model, model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: true } : i))),
+          conversation: input.conversation,
+        }
+      case 'retrying':
+        return withItems(model, model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: false } : i)))
+      case 'answer_submitting':
+        return updateTool(model, input.callId, (item) => (item.elicitation ? { elicitation: { ...item.elicitation, submitting: true } } : {}))
+      case 'plugin_failed':
+        return updateTool(model, input.callId, (item) =>
+          item.elicitation?.request.id !== input.elicitId
+            ? {}
+            : {
+                error: `This question's UI failed (${input.message}). Answer it with the form below, or cancel.`,
+                elicitation: { ...item.elicitation, handledByPlugin: false },
+              },
+        )
+      case 'call_cancelled':
+        return { ...updateTool(model, input.callId, () => ({ status: 'cancelled', elicitation: undefined })), calls: without(model.calls, input.callId) }
+      case 'error':
+        return withView(model, { error: input.error })
+      case 'reachable':
+        return model.view.status === 'error' ? withView(model, { status: restingStatus(model.view.items), error: undefined }) : model
+      case 'restoring':
+        return withView(model, { status: 'restoring', error: undefined })
+      case 'restore_empty':
+        return withView(model, { status: 'idle' })
+      case 'restore_failed':
+        return withView(model, { status: 'error', error: input.error })
+      case 'restored': {
+        let next = { ...initialChatModel(), ids: model.ids }
+        for (const event of input.events) next = applyEvent(next, event, options)
+        next = { ...next, conversation: input.conversation }
+        return withView(next, { status: restingStatus(next.view.items) })
+      }
+      case 'cleared':
+        return { ...initialChatModel(), ids: model.ids }
+    }
+  }
+}
+
+function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReducerOptions): ChatModel {
+  switch (event.type) {
+    case 'user_message': {
+      const id = `user-${model.ids + 1}`
+      return { ...withItems(model, [...model.view.items, { kind: 'user', id, text: event.text }]), ids: model.ids + 1, assistantId: undefined }
+    }
+    case 'text_delta': {
+      const current = model.assistantId
+      if (current) {
+        return withItems(model, model.view.items.map((i) => (i.id === current && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)))
+      }
+      const id = `assistant-${model.ids + 1}`
+      return { ...withItems(model, [...model.view.items, { kind: 'assistant', id, text: event.text }]), ids: model.ids + 1, assistantId: id }
+    }
+    case 'tool_call':
+      return {
+        ...withItems(model, [
+          ...model.view.items,
+          {
+            kind: 'tool',
+            id: `tool-${event.callId}`,
+            callId: event.callId,
+            toolName: event.toolName,
+            title: event.title ?? event.toolName,
+            params: event.params,
+            status: 'running',
+            logs: [],
+            answers: [],
+          },
+        ]),
+        calls: { ...model.calls, [event.callId]: { token: event.token, elicitId: undefined } },
+        assistantId: undefined,
+      }
+    case 'tool_result':
+      return {
+        ...updateTool(model, event.callId, (item) =>
+          // A call the user cancelled stays cancelled: the server's result just confirms it.
+          item.status === 'cancelled'
+            ? { result: event.result, elicitation: undefined }
+            : {
+                status: event.isError ? 'failed' : endedAfter(item.answers),
+                result: event.result,
+                elicitation: undefined,
+                ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
+              },
+        ),
+        calls: without(model.calls, event.callId),
+      }
+    case 'elicit_request':
+      return {
+        ...updateTool(model, event.callId, () => ({
+          status: 'awaiting_input',
+          elicitation: { request: event.request, handledByPlugin: options.hasPlugin(event.toolName), submitting: false },
+        })),
+        calls: { ...model.calls, [event.callId]: { token: model.calls[event.callId]?.token, elicitId: event.request.id } },
+      }
+    case 'elicit_refused':
+      return updateTool(model, event.callId, (item) =>
+        item.elicitation
+          ? { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } }
+          : {},
+      )
+    case 'elicit_answered':
+      return updateTool(model, event.callId, (item) => ({ answers: [...item.answers, { key: event.key, action: event.action, summary: event.summary }], error: undefined }))
+    case 'call_aborted':
+      return model
+    case 'call_not_found':
+      return { ...updateTool(model, event.callId, () => ({ status: 'failed', error: event.message, elicitation: undefined })), calls: without(model.calls, event.callId) }
+    case 'tool_log':
+      // A cancelled call's card stays as the user left it (reports sent before the abort may still arrive).
+      return updateTool(model, event.callId, (item) => (item.status === 'cancelled' ? {} : { logs: [...item.logs, { level: event.level, message: event.message }] }))
+    case 'tool_progress':
+      return updateTool(model, event.callId, (item) =>
+        item.status === 'cancelled'
+          ? {}
+          : {
+              progress: {
+                message: event.message,
+                ...(event.progress !== undefined && { progress: event.progress }),
+                ...(event.total !== undefined && { total: event.total }),
+              },
+            },
+      )
+    case 'conversation_state':
+      return { ...model, conversation: event.messages }
+    case 'error':
+      return withView(model, { error: new ChatEndpointError(event.message) })
+  }
+}
+
+/** What the chat rests at when nothing is streaming: waiting for an answer, or idle. */
+export function restingStatus(items: readonly ChatItem[]): ChatStatus {
+  return items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input') ? 'awaiting_input' : 'idle'
+}
+
+function withView(model: ChatModel, patch: Partial<ChatState>): ChatModel {
+  return { ...model, view: { ...model.view, ...patch } }
+}
+
+function withItems(model: ChatModel, items: readonly ChatItem[]): ChatModel {
+  return withView(model, { items })
+}
+
+function updateTool(model: ChatModel, callId: string, patch: (item: ToolItem) => Partial<ToolItem>): ChatModel {
+  return withItems(
+    model,
+    model.view.items.map((item) => (item.kind === 'tool' && item.callId === callId ? { ...item, ...patch(item) } : item)),
+  )
+}
+
+function without<V>(record: Readonly<Record<string, V>>, key: string): Record<string, V> {
+  const { [key]: _gone, ...rest } = record
+  return rest
+}
+
+/** How a call that ended without an error is shown: as the user left its last question. */
+function endedAfter(answers: readonly AnswerRecord[]): 'completed' | 'declined' | 'cancelled' {
+  const last = answers[answers.length - 1]?.action
+  return last === 'decline' ? 'declined' : last === 'cancel' ? 'cancelled' : 'completed'
+}
