@@ -35,7 +35,9 @@ import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
 import { splitModule } from './core/split.ts'
 import { redactBundleSourceMaps } from './core/redact-source-maps.ts'
-import { changedSince, snapshotSources, watcherReady } from './core/watch-catch-up.ts'
+import { GenerationSession } from './core/generation-session.ts'
+import { listSources } from './core/source-files.ts'
+import { watcherReady } from './watcher-ready.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
@@ -67,10 +69,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let generations = 0
   let fromCache = false
   let lastResult: GenerateResult | undefined
-  let idle: Promise<void> = Promise.resolve()
   let generator: McpBridgeGenerator | undefined
-  /** Dev: the first generation, the watcher's first scan and the catch-up after it. */
+  /** Dev: runs, queues and catches up generations (see core/generation-session.ts). */
+  let session: GenerationSession | undefined
+  /** Dev: the watcher's first scan and the catch-up after it. */
   let watching: Promise<void> = Promise.resolve()
+  const idle = () => session?.idle ?? Promise.resolve()
   /** The app server mounted in dev (closed with the dev server). */
   let devApp: { close(): Promise<void> } | undefined
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
@@ -80,10 +84,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
   /** `vite build`: every file parsed once, by discovery or the split, whichever comes first. */
   const parseCache = new ParseCache()
-  /** Dev: the watcher reports every change from now on (its first scan and the catch-up are done). */
-  let caughtUp = false
-
-  async function generate(changed?: readonly string[], onRegistries?: (files: GeneratedFile[]) => void): Promise<GenerateResult> {
+  async function generate(
+    changed?: readonly string[],
+    { onRegistries, incremental = false, files }: { onRegistries?: (files: GeneratedFile[]) => void; incremental?: boolean; files?: readonly string[] } = {},
+  ): Promise<GenerateResult> {
     // The same config file, loaded the same way, as the build or dev server this plugin is in.
     // Started only if a module must run (kept results may answer for all of them).
     // The modules a generation runs are built and loaded as one bundle (see bundle-loader.ts).
@@ -94,7 +98,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       const [{ McpBridgeGenerator }, { ModuleCache }] = await Promise.all([import('./core/generator.ts'), import('./core/module-cache.ts')])
       generator = new McpBridgeGenerator(options, loader, config.command === 'build' ? parseCache : undefined, ModuleCache.load(config.cacheDir, options.root))
     }
-    const result = await generator.generate(changed, { incremental: caughtUp, ...(onRegistries && { onRegistries }) })
+    const result = await generator.generate(changed, { incremental, ...(onRegistries && { onRegistries }), ...(files && { files }) })
     if (!result.diagnostics.some((d) => d.severity === 'error')) generator.write(result)
     generations += 1
     lastResult = result
@@ -151,9 +155,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         return fromCache
       },
       /** Resolves when no generation is running or queued. */
-      whenIdle: () => idle,
-      /** Dev: resolves once the watcher reports every change (its first scan is done) and the outputs are current. */
-      whenWatching: () => watching.then(() => idle),
+      whenIdle: () => idle(),
+      /**
+       * Dev: resolves once the watcher reports every change (its first scan is done) and the
+       * outputs are current with the files as they are now, reported by the watcher yet or not.
+       */
+      whenWatching: () => watching.then(() => session?.settle()),
     },
 
     config(user, env) {
@@ -230,7 +237,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         fromCache = cached !== undefined
         if (cached) return cached
         try {
-          const result = await generate(undefined, onRegistries)
+          const result = await generate(undefined, { ...(onRegistries && { onRegistries }) })
           const clean = !result.diagnostics.some((d) => d.severity === 'error')
           if (clean && served?.some((f) => result.files.find((r) => r.path === f.path)?.content !== f.content)) {
             throw new McpBridgeBuildError('mcp-bridge: the registries given to the bundler before the tools were checked differ from the checked ones. This is a bug in mcp-bridge (please report it); the build stops rather than ship them.')
@@ -261,7 +268,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         if (!generation) {
           // Dev: the first generation writes it; wait for that instead of failing the import.
           if (!generatedPaths().includes(path) || existsSync(path)) return null
-          await idle
+          await idle()
           return lastResult?.files.find((f) => f.path === path)?.content ?? null
         }
         const known = (await registries)?.find((f) => f.path === path)
@@ -350,29 +357,17 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     configureServer(server: ViteDevServer) {
       if (inert) return
-      if (options.server) devApp = mountInDev(server, options.server, () => idle)
+      if (options.server) devApp = mountInDev(server, options.server, idle)
       const failOnError = options.failOnError ?? false
-      let queued = false
-      let first = true
-      const changed = new Set<string>()
-      let running: Promise<void> = Promise.resolve()
       // The first generation usually ends before any page is open: a page that connects while
       // errors stand gets them too (not only after the next edit).
       let overlay: { message: string; stack: string; plugin: string } | undefined
-      // Generations run one at a time; events during a run collapse into one more run, which
-      // re-reads only the files that changed.
-      const regenerate = (file?: string) => {
-        if (file) changed.add(file)
-        if (queued) return
-        queued = true
-        running = running.then(async () => {
-          queued = false
-          const files = [...changed]
-          changed.clear()
-          const result = await generate(first ? undefined : files)
+      const dev = new GenerationSession({
+        list: () => listSources(options),
+        generate: ({ files, changed, incremental }) => generate(changed, { incremental, ...(files && { files }) }),
+        onResult(result, first) {
           // Edits are re-run by the module runner: have it ready before the first one.
           if (first) loader?.warm().catch((error: unknown) => server.config.logger.warn(`[mcp-bridge] the module loader could not start: ${(error as Error).message}`))
-          first = false
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
           for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
           overlay = errors.length ? { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}`, stack: '', plugin: 'mcp-bridge' } : undefined
@@ -380,22 +375,16 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
             server.ws.send({ type: 'error', err: overlay })
             if (failOnError) server.config.logger.error('[mcp-bridge] failOnError is set; fix the errors above')
           }
-        }).catch((error: unknown) => server.config.logger.error(`[mcp-bridge] generation failed: ${(error as Error).message}`))
-        idle = running
-      }
-      server.ws.on('connection', () => overlay && server.ws.send({ type: 'error', err: overlay }))
-      server.watcher.on('add', (f) => relevant(f) && regenerate(f))
-      server.watcher.on('change', (f) => relevant(f) && regenerate(f))
-      server.watcher.on('unlink', (f) => relevant(f) && regenerate(f))
-      // No change may be lost before the watcher's first scan ends (see watch-catch-up.ts).
-      const sources = snapshotSources(options)
-      regenerate()
-      watching = sources.then(async (before) => {
-        await watcherReady(server.watcher)
-        for (const file of await changedSince(options, before)) regenerate(file)
-        await idle
-        caughtUp = true
+        },
+        onError: (error) => server.config.logger.error(`[mcp-bridge] generation failed: ${error.message}`),
       })
+      session = dev
+      server.ws.on('connection', () => overlay && server.ws.send({ type: 'error', err: overlay }))
+      for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, (file: string) => void (relevant(file) && dev.run([file])))
+      void dev.run()
+      // No change may be lost before the watcher's first scan ends: the session compares the files
+      // with the listing its first generation used, once the watcher reports everything.
+      watching = watcherReady(server.watcher).then(() => dev.catchUp())
       watching.catch((error: unknown) => server.config.logger.error(`[mcp-bridge] watching failed: ${(error as Error).message}`))
     },
 

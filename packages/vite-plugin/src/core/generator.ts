@@ -13,7 +13,7 @@ import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { ParseCache } from './parsed-source.ts'
 import type { ModuleCache } from './module-cache.ts'
-import { includedFiles, mayHoldTools, toolSourceFiles } from './source-files.ts'
+import { listSources, mayHoldTools, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 
@@ -43,6 +43,8 @@ export interface GenerateOptions {
    * can go on bundling the app while the tools are checked, and fails on those errors anyway.
    */
   onRegistries?: (files: GeneratedFile[]) => void
+  /** The included files, listed by the caller (a generation session keeps the listing it passes). */
+  files?: readonly string[]
 }
 
 export { CLIENT_REGISTRY, SERVER_REGISTRY } from './codegen.ts'
@@ -75,7 +77,7 @@ export class McpBridgeGenerator {
    * decide whether it counts. Without it every run lists the files afresh, so an event that was
    * never reported (a watcher still starting) cannot hide a file.
    */
-  async #sources(changed: readonly string[] | undefined): Promise<string[]> {
+  async #sources(changed: readonly string[] | undefined, listed: readonly string[] | undefined): Promise<string[]> {
     const included = this.#included
     if (changed && included && changed.every((f) => included.has(f) || !existsSync(f))) {
       for (const file of changed) {
@@ -86,7 +88,7 @@ export class McpBridgeGenerator {
       }
       return [...this.#toolFiles].sort()
     }
-    const files = await includedFiles(this.options, ['**/*.d.ts'])
+    const files = listed ? [...listed] : await listSources(this.options)
     this.#included = new Set(files)
     this.#toolFiles = new Set(files.filter(mayHoldTools))
     return [...this.#toolFiles]
@@ -96,9 +98,9 @@ export class McpBridgeGenerator {
    * Generate everything. With `changed` (absolute paths, from a watcher), only those files are
    * re-parsed and re-loaded (plus their importers); the rest comes from the previous run.
    */
-  async generate(changed?: readonly string[], { incremental = false, onRegistries }: GenerateOptions = {}): Promise<GenerateResult> {
+  async generate(changed?: readonly string[], { incremental = false, onRegistries, files: listed }: GenerateOptions = {}): Promise<GenerateResult> {
     const { root } = this.options
-    const files = await this.#sources(incremental ? changed : undefined)
+    const files = await this.#sources(incremental ? changed : undefined, listed)
     const discoveries = this.#discover(files, changed)
     // Discovery alone names every tool (a name that is not a literal is a discovery error): the
     // registries are known now, before any module runs, unless discovery found errors.

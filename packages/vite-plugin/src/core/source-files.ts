@@ -28,10 +28,14 @@ export async function includedFiles(options: ResolvedOptions, extraIgnore: reado
   })
 }
 
+/** The included source files a generation reads (declaration files never hold tools). */
+export function listSources(options: ResolvedOptions): Promise<string[]> {
+  return includedFiles(options, ['**/*.d.ts'])
+}
+
 /** The included source files that may hold tools (a cheap text pre-scan skips the rest). */
 export async function toolSourceFiles(options: ResolvedOptions): Promise<string[]> {
-  const files = await includedFiles(options, ['**/*.d.ts'])
-  return files.filter(mayHoldTools)
+  return (await listSources(options)).filter(mayHoldTools)
 }
 
 /** The pre-scan (`patterns.ts`) on a file's text: can it hold a tool or plugin at all? */
