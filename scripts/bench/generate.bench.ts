@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import { resolveConfig } from 'vite'
 import { McpBridgeGenerator, createBundledModuleLoader, createViteModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
-import { splitModule } from '@mcp-bridge/vite-plugin'
+import { splitModule } from '@mcp-bridge/vite-plugin/core'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
 

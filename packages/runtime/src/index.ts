@@ -2,7 +2,7 @@
  * @mcp-bridge/runtime — what a tool author needs, isomorphic (safe in client and server bundles):
  * the tool builder and its types, plugins, the errors a tool may catch or throw, and the
  * context helpers. Hosts live in `./server` and `./mcp`, the browser client in `./client` and
- * `./react`, test helpers in `./testing`, build-time helpers in `./internal`.
+ * `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'
@@ -92,7 +92,8 @@ export {
 export type { ExtractedModelContext, ModelContext } from './context/model-context.ts'
 export { assertJsonSafe, ModelContextError } from './context/json-safe.ts'
 
-export * from './sampling/content.ts'
+export { messageText } from './sampling/content.ts'
+export type { AudioContent, ImageContent, McpContentBlock, McpMessage, TextContent, ToolResultContent, ToolUseContent } from './sampling/content.ts'
 export { SCHEMA_TOOL_NAME } from './sampling/types.ts'
 export type {
   ModelPreferences,

@@ -4,7 +4,7 @@
  */
 export { createMcpServer } from './mcp/create-mcp-server.ts'
 export type { BridgeMcpServer } from './mcp/create-mcp-server.ts'
-export { McpServerOptionsError } from './mcp/server-options.ts'
+export { OptionsError } from './errors/options-error.ts'
 export type { McpServerOptions } from './mcp/server-options.ts'
 export type { McpHttpHandler, McpHttpOptions } from './mcp/http-handler.ts'
 export { TooManyCallsError } from './calls/call-registry.ts'

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PreviewServer, UserConfig, ViteBuilder, ViteDevServer } from 'vite'
-import { isAppServer, McpBridgeError } from '@mcp-bridge/runtime/base'
+import { isAppServer, McpBridgeError } from '@mcp-bridge/runtime/build'
 import type { AppServer, NodeMiddleware } from '@mcp-bridge/runtime/server'
 import type { ResolvedOptions } from './core/options.ts'
 

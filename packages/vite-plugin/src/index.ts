@@ -46,13 +46,8 @@ import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMar
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
-export { createViteModuleLoader } from './core/load-modules.ts'
-export { createBundledModuleLoader } from './core/bundle-loader.ts'
-export type { BundledModuleLoader, BundledModuleLoaderOptions, BundleStats } from './core/bundle-loader.ts'
-export type { ModuleLoader, ModuleLoaderOptions } from './core/load-modules.ts'
-export { splitModule } from './core/split.ts'
 
-export { McpBridgeBuildError, McpBridgeOptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './core/errors.ts'
+export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {

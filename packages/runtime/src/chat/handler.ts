@@ -25,6 +25,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface ChatHandlerOptions extends RequestOriginOptions {
   /**
@@ -65,10 +66,6 @@ export interface ChatHandler {
 /** A body is a few levels of protocol around JSON data (tool inputs, results) of at most MAX_JSON_DEPTH. */
 const MAX_BODY_DEPTH = MAX_JSON_DEPTH + 8
 
-export class ChatHandlerOptionsError extends McpBridgeError {
-  readonly code = 'CHAT_HANDLER_OPTIONS_INVALID'
-}
-
 const positive = z.number().int().positive()
 const optionsSchema = z
   .object({
@@ -103,7 +100,7 @@ const optionsSchema = z
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
-    throw new ChatHandlerOptionsError(`createChatHandler: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createChatHandler', summarizeIssues(checked.error.issues))
   }
   const tools = collectTools(options.tools, 'createChatHandler({ tools })')
   const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }

@@ -46,13 +46,6 @@ export function encodeModelContext<S extends object>(input: EncodeModelContextIn
   }
 }
 
-/**
- * Only the schema half, for in-app requests whose message travels separately from the context.
- * `context` must already be JSON-safe (see `assertJsonSafe`); it is referenced, not copied.
- */
-export function withModelContext<S extends object>(schema: S, context: ModelContext): S & { 'x-model-context'?: ModelContext } {
-  return Object.keys(context).length === 0 ? schema : { ...schema, [MODEL_CONTEXT_KEY]: context }
-}
 
 export interface ExtractedModelContext {
   /** The human-readable message, without the encoded section. */

@@ -10,16 +10,13 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import type { AppServer } from './app-server.ts'
 import { toNodeListener } from './node-adapter.ts'
 import { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths, routePathSchema } from './route-paths.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface AppRouteOptions {
   /** Where the chat handler answers. Default `/api/chat`. */
   chatPath?: string
   /** Where the MCP endpoint answers, when the app has one. Default `/mcp`. */
   mcpPath?: string
-}
-
-export class AppRouteOptionsError extends McpBridgeError {
-  readonly code = 'APP_ROUTE_OPTIONS_INVALID'
 }
 
 export const appRouteOptionsSchema = z.strictObject({ chatPath: routePathSchema.optional(), mcpPath: routePathSchema.optional() })
@@ -30,9 +27,9 @@ export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (
 
 export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRouteOptions> {
   const parsed = appRouteOptionsSchema.safeParse(options)
-  if (!parsed.success) throw new AppRouteOptionsError(formatIssues(summarizeIssues(parsed.error.issues), 'inline', 'app routes'))
+  if (!parsed.success) throw new OptionsError('app routes', summarizeIssues(parsed.error.issues))
   const routes = routePaths(parsed.data.chatPath, parsed.data.mcpPath)
-  if ('problem' in routes) throw new AppRouteOptionsError(routes.problem)
+  if ('problem' in routes) throw new OptionsError('app routes', { problem: routes.problem })
   return routes
 }
 

@@ -6,10 +6,8 @@
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { FetchHandler } from './node-adapter.ts'
-
-export class AppServerDefinitionError extends McpBridgeError {
-  readonly code = 'APP_SERVER_INVALID'
-}
+import { OptionsError } from '../errors/options-error.ts'
+import type { IssueSummary } from '../errors/issues.ts'
 
 /** Something failed while the app server closed; `cause` holds every failure (the rest still closed). */
 export class AppServerCloseError extends McpBridgeError {
@@ -36,19 +34,18 @@ export interface AppServer extends Readonly<AppServerParts> {
 }
 
 export function defineAppServer(parts: AppServerParts): AppServer {
-  const problems: string[] = []
+  const problems: IssueSummary[] = []
   const given = parts as unknown as Record<string, unknown> | undefined
   if (typeof given !== 'object' || given === null) {
-    throw new AppServerDefinitionError('defineAppServer() takes { chat, mcp?, close? }, e.g. defineAppServer({ chat: createChatHandler({ tools, model }) })')
+    throw new OptionsError('defineAppServer', { problem: 'takes { chat, mcp?, close? }, e.g. defineAppServer({ chat: createChatHandler({ tools, model }) })' })
   }
-  if (typeof given.chat !== 'function') problems.push(`chat must be a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})`)
+  if (typeof given.chat !== 'function') problems.push({ path: 'chat', message: `a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})` })
   if (given.mcp !== undefined && typeof (given.mcp as { fetch?: unknown } | null)?.fetch !== 'function') {
-    problems.push(`mcp must be an MCP HTTP handler, createMcpServer(...).createHandler() (got ${describe(given.mcp)})`)
+    problems.push({ path: 'mcp', message: `an MCP HTTP handler, createMcpServer(...).createHandler() (got ${describe(given.mcp)})` })
   }
-  if (given.close !== undefined && typeof given.close !== 'function') problems.push(`close must be a function (got ${describe(given.close)})`)
-  const unknown = Object.keys(given).filter((k) => !['chat', 'mcp', 'close'].includes(k))
-  if (unknown.length) problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} (known: chat, mcp, close)`)
-  if (problems.length) throw new AppServerDefinitionError(`defineAppServer(): ${problems.join('; ')}.`)
+  if (given.close !== undefined && typeof given.close !== 'function') problems.push({ path: 'close', message: `a function (got ${describe(given.close)})` })
+  for (const key of Object.keys(given).filter((k) => !['chat', 'mcp', 'close'].includes(k))) problems.push({ path: key, message: 'unknown key (known: chat, mcp, close)' })
+  if (problems.length) throw new OptionsError('defineAppServer', problems)
   return Object.freeze({ kind: 'mcp-bridge-app-server', ...parts })
 }
 

@@ -14,16 +14,13 @@
 import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface RequestOriginOptions {
   /** Host names this server answers to (no port). Default: `localhost`, `127.0.0.1`, `[::1]`, `*.localhost`. */
   allowedHosts?: readonly string[] | true
   /** Browser origins allowed besides the server's own, e.g. `https://app.example.com`. Default: loopback origins. */
   allowedOrigins?: readonly string[] | true
-}
-
-export class RequestOriginOptionsError extends McpBridgeError {
-  readonly code = 'ORIGIN_OPTIONS_INVALID'
 }
 
 const listOrAll = z.union([z.literal(true), z.array(z.string().min(1, 'an empty name matches nothing'))])
@@ -33,9 +30,8 @@ export const requestOriginOptionsSchema = z.object({ allowedHosts: listOrAll.opt
 export function resolveRequestOrigin(options: RequestOriginOptions, where: string): RequestOriginOptions {
   const parsed = requestOriginOptionsSchema.safeParse({ allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins })
   if (!parsed.success) {
-    throw new RequestOriginOptionsError(
-      `${where}: ${formatIssues(summarizeIssues(parsed.error.issues))} (give a list of names, e.g. ['chat.example.com'], or true for any)`,
-    )
+    const issues = summarizeIssues(parsed.error.issues)
+    throw new OptionsError(where, { option: issues[0]?.path, problem: `${formatIssues(issues)} (give a list of names, e.g. ['chat.example.com'], or true for any)` })
   }
   return parsed.data
 }

@@ -17,6 +17,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
 import { appRouteOptionsSchema, appRoutes, type AppRouteOptions } from './app-routes.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface ServeAppOptions extends AppRouteOptions {
   /** The built client (Vite's client outDir). Without it only the chat and MCP paths answer. */
@@ -37,10 +38,6 @@ export interface ServedApp {
   close(): Promise<void>
 }
 
-export class ServeAppOptionsError extends McpBridgeError {
-  readonly code = 'SERVE_APP_OPTIONS_INVALID'
-}
-
 export class ServeAppListenError extends McpBridgeError {
   readonly code = 'SERVE_APP_LISTEN_FAILED'
 }
@@ -53,13 +50,13 @@ const optionsSchema = appRouteOptionsSchema.extend({
 })
 
 export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
-  if (!isAppServer(app)) throw new ServeAppOptionsError('serveApp(app) takes the value of defineAppServer({ chat, mcp?, close? })')
+  if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of defineAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)
-  if (!parsed.success) throw new ServeAppOptionsError(`serveApp(): ${formatIssues(summarizeIssues(parsed.error.issues), 'inline', 'options')}`)
+  if (!parsed.success) throw new OptionsError('serveApp', summarizeIssues(parsed.error.issues))
   const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, ...routes } = parsed.data
   const dir = staticDir instanceof URL ? fileURLToPath(staticDir) : staticDir
   if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) {
-    throw new ServeAppOptionsError(`serveApp(): staticDir ${dir} is not a directory; build the client first (vite build)`)
+    throw new OptionsError('serveApp', { option: 'staticDir', problem: `staticDir ${dir} is not a directory; build the client first (vite build)` })
   }
 
   const api = appRoutes(app, routes)

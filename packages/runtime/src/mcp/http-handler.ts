@@ -20,6 +20,7 @@ import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions 
 import { LegacySessions } from './legacy-sessions.ts'
 import type { Scope } from 'effection'
 import type { Clock } from '../time/clock.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface McpHttpOptions extends RequestOriginOptions {
   /** 2025-11-25 sessions held at once; a further `initialize` is refused with 503. Default 1000. */
@@ -28,10 +29,6 @@ export interface McpHttpOptions extends RequestOriginOptions {
   maxLegacySessionsPerClient?: number
   /** Close a 2025-11-25 session no request has used for this long, in ms. Default 10 minutes. */
   legacySessionIdleMs?: number
-}
-
-export class McpHttpOptionsError extends McpBridgeError {
-  readonly code = 'MCP_HTTP_OPTIONS_INVALID'
 }
 
 const optionsSchema = z
@@ -60,7 +57,7 @@ export function createMcpHttpHandler(
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
-    throw new McpHttpOptionsError(`createHandler: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createHandler', summarizeIssues(checked.error.issues))
   }
   const origin = resolveRequestOrigin(options, 'createHandler')
   const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: server.onError })

@@ -14,6 +14,7 @@ import type { McpPlugin } from '../plugin/types.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
+import { OptionsError } from '../errors/options-error.ts'
 
 export interface McpServerOptions {
   name: string
@@ -75,10 +76,6 @@ export interface McpServerOptions {
   clock?: Clock
 }
 
-export class McpServerOptionsError extends McpBridgeError {
-  readonly code = 'MCP_SERVER_OPTIONS_INVALID'
-}
-
 export interface ResolvedServerOptions {
   name: string
   version: string
@@ -129,13 +126,13 @@ const optionsSchema = z
 export function resolveServerOptions(input: McpServerOptions): ResolvedServerOptions {
   const parsed = optionsSchema.safeParse(input)
   if (!parsed.success) {
-    throw new McpServerOptionsError(`createMcpServer: invalid options:\n${formatIssues(summarizeIssues(parsed.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createMcpServer', summarizeIssues(parsed.error.issues))
   }
   const options = parsed.data
   const secret = options.secret ?? randomBytes(32)
   const secretBytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret.byteLength
   if (secretBytes < 32) {
-    throw new McpServerOptionsError(`createMcpServer: secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).`)
+    throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).` })
   }
   const tools = collectTools(input.tools, 'createMcpServer({ tools })')
   return {
@@ -157,6 +154,6 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     store: input.store,
     clock: input.clock ?? systemClock,
-    apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new McpServerOptionsError(message)),
+    apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new OptionsError('createMcpServer', { option: 'apps', problem: message.replace(/^createMcpServer: /, '') })),
   }
 }

@@ -47,11 +47,6 @@ export type ToolResultContent = z.infer<typeof toolResultContentSchema>
 export type McpContentBlock = z.infer<typeof contentBlockSchema>
 export type McpMessage = z.infer<typeof mcpMessageSchema>
 
-export function textMessage(role: McpMessage['role'], text: string): McpMessage {
-  return { role, content: [{ type: 'text', text }] }
-}
-
-/** The concatenated text blocks of a message (what `SampleResult.text` reports). */
 export function messageText(message: McpMessage): string {
   return message.content
     .filter((b): b is TextContent => b.type === 'text')

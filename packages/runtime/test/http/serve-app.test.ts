@@ -7,7 +7,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { AppServerDefinitionError, defineAppServer, serveApp, ServeAppListenError, ServeAppOptionsError, type ServedApp } from '../../src/server.ts'
+import { defineAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
 
 const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))
 mkdirSync(join(dist, 'assets'))
@@ -59,11 +59,13 @@ describe('serveApp', () => {
   })
 
   it('refuses bad definitions and options with errors that say what to write', async () => {
-    expect(() => defineAppServer({ chat: 'nope' } as never)).toThrow(AppServerDefinitionError)
-    expect(() => defineAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/mcp must be an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
-    expect(() => defineAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/unknown key "model" \(known: chat, mcp, close\)/)
+    expect(() => defineAppServer({ chat: 'nope' } as never)).toThrow(OptionsError)
+    expect(() => defineAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/defineAppServer: invalid options:\n  - mcp: an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
+    expect(() => defineAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/model: unknown key \(known: chat, mcp, close\)/)
     await expect(serveApp({ chat: async () => new Response() } as never)).rejects.toThrow(/takes the value of defineAppServer/)
-    await expect(serveApp(app(), { port: 70_000 })).rejects.toThrow(ServeAppOptionsError)
+    await expect(serveApp(app(), { port: 70_000 })).rejects.toThrow(OptionsError)
+    // One class for every option of the library: a stable code, the function and the option it names.
+    await expect(serveApp(app(), { port: 70_000 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', fn: 'serveApp', option: 'port' })
     await expect(serveApp(app(), { chatPath: 'api' })).rejects.toThrow(/chatPath: a path starting with "\/"/)
     await expect(serveApp(app(), { staticDir: join(dist, 'nope'), port: 0 })).rejects.toThrow(/is not a directory; build the client first/)
   })

@@ -15,7 +15,7 @@ import { ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
 import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createAppViewSession } from '../../src/app-view.ts'
 import { createEmissionStore, type EmissionStore } from '../../src/client.ts'
-import { createMcpServer, MCP_APP_MIME_TYPE, McpServerOptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
+import { createMcpServer, MCP_APP_MIME_TYPE, OptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
 import { accept, connectClient, FULL_CAPABILITIES, serveHttp, textOf, type Generation, type ScriptedClient } from './support/mcp-clients.ts'
 import { createTestClock, type TestClock } from '../../src/testing.ts'
 import { until } from '../support/until.ts'
@@ -120,7 +120,7 @@ describe('MCP Apps: listing and resources', () => {
   })
 
   it('refuses views for tools it does not serve, and a view loader that fails says which tool', async () => {
-    expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { nope: '<p>' } } })).toThrow(McpServerOptionsError)
+    expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { nope: '<p>' } } })).toThrow(OptionsError)
     expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: '<p>' }, claimTimeoutMs: -1 } as McpAppsOptions })).toThrow(/claimTimeoutMs/)
     const server = createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: () => { throw new Error('dist/mcp-apps/plain.html is missing') } } } })
     open.push(server)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, makePlugin } from '../../src/index.ts'
-import { createMcpServer, McpServerOptionsError } from '../../src/mcp.ts'
+import { createMcpServer, OptionsError } from '../../src/mcp.ts'
 import { ToolListError } from '../../src/server.ts'
 import { add, askAge } from '../fixtures/mcp-tools.ts'
 
@@ -16,10 +16,10 @@ describe('createMcpServer options', () => {
   })
 
   it.each([
-    [{ name: '', version: '1', tools: [] }, McpServerOptionsError, /name: give the server a name/],
-    [{ name: 's', version: '1', tools: [], secret: 'short' }, McpServerOptionsError, /secret is 5 bytes; use at least 32/],
-    [{ name: 's', version: '1', tools: [], inputTimeoutMs: 10 }, McpServerOptionsError, /inputTimeoutMs: at least 1000 ms; a person needs minutes/],
-    [{ name: 's', version: '1', tools: [], port: 3000 }, McpServerOptionsError, /Unrecognized key: "port"/],
+    [{ name: '', version: '1', tools: [] }, OptionsError, /name: give the server a name/],
+    [{ name: 's', version: '1', tools: [], secret: 'short' }, OptionsError, /secret is 5 bytes; use at least 32/],
+    [{ name: 's', version: '1', tools: [], inputTimeoutMs: 10 }, OptionsError, /inputTimeoutMs: at least 1000 ms; a person needs minutes/],
+    [{ name: 's', version: '1', tools: [], port: 3000 }, OptionsError, /Unrecognized key: "port"/],
     [{ name: 's', version: '1', tools: [{ name: 'fake' }] }, ToolListError, /createMcpServer\(\{ tools \}\): tools\[0\] is not a tool or plugin/],
   ])('refuses bad options with a message that says what to fix (%#)', (options, kind, message) => {
     expect(() => createMcpServer(options as never)).toThrow(kind)

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { createMcpServer, McpServerOptionsError, type BridgeMcpServer } from '../../src/mcp.ts'
+import { createMcpServer, OptionsError, type BridgeMcpServer } from '../../src/mcp.ts'
 import { connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
@@ -93,7 +93,7 @@ describe('metadata given wrong', () => {
     expect(() => b.icons([])).toThrow(/at least one icon/)
     expect(() => b.returns(z.string() as never)).toThrow(/\.returns\(\) takes a zod 4 object schema \(an MCP outputSchema is an object\)/)
     expect(() => b.returns(z.object({ at: z.date() }))).toThrow(/\.returns\(\) must be JSON-representable/)
-    expect(() => createMcpServer({ name: 'x', version: '1', tools: [], websiteUrl: 'javascript:alert(1)' })).toThrow(McpServerOptionsError)
+    expect(() => createMcpServer({ name: 'x', version: '1', tools: [], websiteUrl: 'javascript:alert(1)' })).toThrow(OptionsError)
     expect(() => createMcpServer({ name: 'x', version: '1', tools: [], websiteUrl: 'javascript:alert(1)' })).toThrow(/websiteUrl.*an http\(s\) URL/)
   })
 })

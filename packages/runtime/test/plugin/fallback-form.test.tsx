@@ -9,7 +9,7 @@ import { createMcpTool, type ElicitRequest, type ElicitResult, fallbackForm, mak
 import { createBridgeHost } from '../../src/server.ts'
 import { createEmissionStore, createPluginExecutor, createPluginRegistry, encodeElicitRequest, type IncomingQuestion } from '../../src/client.ts'
 import { FallbackForm, ToolCallEmissions } from '../../src/react.ts'
-import { analyzeResponseSchema } from '../../src/internal.ts'
+import { analyzeResponseSchema } from '../../src/schema/analyze-elicit-schema.ts'
 
 afterEach(cleanup)
 

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { type Violation } from '../../src/index.ts'
-import { analyzeResponseSchema, checkElicitationSchema } from '../../src/internal.ts'
+import { analyzeResponseSchema } from '../../src/schema/analyze-elicit-schema.ts'
+import { checkElicitationSchema } from '../../src/schema/check-elicitation-schema.ts'
 
 const errors = (vs: Violation[]) => vs.filter((v) => v.severity === 'error')
 const warnings = (vs: Violation[]) => vs.filter((v) => v.severity === 'warning')

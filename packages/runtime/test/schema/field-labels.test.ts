@@ -1,7 +1,7 @@
 /** An answer in one line for people: labels, choice titles, Yes/No, lists, and a bound on length. */
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { analyzeResponseSchema } from '../../src/internal.ts'
+import { analyzeResponseSchema } from '../../src/schema/analyze-elicit-schema.ts'
 import { fieldLabel, summarizeAnswer } from '../../src/schema/field-labels.ts'
 
 const wire = analyzeResponseSchema(

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { analyzeResponseSchema, toJsonSchema } from '../../src/internal.ts'
+import { analyzeResponseSchema } from '../../src/schema/analyze-elicit-schema.ts'
+import { toJsonSchema } from '../../src/schema/zod-to-json-schema.ts'
 
 const corpus: Record<string, z.ZodObject> = {
   string: z.object({ a: z.string() }),

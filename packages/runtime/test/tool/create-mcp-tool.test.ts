@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, ElicitationSchemaError, InvalidToolNameError, ToolDefinitionError } from '../../src/index.ts'
-import { formatViolation, toolNameProblem } from '../../src/internal.ts'
+import { formatViolation, toolNameProblem } from '../../src/build.ts'
 
 const flight = z.object({ id: z.string(), price: z.number() })
 

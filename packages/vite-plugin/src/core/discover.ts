@@ -7,7 +7,7 @@
  * names, exports and exact source positions, so every later report can point at code.
  */
 import { readFileSync } from 'node:fs'
-import { toolNameProblem } from '@mcp-bridge/runtime/base'
+import { toolNameProblem } from '@mcp-bridge/runtime/build'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { keyName, type EsNode } from './estree.ts'

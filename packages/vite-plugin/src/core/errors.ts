@@ -2,17 +2,15 @@
  * The plugin's errors. Each is an `McpBridgeError` (from the runtime) with a stable `code`, so a
  * build script or CI wrapper can branch on `err.code` whichever package threw.
  */
-import { McpBridgeError } from '@mcp-bridge/runtime/base'
+import { McpBridgeError } from '@mcp-bridge/runtime/build'
 
 /** Diagnostics with error severity failed a build (the message lists them at file:line:col). */
 export class McpBridgeBuildError extends McpBridgeError {
   readonly code = 'MCP_BRIDGE_DIAGNOSTICS'
 }
 
-/** `mcpBridge({...})` / the CLI were given options they cannot use. */
-export class McpBridgeOptionsError extends McpBridgeError {
-  readonly code = 'INVALID_OPTIONS'
-}
+/** `mcpBridge({...})` / the CLI were given options they cannot use: the runtime's one options error. */
+export { OptionsError } from '@mcp-bridge/runtime/build'
 
 /** A tool module's top-level code did not settle within the import time limit. */
 export class ModuleLoadTimeoutError extends McpBridgeError {

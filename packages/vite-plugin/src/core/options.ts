@@ -4,8 +4,8 @@
  * the known ones, because a misspelt option silently ignored is worse than a failed start.
  */
 import { isAbsolute, resolve } from 'node:path'
-import { ROUTE_PATH_HINT, ROUTE_PATH_PATTERN, routePaths } from '@mcp-bridge/runtime/base'
-import { McpBridgeOptionsError } from './errors.ts'
+import { ROUTE_PATH_HINT, ROUTE_PATH_PATTERN, routePaths } from '@mcp-bridge/runtime/build'
+import { OptionsError } from './errors.ts'
 
 type Globs = string | string[]
 
@@ -102,7 +102,7 @@ export interface ResolvedOptions {
   apps: { include: string[] } | undefined
 }
 
-export { McpBridgeOptionsError } from './errors.ts'
+export { OptionsError } from './errors.ts'
 
 export const DEFAULT_INCLUDE = ['src/**/*.{ts,tsx}']
 export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
@@ -110,7 +110,7 @@ export const DEFAULT_MANIFEST = 'mcp-tools.json'
 
 export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   const problems = problemsOf(user ?? {})
-  if (problems.length) throw new McpBridgeOptionsError(`mcpBridge(): ${problems.join('; ')}`)
+  if (problems.length) throw new OptionsError('mcpBridge()', { option: /^([\w.]+):/.exec(problems[0]!)?.[1] ?? /"([\w.]+)"/.exec(problems[0]!)?.[1], problem: problems.join('; ') })
   const o = (user ?? {}) as McpBridgeOptions
   const list = (v: string | string[] | undefined, fallback: string[]) => (v === undefined ? fallback : Array.isArray(v) ? v : [v])
   const outDir = o.outDir ?? DEFAULT_OUT_DIR
@@ -130,6 +130,6 @@ function resolveServer(server: McpBridgeOptions['server'], root: string): Resolv
   if (server === undefined) return undefined
   const { entry, chatPath, mcpPath } = typeof server === 'string' ? { entry: server, chatPath: undefined, mcpPath: undefined } : server
   const paths = routePaths(chatPath, mcpPath)
-  if ('problem' in paths) throw new McpBridgeOptionsError(`mcpBridge(): server.${paths.problem}`)
+  if ('problem' in paths) throw new OptionsError('mcpBridge()', { option: 'server', problem: `server.${paths.problem}` })
   return { entry: isAbsolute(entry) ? entry : resolve(root, entry), ...paths }
 }

@@ -31,7 +31,7 @@ export async function optionsFromViteConfig(root: string): Promise<Record<string
   return (await readViteConfig(root)).userOptions
 }
 
-/** Options from the app's Vite config with `overrides` on top, validated (throws `McpBridgeOptionsError`). */
+/** Options from the app's Vite config with `overrides` on top, validated (throws `OptionsError`). */
 export async function projectOptions(root: string, overrides: McpBridgeOptions = {}): Promise<ResolvedOptions> {
   return (await projectSetup(root, overrides)).options
 }

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import type { AnyMcpTool, ElicitViolation } from '@mcp-bridge/runtime'
-import { formatViolation } from '@mcp-bridge/runtime/base'
+import { formatViolation } from '@mcp-bridge/runtime/build'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import type { DiscoveredTool, FileDiscovery } from './discover.ts'
 import type { ModuleLoader } from './load-modules.ts'

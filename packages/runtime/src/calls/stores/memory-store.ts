@@ -8,8 +8,9 @@
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
-import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
+import { OptionsError } from '../../errors/options-error.ts'
 
 export interface MemoryStoreOptions {
   /** Most conversations kept at once (default 10,000); past it the least recently saved is forgotten. */
@@ -32,7 +33,7 @@ interface Entry {
 export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const checked = optionsSchema.safeParse(options)
   if (!checked.success) {
-    throw new StoreOptionsError(`createMemoryStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createMemoryStore', summarizeIssues(checked.error.issues))
   }
   const maxConversations = checked.data.maxConversations ?? 10_000
   const clock = checked.data.clock ?? systemClock

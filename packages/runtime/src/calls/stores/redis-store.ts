@@ -16,7 +16,8 @@ import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
-import { StoreClosedError, StoreOptionsError, StoreUnavailableError } from './store-errors.ts'
+import { StoreClosedError, StoreUnavailableError } from './store-errors.ts'
+import { OptionsError } from '../../errors/options-error.ts'
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -70,7 +71,7 @@ const FENCE_TTL_MS = 7 * 24 * 3600_000
 export async function createRedisStore(options: RedisStoreOptions): Promise<CallStore> {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
-    throw new StoreOptionsError(`createRedisStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createRedisStore', summarizeIssues(checked.error.issues))
   }
   const { url, keyPrefix = 'mcp-bridge:' } = checked.data
   const Redis = await loadDriver<RedisConstructor>('createRedisStore', 'ioredis', (m) => m.Redis ?? m.default)

@@ -18,8 +18,9 @@ import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
-import { StoreClosedError, StoreOptionsError } from './store-errors.ts'
+import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
+import { OptionsError } from '../../errors/options-error.ts'
 
 export interface SqliteStoreOptions {
   /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
@@ -59,7 +60,7 @@ const SWEEP_EVERY = 500
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<CallStore> {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
-    throw new StoreOptionsError(`createSqliteStore: invalid options:\n${formatIssues(summarizeIssues(checked.error.issues), 'list', '(options)')}`)
+    throw new OptionsError('createSqliteStore', summarizeIssues(checked.error.issues))
   }
   const { path, tablePrefix = 'mcp_bridge_', clock = systemClock } = checked.data
   const Database = await loadDriver<DatabaseConstructor>('createSqliteStore', 'libsql', (m) => m.default ?? m)

@@ -8,10 +8,6 @@ export class StoreDriverMissingError extends McpBridgeError {
   }
 }
 
-export class StoreOptionsError extends McpBridgeError {
-  readonly code = 'STORE_OPTIONS_INVALID'
-}
-
 export class StoreClosedError extends McpBridgeError {
   readonly code = 'STORE_CLOSED'
   constructor(kind: string) {

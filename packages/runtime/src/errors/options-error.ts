@@ -1,0 +1,44 @@
+/**
+ * Every option the library takes is checked when it is given, so a mistake is one clear error
+ * at startup and never a confusing failure in the middle of somebody's tool call. One class for
+ * all of them: a host branches on `err.code === 'INVALID_OPTIONS'`, and `err.fn` / `err.options`
+ * say which function and which options (`limits.idleTimeoutMs`); the message says what each takes.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   createChatHandler({ tools, model, limits: { idleTimeoutMs: 10 } })
+ * } catch (error) {
+ *   if (error instanceof OptionsError) console.error(error.option) // 'limits.idleTimeoutMs'
+ * }
+ * ```
+ */
+import { formatIssues, type IssueSummary } from './issues.ts'
+import { McpBridgeError } from './mcp-bridge-error.ts'
+
+export class OptionsError extends McpBridgeError {
+  readonly code = 'INVALID_OPTIONS'
+  /** Each wrong option's path (empty for the options object as a whole). */
+  readonly options: readonly string[]
+
+  /**
+   * `problems`: the issues of a schema check (one line each), or one sentence about `option`.
+   * The message starts with `fn` (`createChatHandler: …`).
+   */
+  constructor(
+    readonly fn: string,
+    problems: readonly IssueSummary[] | { option?: string; problem: string },
+  ) {
+    super(
+      Array.isArray(problems)
+        ? `${fn}: invalid options:\n${formatIssues(problems, 'list', '(options)')}`
+        : `${fn}: ${(problems as { problem: string }).problem}`,
+    )
+    this.options = Array.isArray(problems) ? problems.map((p) => p.path) : [(problems as { option?: string }).option ?? '']
+  }
+
+  /** The first wrong option. */
+  get option(): string {
+    return this.options[0] ?? ''
+  }
+}
