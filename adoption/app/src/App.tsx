@@ -1,4 +1,4 @@
-import { FallbackForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/react'
+import { GeneratedForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
 export default function App() {
@@ -12,7 +12,7 @@ export default function App() {
           <section key={item.id} aria-label={item.title}>
             <ToolCallEmissions store={chat.store} callId={item.callId} />
             {item.elicitation && !item.elicitation.handledByPlugin && (
-              <FallbackForm
+              <GeneratedForm
                 message={item.elicitation.request.message}
                 schema={item.elicitation.request.schema}
                 errors={item.elicitation.errors}

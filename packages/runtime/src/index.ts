@@ -88,9 +88,9 @@ export {
   extractModelContext,
   MODEL_CONTEXT_BOUNDARY,
   MODEL_CONTEXT_KEY,
-} from './context/model-context.ts'
-export type { ExtractedModelContext, ModelContext } from './context/model-context.ts'
-export { assertJsonSafe, ModelContextError } from './context/json-safe.ts'
+} from './model-context/model-context.ts'
+export type { ExtractedModelContext, ModelContext } from './model-context/model-context.ts'
+export { assertJsonSafe, ModelContextError } from './model-context/json-safe.ts'
 
 export { messageText } from './sampling/content.ts'
 export type { AudioContent, ImageContent, McpContentBlock, McpMessage, TextContent, ToolResultContent, ToolUseContent } from './sampling/content.ts'
@@ -108,8 +108,8 @@ export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool 
 
 export { isMcpPlugin, makePlugin, PluginDefinitionError } from './plugin/make-plugin.ts'
 export type { BuildablePlugin, PluginBuilder } from './plugin/make-plugin.ts'
-export { fallbackForm, GeneratedForm, isGeneratedForm } from './plugin/generated-form.ts'
-export type { FormContentOf, GeneratedFormProps } from './plugin/generated-form.ts'
+export { generatedForm } from './plugin/generated-form.ts'
+export type { FormContentOf } from './plugin/generated-form.ts'
 export type {
   ElicitHandler,
   ElicitHandlers,

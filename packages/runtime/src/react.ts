@@ -1,17 +1,17 @@
 /**
  * @mcp-bridge/runtime/react — React hooks and components over `./client`: `useChat`, the
- * plugin UI at a tool call's place, and the fallback form. The client types a React app reads
+ * plugin UI at a tool call's place, and the generated form. The client types a React app reads
  * (chat items, emissions) are re-exported for convenience.
  */
 export { useChat } from './react/use-chat.ts'
 export type { UseChatResult } from './react/use-chat.ts'
 export { PluginEmission, SendingAnswer, ToolCallEmissions, useEmissions } from './react/emission-view.tsx'
-export { FallbackForm } from './react/fallback-form.tsx'
+export { GeneratedForm } from './react/generated-form.tsx'
 export { useFieldErrors } from './react/use-field-errors.ts'
 export { useFollowLatest } from './react/use-follow-latest.ts'
 export type { FollowLatest } from './react/use-follow-latest.ts'
 export type { FieldErrors } from './react/use-field-errors.ts'
-export type { FallbackFormProps } from './react/fallback-form.tsx'
+export type { GeneratedFormProps } from './react/generated-form.tsx'
 export type {
   AnswerRecord,
   ChatController,

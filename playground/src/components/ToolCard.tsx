@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react'
-import { FallbackForm, SendingAnswer, ToolCallEmissions, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
+import { GeneratedForm, SendingAnswer, ToolCallEmissions, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { Confirmation, isBooking } from './Confirmation.tsx'
 
 const STATUS: Record<ToolItem['status'], string> = {
@@ -80,7 +80,7 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
         <ToolCallEmissions store={chat.store} callId={item.callId} />
         {elicitation && !elicitation.handledByPlugin && (
           <>
-            <FallbackForm
+            <GeneratedForm
               message={elicitation.request.message}
               schema={elicitation.request.schema}
               {...(elicitation.errors && { errors: elicitation.errors })}

@@ -11,7 +11,7 @@
  */
 import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { z } from 'zod'
-import { assertJsonSafe } from '../context/json-safe.ts'
+import { assertJsonSafe } from '../model-context/json-safe.ts'
 import {
   ConcurrentElicitationError,
   ElicitContextError,

@@ -21,9 +21,9 @@ import type { LogLevel } from '../tool/context.ts'
 export type ChatStatus = 'idle' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
 
 export interface PendingElicitation {
-  /** The question as it came over the wire (the fallback form reads `message` and `schema`). */
+  /** The question as it came over the wire (the generated form reads `message` and `schema`). */
   request: ElicitRequestWire
-  /** True when a plugin handles it (its UI is in the emission store); false: show the fallback form. */
+  /** True when a plugin handles it (its UI is in the emission store); false: show the generated form. */
   handledByPlugin: boolean
   /** Why the last answer was refused by the server. */
   errors?: readonly IssueSummary[]
@@ -131,7 +131,7 @@ export function initialChatModel(): ChatModel {
 }
 
 export interface ChatReducerOptions {
-  /** Whether a plugin of this tool is registered here (its UI answers; otherwise the fallback form). */
+  /** Whether a plugin of this tool is registered here (its UI answers; otherwise the generated form). */
   hasPlugin(toolName: string): boolean
 }
 

@@ -1,5 +1,5 @@
 /**
- * The fallback form's model, from the request's JSON Schema alone (what a basic MCP client has):
+ * The generated form's model, from the request's JSON Schema alone (what a basic MCP client has):
  * which field to show for each property, its initial value, how to turn inputs into content,
  * and the checks to run before sending. Pure functions; the React component only renders.
  */

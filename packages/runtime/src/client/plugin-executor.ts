@@ -1,7 +1,7 @@
 /**
  * Runs a plugin's `onElicit` handler for each question that reaches the browser:
  *
- *   1. find the plugin by tool name (none: the UI shows the fallback form instead);
+ *   1. find the plugin by tool name (none: the UI shows the generated form instead);
  *   2. decode the question with the key's compiled model (the same `ElicitRequest` the tool
  *      asked: typed context, `params`, `handoff`);
  *   3. run the handler; `ctx.render` shows a component in the emission store and waits for it;
@@ -17,7 +17,7 @@ import { createScope, until, withResolvers, type Operation, type Task } from 'ef
 import { formatIssues, type IssueSummary } from '../errors/issues.ts'
 import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { GeneratedForm } from '../plugin/generated-form.ts'
+import { GeneratedFormSlot } from '../plugin/generated-form.ts'
 import type { PluginClientContext, PluginClientRegistration, UiComponent } from '../plugin/types.ts'
 import type { ElicitRequestWire } from '../protocol/chat-wire.ts'
 import { decodeElicitRequest } from '../protocol/codec.ts'
@@ -135,11 +135,11 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
           rendered = true
           return render(question, component, props, errors, ++renders)
         }) as PluginClientContext['render'],
-        fallbackForm: ((formOptions?: { message?: string }) => {
+        generatedForm: ((formOptions?: { message?: string }) => {
           rendered = true
           const props = { message: formOptions?.message ?? request.message, schema: request.schema.json }
-          return render(question, GeneratedForm as UiComponent<never>, props, errors, ++renders)
-        }) as PluginClientContext['fallbackForm'],
+          return render(question, GeneratedFormSlot as UiComponent<never>, props, errors, ++renders)
+        }) as PluginClientContext['generatedForm'],
         *reportProgress(message: string) {
           options.store.progress(question.callId, String(message))
         },

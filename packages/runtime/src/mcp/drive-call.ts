@@ -12,7 +12,7 @@ import { inputRequired, type InputRequest, type LoggingLevel, type ServerContext
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
 import { readEvent } from '../calls/live-call.ts'
-import { encodeModelContext } from '../context/model-context.ts'
+import { encodeModelContext } from '../model-context/model-context.ts'
 import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { SamplingRequest } from '../sampling/provider.ts'

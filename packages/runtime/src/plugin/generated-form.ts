@@ -1,11 +1,11 @@
 /**
  * The generated form as a plugin's building block: a key whose answer needs no custom UI is
- * delegated with `onElicit({ details: fallbackForm })`, and a handler may show the form itself
- * with `yield* ctx.fallbackForm()` (typed with the key's answer) to add steps around it.
+ * delegated with `onElicit({ details: generatedForm })`, and a handler may show the form itself
+ * with `yield* ctx.generatedForm()` (typed with the key's answer) to add steps around it.
  *
- * The core cannot draw a form (it does not depend on React): `GeneratedForm` is a placeholder
+ * The core cannot draw a form (it does not depend on React): `GeneratedFormSlot` is a placeholder
  * component the emission store carries, and the React layer (`ToolCallEmissions`) draws
- * `FallbackForm` in its place — the same form a tool without a plugin gets.
+ * `GeneratedForm` in its place — the same form a tool without a plugin gets.
  */
 import type { Operation } from 'effection'
 import type { z } from 'zod'
@@ -15,30 +15,30 @@ import type { ElicitResult } from '../tool/elicits.ts'
 import type { PluginClientContext, RenderedProps } from './types.ts'
 
 /** What the generated form is shown with. */
-export interface GeneratedFormProps extends RenderedProps<ElicitResult<Record<string, unknown>>> {
+export interface GeneratedFormSlotProps extends RenderedProps<ElicitResult<Record<string, unknown>>> {
   message: string
   schema: ElicitationWireSchema
 }
 
 /**
  * Placeholder for the generated form in the emission store; `ToolCallEmissions` draws
- * `FallbackForm` where it appears. Rendered by anything else, it shows nothing.
+ * `GeneratedForm` where it appears. Rendered by anything else, it shows nothing.
  */
-export function GeneratedForm(_props: GeneratedFormProps): null {
+export function GeneratedFormSlot(_props: GeneratedFormSlotProps): null {
   return null
 }
 
-export function isGeneratedForm(component: unknown): boolean {
-  return component === GeneratedForm
+export function isGeneratedFormSlot(component: unknown): boolean {
+  return component === GeneratedFormSlot
 }
 
 /** The answer content the generated form produces for a request: the key's response schema input. */
 export type FormContentOf<R> = R extends { schema: { zod: infer S extends z.ZodObject } } ? z.input<S> : Record<string, unknown>
 
 /**
- * A handler that answers with the generated form: `onElicit({ pickTime: …, details: fallbackForm })`.
+ * A handler that answers with the generated form: `onElicit({ pickTime: …, details: generatedForm })`.
  * The plugin still names every key (exhaustiveness holds); this one is drawn from its schema.
  */
-export function* fallbackForm<R extends ElicitRequest>(_request: R, ctx: PluginClientContext<R>): Operation<ElicitResult<FormContentOf<R>>> {
-  return yield* ctx.fallbackForm()
+export function* generatedForm<R extends ElicitRequest>(_request: R, ctx: PluginClientContext<R>): Operation<ElicitResult<FormContentOf<R>>> {
+  return yield* ctx.generatedForm()
 }

@@ -58,7 +58,7 @@ export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequ
    * Show the form generated from this key's schema (what a tool without a plugin gets) and wait
    * for its answer, typed with the key's response. `message` replaces the question's text.
    */
-  fallbackForm(options?: { message?: string }): Operation<ElicitResult<FormContentOf<TRequest>>>
+  generatedForm(options?: { message?: string }): Operation<ElicitResult<FormContentOf<TRequest>>>
   /** A progress line under the tool call while the handler works. */
   reportProgress(message: string): Operation<void>
 }

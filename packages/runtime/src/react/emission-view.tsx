@@ -4,20 +4,20 @@
  */
 import { createElement, useSyncExternalStore, type ComponentType } from 'react'
 import type { Emission, EmissionSnapshot, EmissionStore } from '../client/emission-store.ts'
-import { isGeneratedForm, type GeneratedFormProps } from '../plugin/generated-form.ts'
+import { isGeneratedFormSlot, type GeneratedFormSlotProps } from '../plugin/generated-form.ts'
 import type { RenderedProps } from '../plugin/types.ts'
-import { FallbackForm } from './fallback-form.tsx'
+import { GeneratedForm } from './generated-form.tsx'
 
 export function useEmissions(store: EmissionStore): EmissionSnapshot {
   return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot)
 }
 
 export function PluginEmission({ emission }: { emission: Emission }) {
-  // A key delegated to the generated form (`fallbackForm`, `ctx.fallbackForm()`): the same form a tool without a plugin gets.
-  if (isGeneratedForm(emission.component)) {
-    const props = emission.props as Omit<GeneratedFormProps, keyof RenderedProps<unknown>>
+  // A key delegated to the generated form (`generatedForm`, `ctx.generatedForm()`): the same form a tool without a plugin gets.
+  if (isGeneratedFormSlot(emission.component)) {
+    const props = emission.props as Omit<GeneratedFormSlotProps, keyof RenderedProps<unknown>>
     return (
-      <FallbackForm
+      <GeneratedForm
         message={props.message}
         schema={props.schema}
         {...(emission.errors && { errors: emission.errors })}

@@ -1,7 +1,7 @@
 /**
  * `useChat({ api, plugins })`: the chat state for a React component, over a `ChatController`.
  * Render `state.items`; for a tool item, `<ToolCallEmissions store={chat.store} callId=… />`
- * shows its plugin UI, or `<FallbackForm … onSubmit={(r) => chat.respond(callId, r)} />` when
+ * shows its plugin UI, or `<GeneratedForm … onSubmit={(r) => chat.respond(callId, r)} />` when
  * `item.elicitation.handledByPlugin` is false. With `id`, the conversation survives reloads
  * (restored on mount; `newConversation()` starts over).
  */

@@ -1,5 +1,5 @@
 /**
- * How a property of a requested schema is named for people: the fallback form's labels and an
+ * How a property of a requested schema is named for people: the generated form's labels and an
  * answered question's one-line record on its tool card read the same words.
  */
 import { isPlainObject, type JsonSchema } from './json-schema.ts'

@@ -4,7 +4,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, fallbackForm, makePlugin, type ElicitResult, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, generatedForm, makePlugin, type ElicitResult, type RenderedProps } from '../../src/index.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
 
 function FlightList(props: { flights: Flight[]; message: string } & RenderedProps<{ flightId: string }>) {
@@ -111,26 +111,26 @@ describe('makePlugin types', () => {
     })
   })
 
-  it('delegates a key to the generated form, still naming every key, and types ctx.fallbackForm()', () => {
+  it('delegates a key to the generated form, still naming every key, and types ctx.generatedForm()', () => {
     // One key with its own component, the other drawn from its schema: both keys are named.
     makePlugin(bookFlight).onElicit({
       *pickFlight(req, ctx) {
         const picked = yield* ctx.render(FlightList, { flights: req.context.flights, message: req.message })
         return { action: 'accept', content: picked }
       },
-      pickSeat: fallbackForm,
+      pickSeat: generatedForm,
     })
 
     expect(() =>
       // @ts-expect-error pickSeat is neither handled nor delegated
-      makePlugin(bookFlight).onElicit({ pickFlight: fallbackForm }),
+      makePlugin(bookFlight).onElicit({ pickFlight: generatedForm }),
     ).toThrow(/no handler for "pickSeat"/)
 
     makePlugin(bookFlight).onElicit({
-      pickFlight: fallbackForm,
+      pickFlight: generatedForm,
       *pickSeat(req, ctx) {
         // The form's answer has the key's type: steps can go around it.
-        const answer = yield* ctx.fallbackForm({ message: `Seats taken: ${req.context.taken.join(', ')}` })
+        const answer = yield* ctx.generatedForm({ message: `Seats taken: ${req.context.taken.join(', ')}` })
         expectTypeOf(answer).toEqualTypeOf<ElicitResult<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>>()
         if (answer.action === 'accept' && answer.content.row > 30) return { action: 'decline' }
         return answer

@@ -7,7 +7,7 @@ import type { Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
-import { FallbackForm, ToolCallEmissions, useChat } from '../../src/react.ts'
+import { GeneratedForm, ToolCallEmissions, useChat } from '../../src/react.ts'
 
 const flight = z.object({ id: z.string(), airline: z.string(), departs: z.string(), price: z.number() })
 
@@ -70,7 +70,7 @@ function App() {
           <section key={item.id} aria-label={item.toolName}>
             <ToolCallEmissions store={chat.store} callId={item.callId} />
             {item.elicitation && !item.elicitation.handledByPlugin && (
-              <FallbackForm
+              <GeneratedForm
                 message={item.elicitation.request.message}
                 schema={item.elicitation.request.schema}
                 errors={item.elicitation.errors}

@@ -18,7 +18,7 @@ export function pluginKeyDiagnostics(discoveries: readonly FileDiscovery[], decl
       const extra = plugin.handlerKeys.filter((k) => !declared.includes(k))
       if (!missing.length && !extra.length) continue
       const problems = [
-        ...(missing.length ? [`no handler for ${missing.map((k) => `"${k}"`).join(', ')} (write one, or delegate it to the generated form: ${missing[0]}: fallbackForm)`] : []),
+        ...(missing.length ? [`no handler for ${missing.map((k) => `"${k}"`).join(', ')} (write one, or delegate it to the generated form: ${missing[0]}: generatedForm)`] : []),
         ...(extra.length ? [`handlers for undeclared key${extra.length > 1 ? 's' : ''} ${extra.map((k) => `"${k}"`).join(', ')}`] : []),
       ]
       out.push({

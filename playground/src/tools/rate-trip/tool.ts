@@ -1,7 +1,7 @@
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { z } from 'zod'
 
-/** No plugin on purpose: the chat shows the fallback form built from the schema. */
+/** No plugin on purpose: the chat shows the generated form built from the schema. */
 export const rateTrip = createMcpTool('rate_trip')
   .title('Rate your trip')
   .annotations({ readOnlyHint: true, openWorldHint: false })

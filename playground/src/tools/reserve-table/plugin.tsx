@@ -1,4 +1,4 @@
-import { fallbackForm, makePlugin } from '@mcp-bridge/runtime'
+import { generatedForm, makePlugin } from '@mcp-bridge/runtime'
 import { TimeSlots } from './components/TimeSlots.tsx'
 import { reserveTable } from './tool.ts'
 
@@ -9,6 +9,6 @@ export const reserveTablePlugin = makePlugin(reserveTable)
       return { action: 'accept', content: answer }
     },
     // No component of our own: the form generated from the key's schema asks it.
-    details: fallbackForm,
+    details: generatedForm,
   })
   .build()

@@ -11,7 +11,7 @@ function slotsFor(restaurant: string): Array<z.infer<typeof slotSchema>> {
 
 /**
  * Two questions, two kinds of UI: the time is picked in the plugin's own component, the party
- * details are asked with the form generated from their schema (`fallbackForm` in the plugin).
+ * details are asked with the form generated from their schema (`generatedForm` in the plugin).
  */
 export const reserveTable = createMcpTool('reserve_table')
   .title('Reserve a table')

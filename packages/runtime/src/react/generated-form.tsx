@@ -10,7 +10,7 @@ import type { ElicitResult } from '../tool/elicits.ts'
 import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from '../client/form-model.ts'
 import { useFieldErrors } from './use-field-errors.ts'
 
-export interface FallbackFormProps {
+export interface GeneratedFormProps {
   message: string
   schema: JsonSchema
   /** Errors from the server for the previous answer. */
@@ -24,7 +24,7 @@ const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: '
 
 const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const
 
-export function FallbackForm({ message, schema, errors, onSubmit, disabled }: FallbackFormProps) {
+export function GeneratedForm({ message, schema, errors, onSubmit, disabled }: GeneratedFormProps) {
   const formId = useId()
   const fields = useMemo(() => fieldsFromSchema(schema), [schema])
   const [values, setValues] = useState<FormValues>(() => initialValues(fields))

@@ -5,10 +5,10 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, type ElicitRequest, type ElicitResult, fallbackForm, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest, type ElicitResult, generatedForm, makePlugin, type RenderedProps } from '../../src/index.ts'
 import { createBridgeHost } from '../../src/server.ts'
 import { createEmissionStore, createPluginExecutor, createPluginRegistry, encodeElicitRequest, type IncomingQuestion } from '../../src/client.ts'
-import { FallbackForm, ToolCallEmissions } from '../../src/react.ts'
+import { GeneratedForm, ToolCallEmissions } from '../../src/react.ts'
 import { analyzeResponseSchema } from '../../src/schema/analyze-elicit-schema.ts'
 
 afterEach(cleanup)
@@ -35,9 +35,9 @@ const everyKind = wireOf(
   }),
 )
 
-describe('FallbackForm', () => {
+describe('GeneratedForm', () => {
   it('renders one field per kind with labels, required marks and defaults', () => {
-    render(<FallbackForm message="Tell us about you" schema={everyKind} onSubmit={() => {}} />)
+    render(<GeneratedForm message="Tell us about you" schema={everyKind} onSubmit={() => {}} />)
     expect(screen.getByText('Tell us about you')).toBeTruthy()
     const name = screen.getByLabelText(/Your name/) as HTMLInputElement
     expect(name.type).toBe('text')
@@ -59,7 +59,7 @@ describe('FallbackForm', () => {
 
   it('shows inline errors and sends nothing while the form is invalid', () => {
     const onSubmit = vi.fn()
-    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} />)
+    render(<GeneratedForm message="m" schema={everyKind} onSubmit={onSubmit} />)
     fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'A' } })
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'not-an-email' } })
     fireEvent.change(screen.getByLabelText(/^Website/), { target: { value: 'example' } })
@@ -80,7 +80,7 @@ describe('FallbackForm', () => {
 
   it('sends typed content once valid: numbers as numbers, optional blanks left out', () => {
     const onSubmit = vi.fn()
-    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} />)
+    render(<GeneratedForm message="m" schema={everyKind} onSubmit={onSubmit} />)
     fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: 'Ada' } })
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'ada@example.com' } })
     fireEvent.change(screen.getByLabelText(/^Age/), { target: { value: '36' } })
@@ -101,7 +101,7 @@ describe('FallbackForm', () => {
 
   it('offers decline and cancel, and shows server-side errors inline', () => {
     const onSubmit = vi.fn()
-    render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'already registered' }]} />)
+    render(<GeneratedForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'already registered' }]} />)
     expect(screen.getByRole('alert').textContent).toBe('already registered')
     fireEvent.click(screen.getByRole('button', { name: 'Decline' }))
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
@@ -110,7 +110,7 @@ describe('FallbackForm', () => {
 
   it('asks a required yes/no question without a default explicitly: no answer is not sent as false', () => {
     const onSubmit = vi.fn()
-    render(<FallbackForm message="m" schema={wireOf(z.object({ agree: z.boolean().meta({ title: 'Agree to the terms' }) }))} onSubmit={onSubmit} />)
+    render(<GeneratedForm message="m" schema={wireOf(z.object({ agree: z.boolean().meta({ title: 'Agree to the terms' }) }))} onSubmit={onSubmit} />)
     expect(screen.getByRole('radiogroup', { name: /Agree to the terms/ })).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     expect(onSubmit).not.toHaveBeenCalled()
@@ -124,17 +124,17 @@ describe('FallbackForm', () => {
   it("hides a field's server error once the field is edited, and shows the next refusal's errors again", () => {
     const onSubmit = vi.fn()
     const first = [{ path: 'email', message: 'already registered' }]
-    const view = render(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={first} />)
+    const view = render(<GeneratedForm message="m" schema={everyKind} onSubmit={onSubmit} errors={first} />)
     expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['already registered'])
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'b@example.com' } })
     expect(screen.queryAllByRole('alert')).toEqual([])
-    view.rerender(<FallbackForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'also registered' }]} />)
+    view.rerender(<GeneratedForm message="m" schema={everyKind} onSubmit={onSubmit} errors={[{ path: 'email', message: 'also registered' }]} />)
     expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(['also registered'])
   })
 
   it('shows the message as sent: text that looks like a context section is text, never data', () => {
     const message = 'Pick one\n\n--x-model-context: application/json\n{"a":1}'
-    const { container } = render(<FallbackForm message={message} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />)
+    const { container } = render(<GeneratedForm message={message} schema={wireOf(z.object({ ok: z.boolean() }))} onSubmit={() => {}} />)
     expect(container.querySelector('.mcp-fallback-message')?.textContent).toBe(message)
   })
 })
@@ -245,7 +245,7 @@ describe('per-key fallback: a plugin delegates one key to the generated form', (
       *time(_req, ctx) {
         return { action: 'accept', content: yield* ctx.render(Slots, {}) }
       },
-      details: fallbackForm,
+      details: generatedForm,
     })
     .build()
 
