@@ -134,8 +134,8 @@ describe('a new app, from the README and the packed packages', () => {
     const server = readFileSync(join(app, 'src/server/app.ts'), 'utf8')
       .replace("import { serverTools } from '../mcp-bridge/server.gen.ts'", "import { createMcpServer } from '@mcp-bridge/runtime/mcp'\nimport { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
       .replace(
-        'export default defineAppServer({ chat: createChatHandler({ tools: serverTools, model }) })',
-        "const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools, apps: { views: appViews } })\nexport default defineAppServer({ chat: createChatHandler({ tools: serverTools, model }), mcp: mcp.createHandler() })",
+        'export default createAppServer({ chat: createChatHandler({ tools: serverTools, model }) })',
+        "const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools, apps: { views: appViews } })\nexport default createAppServer({ chat: createChatHandler({ tools: serverTools, model }), mcp: mcp.createHandler() })",
       )
     expect(server).toContain('apps: { views: appViews }')
     writeFileSync(join(app, 'src/server/app.ts'), server)

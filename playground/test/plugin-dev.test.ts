@@ -81,7 +81,7 @@ describe('mcpBridge() in dev, in the browser', () => {
     await pageShows('book_flight,clock,forecast', 'book_flight')
 
     const plugin = join(root, 'src/tools/weather-plugin.ts')
-    writeFileSync(plugin, "import { makePlugin } from '@mcp-bridge/runtime'\nimport { weather } from './weather.ts'\nexport const weatherPlugin = makePlugin(weather).onElicit({}).build()\n")
+    writeFileSync(plugin, "import { createPlugin } from '@mcp-bridge/runtime'\nimport { weather } from './weather.ts'\nexport const weatherPlugin = createPlugin(weather).onElicit({}).build()\n")
     await pageShows('book_flight,clock,forecast', 'book_flight,forecast')
 
     unlinkSync(plugin)

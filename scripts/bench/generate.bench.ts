@@ -226,7 +226,7 @@ function generatedApp(): string {
     )
     writeFileSync(
       join(dir, 'plugin.tsx'),
-      `import { makePlugin, type RenderedProps } from '@mcp-bridge/runtime'\nimport { tool${i} } from './tool.ts'\n\nfunction Pick${i}({ onRespond }: RenderedProps<{ choice: 'a' | 'b' | 'c' }>) {\n  return <button onClick={() => onRespond({ choice: 'a' })}>Pick ${i}</button>\n}\n\nexport const plugin${i} = makePlugin(tool${i})\n  .onElicit({\n    *pick(_req, ctx) {\n      return { action: 'accept', content: yield* ctx.render(Pick${i}, {}) }\n    },\n  })\n  .build()\n`,
+      `import { createPlugin, type RenderedProps } from '@mcp-bridge/runtime'\nimport { tool${i} } from './tool.ts'\n\nfunction Pick${i}({ onRespond }: RenderedProps<{ choice: 'a' | 'b' | 'c' }>) {\n  return <button onClick={() => onRespond({ choice: 'a' })}>Pick ${i}</button>\n}\n\nexport const plugin${i} = createPlugin(tool${i})\n  .onElicit({\n    *pick(_req, ctx) {\n      return { action: 'accept', content: yield* ctx.render(Pick${i}, {}) }\n    },\n  })\n  .build()\n`,
     )
   }
   const cards = Array.from({ length: 200 }, (_, i) => i)

@@ -34,7 +34,7 @@ export interface MountMcpAppViewOptions {
 /** Connect to the host, render the plugin's questions for the call this view belongs to, and follow it to its end. */
 export async function mountMcpAppView(plugin: PluginClientRegistration, options: MountMcpAppViewOptions = {}): Promise<HostLink> {
   if (plugin?.kind !== 'mcp-plugin-client') {
-    throw new McpAppViewMountError("mountMcpAppView takes a plugin's client part: makePlugin(tool).onElicit({...}).build().client")
+    throw new McpAppViewMountError("mountMcpAppView takes a plugin's client part: createPlugin(tool).onElicit({...}).build().client")
   }
   const store = createEmissionStore()
   let link: HostLink | undefined

@@ -106,8 +106,8 @@ export type {
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
 
-export { isMcpPlugin, makePlugin, PluginDefinitionError } from './plugin/make-plugin.ts'
-export type { BuildablePlugin, PluginBuilder } from './plugin/make-plugin.ts'
+export { isMcpPlugin, createPlugin, PluginDefinitionError } from './plugin/create-plugin.ts'
+export type { BuildablePlugin, PluginBuilder } from './plugin/create-plugin.ts'
 export { generatedForm } from './plugin/generated-form.ts'
 export type { FormContentOf } from './plugin/generated-form.ts'
 export type {

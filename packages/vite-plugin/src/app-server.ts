@@ -101,7 +101,7 @@ export function loadServerIndex(id: string, server: ServerOption): string | unde
 function appOf(module: Record<string, unknown>, entry: string, root: string): AppServer {
   if (isAppServer(module.default)) return module.default
   throw new AppServerModuleError(
-    `${relative(root, entry)} must \`export default defineAppServer({ chat })\` (from '@mcp-bridge/runtime/server'); its default export is ${module.default === undefined ? 'missing' : typeof module.default}.`,
+    `${relative(root, entry)} must \`export default createAppServer({ chat })\` (from '@mcp-bridge/runtime/server'); its default export is ${module.default === undefined ? 'missing' : typeof module.default}.`,
   )
 }
 

@@ -60,7 +60,7 @@ export function viewBuildConfig(): UserConfig {
 export function viewEntryCode(root: string, manifest: Manifest, mark: ViewBuildMark): string {
   const tool = manifest.tools.find((t) => t.name === mark.tool)
   if (!tool?.plugin) {
-    throw new McpBridgeBuildError(`mcp-bridge: no view can be built for "${mark.tool}": ${tool ? 'it has no plugin (makePlugin(tool).onElicit({...}))' : 'no such tool in the manifest'}.`)
+    throw new McpBridgeBuildError(`mcp-bridge: no view can be built for "${mark.tool}": ${tool ? 'it has no plugin (createPlugin(tool).onElicit({...}))' : 'no such tool in the manifest'}.`)
   }
   const plugin = JSON.stringify(resolve(root, tool.plugin.file))
   return [

@@ -56,7 +56,7 @@ describe('discovery on the tricky files a text scan gets wrong', () => {
     const runtime = "import { createMcpTool } from '@mcp-bridge/runtime'"
     const files = [
       write('commented.ts', [runtime, "// export const old = createMcpTool('old_tool').elicits({}).execute(function* () { return 1 })", "/* createMcpTool('also_old') */", 'export {}']),
-      write('strings.ts', [runtime, "export const doc = \"createMcpTool('in_a_string')\"", "export const tpl = `makePlugin(createMcpTool('in_a_template'))`"]),
+      write('strings.ts', [runtime, "export const doc = \"createMcpTool('in_a_string')\"", "export const tpl = `createPlugin(createMcpTool('in_a_template'))`"]),
       write('typed.ts', [
         runtime,
         "import type { AnyMcpTool } from '@mcp-bridge/runtime'",

@@ -109,7 +109,7 @@ describe('split', () => {
 
   it('follows renamed imports, cuts handoff() too, and counts JSX tags as uses', () => {
     const code = [
-      "import { createMcpTool as tool, makePlugin as plugin } from '@mcp-bridge/runtime'",
+      "import { createMcpTool as tool, createPlugin as plugin } from '@mcp-bridge/runtime'",
       "import { Card, Badge } from './ui.tsx'",
       "import { charge } from './billing.ts'",
       "export const pay = tool('pay').elicits({}).handoff({ before: function* () { return charge() }, client: function* () {}, after: function* () {} })",

@@ -4,7 +4,7 @@
  * `vite dev`, `vite preview` and the built `node dist/server/index.js`.
  */
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
-import { defineAppServer } from '@mcp-bridge/runtime/server'
+import { createAppServer } from '@mcp-bridge/runtime/server'
 import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'
 import { chat, store } from './chat.ts'
 
@@ -18,7 +18,7 @@ const mcp = createMcpServer({
   onError: (error) => console.error(`[mcp-bridge-playground] ${error.message}`),
 })
 
-export default defineAppServer({
+export default createAppServer({
   chat,
   mcp: mcp.createHandler(),
   // After the chat and MCP handlers: calls that wait stay in the store for the next start.

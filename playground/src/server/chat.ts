@@ -4,7 +4,7 @@
  * AI SDK's OpenAI-compatible provider (OpenAI, Ollama, LM Studio, ...), with no code change.
  */
 import { createOpenAI } from '@ai-sdk/openai'
-import { createChatHandler, fromAiSdk, type ChatModel } from '@mcp-bridge/runtime/server'
+import { createChatHandler, createAiSdkModel, type ChatModel } from '@mcp-bridge/runtime/server'
 import { serverTools } from '../mcp-bridge/server.gen.ts'
 import { chooseStore } from './store.ts'
 import { demoModel } from './demo-model.ts'
@@ -15,7 +15,7 @@ export function chooseModel(env: Record<string, string | undefined> = process.en
     ...(env.OPENAI_BASE_URL && { baseURL: env.OPENAI_BASE_URL }),
     apiKey: env.OPENAI_API_KEY ?? 'not-needed',
   })
-  return fromAiSdk(provider.chat(env.MODEL ?? 'gpt-4o-mini'))
+  return createAiSdkModel(provider.chat(env.MODEL ?? 'gpt-4o-mini'))
 }
 
 /** Durable tool calls: SQLite under playground/data/, or Redis with REDIS_URL (see store.ts). */

@@ -9,10 +9,10 @@ import { ModelError, type ChatModel, type ModelRequest, type ModelStreamPart } f
 
 const SPEC_VERSIONS: readonly string[] = ['v3', 'v4']
 
-export function fromAiSdk(model: AiSdkLanguageModel): ChatModel {
+export function createAiSdkModel(model: AiSdkLanguageModel): ChatModel {
   if (!SPEC_VERSIONS.includes(String(model?.specificationVersion)) || typeof model.doStream !== 'function') {
     throw new ModelError(
-      `fromAiSdk expects an AI SDK language model of specification v3 or v4, e.g. createOpenAI(...).chat('gpt-4o-mini') (got specification ${String(model?.specificationVersion)})`,
+      `createAiSdkModel expects an AI SDK language model of specification v3 or v4, e.g. createOpenAI(...).chat('gpt-4o-mini') (got specification ${String(model?.specificationVersion)})`,
     )
   }
   return {

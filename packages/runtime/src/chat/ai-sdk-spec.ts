@@ -1,5 +1,5 @@
 /**
- * The part of the AI SDK's language-model specification `fromAiSdk` uses, written out here
+ * The part of the AI SDK's language-model specification `createAiSdkModel` uses, written out here
  * instead of imported from `@ai-sdk/provider`: versions 3 and 4 agree on all of it (v4 adds
  * fields this adapter does not read), so any provider model of either version fits — and
  * mcp-bridge needs no AI SDK package at all (v4 packages require Node ≥ 22; v3 ones run on 20).
@@ -56,10 +56,10 @@ export interface AiSdkLanguageModel {
   readonly modelId: string
   /**
    * Typed `never` on the way in so a provider's own (richer, version-specific) option type is
-   * accepted; `fromAiSdk` builds `AiSdkCallOptions` for the model's version and calls it with them.
+   * accepted; `createAiSdkModel` builds `AiSdkCallOptions` for the model's version and calls it with them.
    */
   doStream(options: never): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>
 }
 
-/** How `fromAiSdk` calls a model: with options built for its specification version. */
+/** How `createAiSdkModel` calls a model: with options built for its specification version. */
 export type AiSdkStream = (options: AiSdkCallOptions) => PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>

@@ -71,7 +71,7 @@ const optionsSchema = z
   .object({
     tools: z.unknown(),
     model: z.custom<ChatModel>((m) => typeof (m as ChatModel | undefined)?.stream === 'function', {
-      message: 'takes a ChatModel: fromAiSdk(provider(...)), or createScriptedModel(...) from @mcp-bridge/runtime/testing',
+      message: 'takes a ChatModel: createAiSdkModel(provider(...)), or createScriptedModel(...) from @mcp-bridge/runtime/testing',
     }),
     limits: z
       .object({

@@ -1,7 +1,7 @@
 /**
  * The one small interface between the chat engine (and `ctx.sample`) and a model. Messages
  * are MCP content blocks; a model streams text deltas and tool calls. Adapters turn any AI SDK
- * provider model into this (`fromAiSdk`), and the scripted demo model implements it directly.
+ * provider model into this (`createAiSdkModel`), and the scripted demo model implements it directly.
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { JsonSchema } from '../schema/json-schema.ts'

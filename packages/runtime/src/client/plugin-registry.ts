@@ -36,7 +36,7 @@ export function createPluginRegistry(plugins: readonly PluginClientRegistration[
   const registry: PluginRegistry = {
     register(plugin) {
       if (!plugin || plugin.kind !== 'mcp-plugin-client') {
-        throw new PluginRegistrationError("register() takes a plugin's client part: makePlugin(tool).onElicit({...}).build().client")
+        throw new PluginRegistrationError("register() takes a plugin's client part: createPlugin(tool).onElicit({...}).build().client")
       }
       count += 1
       const existing = byName.get(plugin.toolName)

@@ -1,6 +1,6 @@
 /**
  * An app's server side in one value: the chat handler, optionally an MCP endpoint, and what
- * else to release on shutdown. `export default defineAppServer({...})` from the module the Vite
+ * else to release on shutdown. `export default createAppServer({...})` from the module the Vite
  * plugin's `server` option names; the plugin serves it in `vite dev` and `vite preview`, and
  * `vite build` emits `dist/server/index.js`, which serves it with the built client under Node.
  */
@@ -33,11 +33,11 @@ export interface AppServer extends Readonly<AppServerParts> {
   readonly kind: 'mcp-bridge-app-server'
 }
 
-export function defineAppServer(parts: AppServerParts): AppServer {
+export function createAppServer(parts: AppServerParts): AppServer {
   const problems: IssueSummary[] = []
   const given = parts as unknown as Record<string, unknown> | undefined
   if (typeof given !== 'object' || given === null) {
-    throw new OptionsError('defineAppServer', { problem: 'takes { chat, mcp?, close? }, e.g. defineAppServer({ chat: createChatHandler({ tools, model }) })' })
+    throw new OptionsError('createAppServer', { problem: 'takes { chat, mcp?, close? }, e.g. createAppServer({ chat: createChatHandler({ tools, model }) })' })
   }
   if (typeof given.chat !== 'function') problems.push({ path: 'chat', message: `a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})` })
   if (given.mcp !== undefined && typeof (given.mcp as { fetch?: unknown } | null)?.fetch !== 'function') {
@@ -45,7 +45,7 @@ export function defineAppServer(parts: AppServerParts): AppServer {
   }
   if (given.close !== undefined && typeof given.close !== 'function') problems.push({ path: 'close', message: `a function (got ${describe(given.close)})` })
   for (const key of Object.keys(given).filter((k) => !['chat', 'mcp', 'close'].includes(k))) problems.push({ path: key, message: 'unknown key (known: chat, mcp, close)' })
-  if (problems.length) throw new OptionsError('defineAppServer', problems)
+  if (problems.length) throw new OptionsError('createAppServer', problems)
   return Object.freeze({ kind: 'mcp-bridge-app-server', ...parts })
 }
 

@@ -50,7 +50,7 @@ const optionsSchema = appRouteOptionsSchema.extend({
 })
 
 export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
-  if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of defineAppServer({ chat, mcp?, close? })' })
+  if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of createAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('serveApp', summarizeIssues(parsed.error.issues))
   const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, ...routes } = parsed.data

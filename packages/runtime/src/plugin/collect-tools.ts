@@ -5,7 +5,7 @@
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
-import { isMcpPlugin } from './make-plugin.ts'
+import { isMcpPlugin } from './create-plugin.ts'
 
 export class ToolListError extends McpBridgeError {
   readonly code = 'TOOL_LIST_INVALID'
@@ -19,7 +19,7 @@ export function collectTools(entries: unknown, where: string): ReadonlyMap<strin
     const tool = isMcpPlugin(entry) ? entry.mcp : entry
     if (!isMcpTool(tool)) {
       throw new ToolListError(
-        `${where}: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or makePlugin(...).build() returned.`,
+        `${where}: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or createPlugin(...).build() returned.`,
       )
     }
     const other = tools.get(tool.name)

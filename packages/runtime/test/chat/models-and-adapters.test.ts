@@ -1,10 +1,10 @@
-// The spec's own v3 types (the v3 packages run on Node 20): a provider's model must fit `fromAiSdk` as it is.
+// The spec's own v3 types (the v3 packages run on Node 20): a provider's model must fit `createAiSdkModel` as it is.
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
-import { CallRegistry, chatMiddleware, fromAiSdk, type ModelStreamPart } from '../../src/server.ts'
+import { CallRegistry, chatMiddleware, createAiSdkModel, type ModelStreamPart } from '../../src/server.ts'
 import { nextEvent } from '../../src/calls/live-call.ts'
 import { createScriptedModel, createTestClock } from '../../src/testing.ts'
 
@@ -36,7 +36,7 @@ const conversation: McpMessage[] = [
   { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: '{"booked":true}' }] }] },
 ]
 
-describe('fromAiSdk (AI SDK language models, specification v3 and v4)', () => {
+describe('createAiSdkModel (AI SDK language models, specification v3 and v4)', () => {
   it('sends MCP content blocks as the spec prompt and streams text and tool calls back', async () => {
     const model = fakeV3([
       { type: 'stream-start', warnings: [] },
@@ -45,7 +45,7 @@ describe('fromAiSdk (AI SDK language models, specification v3 and v4)', () => {
       { type: 'tool-call', toolCallId: 'c2', toolName: 'choose_color', input: '{"hint":"blue"}' },
       { type: 'finish', usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } } as LanguageModelV3StreamPart,
     ])
-    const chat = fromAiSdk(model)
+    const chat = createAiSdkModel(model)
     expect(chat.id).toBe('fake:fake-1')
     const parts = await collect(
       chat.stream({ system: 'Be brief', messages: conversation, tools: [{ name: 'choose_color', description: 'Pick', inputSchema: { type: 'object' } }], maxTokens: 50 }, new AbortController().signal),
@@ -67,16 +67,16 @@ describe('fromAiSdk (AI SDK language models, specification v3 and v4)', () => {
   })
 
   it('surfaces stream errors and non-JSON tool input clearly, and refuses other spec versions', async () => {
-    await expect(collect(fromAiSdk(fakeV3([{ type: 'error', error: new Error('rate limited') }])).stream({ messages: [], tools: [] }, new AbortController().signal))).rejects.toThrow('rate limited')
+    await expect(collect(createAiSdkModel(fakeV3([{ type: 'error', error: new Error('rate limited') }])).stream({ messages: [], tools: [] }, new AbortController().signal))).rejects.toThrow('rate limited')
     await expect(
-      collect(fromAiSdk(fakeV3([{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: '{oops' }])).stream({ messages: [], tools: [] }, new AbortController().signal)),
+      collect(createAiSdkModel(fakeV3([{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: '{oops' }])).stream({ messages: [], tools: [] }, new AbortController().signal)),
     ).rejects.toThrow(/tool call t with input that is not JSON/)
-    expect(() => fromAiSdk({ specificationVersion: 'v2' } as never)).toThrow(/specification v3 or v4, e\.g\. createOpenAI\(\.\.\.\)\.chat\('gpt-4o-mini'\) \(got specification v2\)/)
+    expect(() => createAiSdkModel({ specificationVersion: 'v2' } as never)).toThrow(/specification v3 or v4, e\.g\. createOpenAI\(\.\.\.\)\.chat\('gpt-4o-mini'\) \(got specification v2\)/)
   })
 
   it('takes a v4 model the same way (v4 only adds what this adapter does not read)', async () => {
     const v4 = { ...fakeV3([{ type: 'text-delta', id: 'x', delta: 'Hi' }, { type: 'ping' } as never]), specificationVersion: 'v4' as const }
-    expect(await collect(fromAiSdk(v4).stream({ messages: conversation, tools: [] }, new AbortController().signal))).toEqual([{ type: 'text-delta', text: 'Hi' }])
+    expect(await collect(createAiSdkModel(v4).stream({ messages: conversation, tools: [] }, new AbortController().signal))).toEqual([{ type: 'text-delta', text: 'Hi' }])
     expect(v4.calls[0]!.prompt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
   })
 
@@ -84,7 +84,7 @@ describe('fromAiSdk (AI SDK language models, specification v3 and v4)', () => {
     const image: McpMessage[] = [{ role: 'user', content: [{ type: 'image', data: 'iVBORw0K', mimeType: 'image/png' }] }]
     const v3 = fakeV3([])
     const v4 = { ...fakeV3([]), specificationVersion: 'v4' as const }
-    for (const model of [v3, v4]) await collect(fromAiSdk(model).stream({ messages: image, tools: [] }, new AbortController().signal))
+    for (const model of [v3, v4]) await collect(createAiSdkModel(model).stream({ messages: image, tools: [] }, new AbortController().signal))
     expect(v3.calls[0]!.prompt).toEqual([{ role: 'user', content: [{ type: 'file', data: 'iVBORw0K', mediaType: 'image/png' }] }])
     expect(v4.calls[0]!.prompt).toEqual([{ role: 'user', content: [{ type: 'file', data: { type: 'data', data: 'iVBORw0K' }, mediaType: 'image/png' }] }])
   })

@@ -1,6 +1,6 @@
 /**
  * The documented setup, for real: `@ai-sdk/openai` pointed at an OpenAI-compatible server (as a
- * local Ollama would be), adapted with `fromAiSdk`, driving the chat handler. The "server" is a
+ * local Ollama would be), adapted with `createAiSdkModel`, driving the chat handler. The "server" is a
  * tiny streaming chat-completions endpoint on 127.0.0.1 that calls a tool, then answers.
  */
 import { createOpenAI } from '@ai-sdk/openai'
@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { createChatHandler, fromAiSdk } from '../../src/server.ts'
+import { createChatHandler, createAiSdkModel } from '../../src/server.ts'
 import { type ChatStreamEvent, readNdjson } from '../../src/client.ts'
 
 let server: Server | undefined
@@ -27,7 +27,7 @@ const chunk = (delta: unknown, finish: string | null = null) => ({
   choices: [{ index: 0, delta, finish_reason: finish }],
 })
 
-describe('fromAiSdk with @ai-sdk/openai against an OpenAI-compatible server', () => {
+describe('createAiSdkModel with @ai-sdk/openai against an OpenAI-compatible server', () => {
   it('streams text and runs the tool the model calls', async () => {
     const requests: Array<{ messages: Array<{ role: string }>; tools?: unknown[] }> = []
     server = createServer((req, res) => {
@@ -58,7 +58,7 @@ describe('fromAiSdk with @ai-sdk/openai against an OpenAI-compatible server', ()
       .execute(function* (params) {
         return { city: params.city, celsius: 21 }
       })
-    const chat = createChatHandler({ tools: [weather], model: fromAiSdk(createOpenAI({ baseURL, apiKey: 'ollama' }).chat('llama3.1')) })
+    const chat = createChatHandler({ tools: [weather], model: createAiSdkModel(createOpenAI({ baseURL, apiKey: 'ollama' }).chat('llama3.1')) })
     const res = await chat(
       new Request('http://127.0.0.1/api/chat', {
         method: 'POST',

@@ -7,7 +7,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { defineAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
+import { createAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
 
 const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))
 mkdirSync(join(dist, 'assets'))
@@ -24,7 +24,7 @@ function app(log: string[] = []) {
     close: async () => void log.push('chat closed'),
   })
   const mcp = { fetch: async () => new Response('mcp'), close: async () => void log.push('mcp closed') }
-  return defineAppServer({ chat, mcp, close: () => void log.push('store closed') })
+  return createAppServer({ chat, mcp, close: () => void log.push('store closed') })
 }
 
 describe('serveApp', () => {
@@ -59,10 +59,10 @@ describe('serveApp', () => {
   })
 
   it('refuses bad definitions and options with errors that say what to write', async () => {
-    expect(() => defineAppServer({ chat: 'nope' } as never)).toThrow(OptionsError)
-    expect(() => defineAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/defineAppServer: invalid options:\n  - mcp: an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
-    expect(() => defineAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/model: unknown key \(known: chat, mcp, close\)/)
-    await expect(serveApp({ chat: async () => new Response() } as never)).rejects.toThrow(/takes the value of defineAppServer/)
+    expect(() => createAppServer({ chat: 'nope' } as never)).toThrow(OptionsError)
+    expect(() => createAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/createAppServer: invalid options:\n  - mcp: an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
+    expect(() => createAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/model: unknown key \(known: chat, mcp, close\)/)
+    await expect(serveApp({ chat: async () => new Response() } as never)).rejects.toThrow(/takes the value of createAppServer/)
     await expect(serveApp(app(), { port: 70_000 })).rejects.toThrow(OptionsError)
     // One class for every option of the library: a stable code, the function and the option it names.
     await expect(serveApp(app(), { port: 70_000 })).rejects.toMatchObject({ code: 'INVALID_OPTIONS', fn: 'serveApp', option: 'port' })

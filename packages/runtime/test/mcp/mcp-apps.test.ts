@@ -12,7 +12,7 @@ import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server'
 import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { InMemoryTransport as Memory132 } from 'mcp-sdk-1-32/inMemory.js'
 import { ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
-import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, createPlugin, type RenderedProps } from '../../src/index.ts'
 import { createAppViewSession } from '../../src/app-view.ts'
 import { createEmissionStore, type EmissionStore } from '../../src/client.ts'
 import { createMcpServer, MCP_APP_MIME_TYPE, OptionsError, type BridgeMcpServer, type McpAppsOptions } from '../../src/mcp.ts'
@@ -246,7 +246,7 @@ function SeatGrid(_: { message: string } & RenderedProps<{ row: number; letter: 
 function Confirm(_: RenderedProps<{ ok: boolean }>) {
   return null
 }
-const pickSeatPlugin = makePlugin(pickSeat)
+const pickSeatPlugin = createPlugin(pickSeat)
   .onElicit({
     *seat(req, ctx) {
       return { action: 'accept', content: yield* ctx.render(SeatGrid, { message: req.message }) }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, makePlugin } from '../../src/index.ts'
+import { createMcpTool, createPlugin } from '../../src/index.ts'
 import { createMcpServer, OptionsError } from '../../src/mcp.ts'
 import { ToolListError } from '../../src/server.ts'
 import { add, askAge } from '../fixtures/mcp-tools.ts'
 
 describe('createMcpServer options', () => {
   it('accepts tools and plugins (a plugin serves its mcp part)', () => {
-    const plugin = makePlugin(askAge)
+    const plugin = createPlugin(askAge)
       .onElicit({ *age() { return { action: 'decline' as const } } })
       .build()
     const server = createMcpServer({ name: 's', version: '1', tools: [add, plugin] })

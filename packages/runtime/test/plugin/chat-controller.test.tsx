@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react'
 import { StrictMode } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { makePlugin, type McpMessage, type RenderedProps } from '../../src/index.ts'
+import { createPlugin, type McpMessage, type RenderedProps } from '../../src/index.ts'
 import { type ChatRequestBody, type ChatStreamEvent, createChatController, type Emission, encodeChatEvent, type ToolItem } from '../../src/client.ts'
 import { useChat } from '../../src/react.ts'
 import { createChatHandler } from '../../src/server.ts'
@@ -63,7 +63,7 @@ const toolCall: ChatStreamEvent = { type: 'tool_call', callId: 'call_1', toolNam
 function FlightList(_: { flights: unknown[] } & RenderedProps<{ flightId: string }>) {
   return null
 }
-const plugin = makePlugin(bookFlight)
+const plugin = createPlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }
@@ -198,7 +198,7 @@ describe('createChatController', () => {
   })
 
   it('falls back to the generated form, saying why, when a plugin handler throws', async () => {
-    const broken = makePlugin(bookFlight)
+    const broken = createPlugin(bookFlight)
       .onElicit({
         // eslint-disable-next-line require-yield
         *pickFlight() {

@@ -5,7 +5,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, type ElicitRequest, type ElicitResult, generatedForm, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest, type ElicitResult, generatedForm, createPlugin, type RenderedProps } from '../../src/index.ts'
 import { createBridgeHost } from '../../src/server.ts'
 import { createEmissionStore, createPluginExecutor, createPluginRegistry, encodeElicitRequest, type IncomingQuestion } from '../../src/client.ts'
 import { GeneratedForm, ToolCallEmissions } from '../../src/react.ts'
@@ -165,7 +165,7 @@ describe('render emissions in React', () => {
     .execute(function* (_p, ctx) {
       return yield* ctx.elicit('pick', { message: 'Pick a color', initial: '#000000' })
     })
-  const plugin = makePlugin(chooseColor)
+  const plugin = createPlugin(chooseColor)
     .onElicit({
       *pick(req, ctx) {
         const answer = yield* ctx.render(ColorPicker, { initial: req.context.initial })
@@ -240,7 +240,7 @@ describe('per-key fallback: a plugin delegates one key to the generated form', (
   function Slots({ onRespond }: RenderedProps<{ slot: string }>) {
     return <button onClick={() => onRespond({ slot: '19:00' })}>19:00</button>
   }
-  const plugin = makePlugin(reserve)
+  const plugin = createPlugin(reserve)
     .onElicit({
       *time(_req, ctx) {
         return { action: 'accept', content: yield* ctx.render(Slots, {}) }

@@ -3,7 +3,7 @@
  * round trip, answers go back through host.respond, as they will over HTTP.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { createMcpTool, type ElicitRequest, type ElicitResult, MODEL_CONTEXT_BOUNDARY, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest, type ElicitResult, MODEL_CONTEXT_BOUNDARY, createPlugin, type RenderedProps } from '../../src/index.ts'
 import { type BridgeHost, createBridgeHost } from '../../src/server.ts'
 import {
   createEmissionStore,
@@ -27,7 +27,7 @@ function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 
 }
 
 const handlerLog: string[] = []
-const plugin = makePlugin(bookFlight)
+const plugin = createPlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       yield* ctx.reportProgress('showing flights')
@@ -217,7 +217,7 @@ describe('createPluginExecutor', () => {
           return answer
         },
       })
-    const tripPlugin = makePlugin(trip)
+    const tripPlugin = createPlugin(trip)
       .onElicit({
         *pick(req) {
           seen.push({ params: req.params, handoff: req.handoff })
@@ -278,7 +278,7 @@ describe('createPluginExecutor', () => {
   })
 
   it('fails clearly when a handler returns invalid content without showing any UI', async () => {
-    const broken = makePlugin(bookFlight)
+    const broken = createPlugin(bookFlight)
       .onElicit({
         *pickFlight() {
           return { action: 'accept', content: { flightId: 42 as unknown as string } }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createMcpTool, makePlugin, PluginDefinitionError } from '../../src/index.ts'
+import { createMcpTool, createPlugin, PluginDefinitionError } from '../../src/index.ts'
 import { createPluginRegistry, DuplicatePluginError } from '../../src/client.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
@@ -7,9 +7,9 @@ function* decline() {
   return { action: 'decline' as const }
 }
 
-const plugin = makePlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: decline }).build()
+const plugin = createPlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: decline }).build()
 
-describe('makePlugin', () => {
+describe('createPlugin', () => {
   it('builds { name, server: { tools }, client, mcp } from one tool', () => {
     expect(plugin.kind).toBe('mcp-plugin')
     expect(plugin.name).toBe('book_flight')
@@ -21,18 +21,18 @@ describe('makePlugin', () => {
   })
 
   it('checks the handler keys at run time too, naming what is missing and extra', () => {
-    const run = () => makePlugin(bookFlight).onElicit({ pickFlight: decline, pickMeal: decline } as never)
+    const run = () => createPlugin(bookFlight).onElicit({ pickFlight: decline, pickMeal: decline } as never)
     expect(run).toThrow(PluginDefinitionError)
     expect(run).toThrow(/no handler for "pickSeat"; handlers for undeclared key\(s\) "pickMeal"/)
-    expect(() => makePlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: 'x' } as never)).toThrow(/"pickSeat" is not a function/)
-    expect(() => makePlugin({} as never)).toThrow(/createMcpTool/)
+    expect(() => createPlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: 'x' } as never)).toThrow(/"pickSeat" is not a function/)
+    expect(() => createPlugin({} as never)).toThrow(/createMcpTool/)
   })
 
   it('yields a plugin for a tool whose elicits is {}', () => {
     const plain = createMcpTool('plain').elicits({}).execute(function* () {
       return 1
     })
-    expect(makePlugin(plain).onElicit({}).build().client.handlers).toEqual({})
+    expect(createPlugin(plain).onElicit({}).build().client.handlers).toEqual({})
   })
 })
 
@@ -48,7 +48,7 @@ describe('createPluginRegistry', () => {
 
   it('refuses a second plugin for the same tool, naming both', () => {
     const registry = createPluginRegistry([plugin.client])
-    const again = makePlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: decline }).build()
+    const again = createPlugin(bookFlight).onElicit({ pickFlight: decline, pickSeat: decline }).build()
     expect(() => registry.register(again.client)).toThrow(DuplicatePluginError)
     expect(() => createPluginRegistry([plugin.client, again.client])).toThrow(
       /Two plugins are registered for tool "book_flight": registration #1 \(handlers: pickFlight, pickSeat\) and registration #2/,

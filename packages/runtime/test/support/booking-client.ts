@@ -3,7 +3,7 @@
  * answer through the emission store), and waits on a chat controller's state — shared by the
  * tests that drive the controller against the real chat handler.
  */
-import { makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createPlugin, type RenderedProps } from '../../src/index.ts'
 import type { ChatController, Emission } from '../../src/client.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
 
@@ -13,7 +13,7 @@ export function FlightList(_: { flights: Flight[] } & RenderedProps<{ flightId: 
 export function SeatPicker(_: { taken: string[] } & RenderedProps<{ row: number; seat: 'A' | 'B' | 'C' | 'D' }>) {
   return null
 }
-export const bookingPlugin = makePlugin(bookFlight)
+export const bookingPlugin = createPlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       return { action: 'accept', content: yield* ctx.render(FlightList, { flights: req.context.flights }) }

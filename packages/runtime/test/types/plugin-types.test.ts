@@ -1,10 +1,10 @@
 /**
- * Type tests for makePlugin: exhaustive handlers, typed requests, typed answers, typed render.
+ * Type tests for createPlugin: exhaustive handlers, typed requests, typed answers, typed render.
  * Checked by tsc in `npm test`; each @ts-expect-error must be a real error.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, generatedForm, makePlugin, type ElicitResult, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, generatedForm, createPlugin, type ElicitResult, type RenderedProps } from '../../src/index.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'
 
 function FlightList(props: { flights: Flight[]; message: string } & RenderedProps<{ flightId: string }>) {
@@ -14,9 +14,9 @@ function SeatPicker(props: { taken: string[] } & RenderedProps<{ row: number; se
   return props.taken.length
 }
 
-describe('makePlugin types', () => {
+describe('createPlugin types', () => {
   it('accepts exactly one handler per key, typed from the tool', () => {
-    const plugin = makePlugin(bookFlight)
+    const plugin = createPlugin(bookFlight)
       .onElicit({
         *pickFlight(req, ctx) {
           expectTypeOf(req.key).toEqualTypeOf<'pickFlight'>()
@@ -40,7 +40,7 @@ describe('makePlugin types', () => {
   })
 
   it('rejects a missing key, an extra key, a wrong answer shape and wrong render props', () => {
-    const builder = makePlugin(bookFlight)
+    const builder = createPlugin(bookFlight)
     expect(() =>
       // @ts-expect-error pickSeat is missing
       builder.onElicit({
@@ -92,7 +92,7 @@ describe('makePlugin types', () => {
     const plain = createMcpTool('plain').elicits({}).execute(function* () {
       return 1
     })
-    const plugin = makePlugin(plain).onElicit({}).build()
+    const plugin = createPlugin(plain).onElicit({}).build()
     expect(plugin.server.tools).toEqual([plain])
     expectTypeOf(plugin.client.handlers).toEqualTypeOf<{}>()
   })
@@ -103,7 +103,7 @@ describe('makePlugin types', () => {
       .execute(function* () {
         return 1
       })
-    makePlugin(tool).onElicit({
+    createPlugin(tool).onElicit({
       *ok(req) {
         expectTypeOf(req.context).toEqualTypeOf<{ [key: string]: unknown }>()
         return { action: 'accept', content: { yes: true } }
@@ -113,7 +113,7 @@ describe('makePlugin types', () => {
 
   it('delegates a key to the generated form, still naming every key, and types ctx.generatedForm()', () => {
     // One key with its own component, the other drawn from its schema: both keys are named.
-    makePlugin(bookFlight).onElicit({
+    createPlugin(bookFlight).onElicit({
       *pickFlight(req, ctx) {
         const picked = yield* ctx.render(FlightList, { flights: req.context.flights, message: req.message })
         return { action: 'accept', content: picked }
@@ -123,10 +123,10 @@ describe('makePlugin types', () => {
 
     expect(() =>
       // @ts-expect-error pickSeat is neither handled nor delegated
-      makePlugin(bookFlight).onElicit({ pickFlight: generatedForm }),
+      createPlugin(bookFlight).onElicit({ pickFlight: generatedForm }),
     ).toThrow(/no handler for "pickSeat"/)
 
-    makePlugin(bookFlight).onElicit({
+    createPlugin(bookFlight).onElicit({
       pickFlight: generatedForm,
       *pickSeat(req, ctx) {
         // The form's answer has the key's type: steps can go around it.

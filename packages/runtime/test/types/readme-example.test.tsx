@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react'
 import type { Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, makePlugin, type RenderedProps } from '../../src/index.ts'
+import { createMcpTool, createPlugin, type RenderedProps } from '../../src/index.ts'
 import { GeneratedForm, ToolCallEmissions, useChat } from '../../src/react.ts'
 
 const flight = z.object({ id: z.string(), airline: z.string(), departs: z.string(), price: z.number() })
@@ -48,7 +48,7 @@ function FlightList({ flights, onRespond, onCancel, errors }: Props) {
   )
 }
 
-const bookFlightPlugin = makePlugin(bookFlight)
+const bookFlightPlugin = createPlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       const answer = yield* ctx.render(FlightList, { flights: req.context.flights })

@@ -1,6 +1,6 @@
 /**
  * Recognising builder chains in an ESTree AST (Vite's `parseAst`: oxc), for discovery and the
- * split alike: which local names mean `createMcpTool` / `makePlugin` (named, renamed or namespace
+ * split alike: which local names mean `createMcpTool` / `createPlugin` (named, renamed or namespace
  * imports of the runtime), and the method steps of a chain
  * (`createMcpTool('x').elicits(...).execute(...)`). One matcher, read from one table (`patterns.ts`).
  */
@@ -24,7 +24,7 @@ export function importDeclarations(program: EsNode): EsNode[] {
   return (program.body as EsNode[]).filter((n) => n.type === 'ImportDeclaration')
 }
 
-/** Local names bound to `createMcpTool` / `makePlugin` by value imports of the runtime. */
+/** Local names bound to `createMcpTool` / `createPlugin` by value imports of the runtime. */
 export function runtimeBindings(program: EsNode): Bindings {
   const b: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
   for (const decl of importDeclarations(program)) {

@@ -1,5 +1,5 @@
 /**
- * Static discovery: find every `createMcpTool(...)` and `makePlugin(...)` chain and record where
+ * Static discovery: find every `createMcpTool(...)` and `createPlugin(...)` chain and record where
  * things are, on the parser Vite ships (oxc) and the same chain matcher as the split
  * (`chains.ts`). Only calls bound to `@mcp-bridge/runtime` count — named imports (renamed or
  * not) and namespace imports — so a same-named function from elsewhere is ignored. Schema
@@ -149,7 +149,7 @@ export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery
         ...plugin.location,
         severity: 'warning',
         code: 'PLUGIN_UNKNOWN_TOOL',
-        message: `The argument of makePlugin(...) in ${plugin.exportName} does not resolve to an exported tool; export the tool and pass its identifier: makePlugin(bookFlight).`,
+        message: `The argument of createPlugin(...) in ${plugin.exportName} does not resolve to an exported tool; export the tool and pass its identifier: createPlugin(bookFlight).`,
       })
     }
   }
@@ -299,12 +299,12 @@ function readPlugin(
   }
   const onElicitCall = steps.find((s) => s.name === 'onElicit')?.call
   const handlerKeys = objectKeys((onElicitCall?.arguments as EsNode[] | undefined)?.[0])
-  // `onElicit` in `makePlugin(tool).onElicit({...})`: where a key problem is reported.
+  // `onElicit` in `createPlugin(tool).onElicit({...})`: where a key problem is reported.
   const onElicitName = onElicitCall && ((onElicitCall.callee as EsNode).property as EsNode)
   return { exportName, location: at(call), tool: resolveTool(source, (call.arguments as EsNode[])[0], reader), handlerKeys, onElicitLocation: onElicitName && at(onElicitName) }
 }
 
-/** Follow `makePlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */
+/** Follow `createPlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */
 function resolveTool(source: ParsedSource, arg: EsNode | undefined, reader: SourceReader): DiscoveredPlugin['tool'] {
   if (arg?.type !== 'Identifier') return undefined
   const def = resolveVariable(source, arg.name as string, reader)

@@ -19,7 +19,7 @@ export interface McpBridgeOptions {
   manifest?: string
   failOnError?: boolean
   /**
-   * The app's server module (`export default defineAppServer({ chat, mcp? })`): served in
+   * The app's server module (`export default createAppServer({ chat, mcp? })`): served in
    * `vite dev` and `vite preview`, and built by `vite build` into `<build.outDir>/server/`
    * (`node dist/server/index.js` serves it with the client from `<build.outDir>/client/`).
    */

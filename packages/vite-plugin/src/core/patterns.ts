@@ -5,7 +5,7 @@
 export const RUNTIME_MODULE = '@mcp-bridge/runtime'
 
 export const TOOL_FACTORY = 'createMcpTool'
-export const PLUGIN_FACTORY = 'makePlugin'
+export const PLUGIN_FACTORY = 'createPlugin'
 
 /** Builder steps whose argument runs only on the server (stubbed in the client bundle). */
 export const SERVER_STEPS = ['execute', 'handoff'] as const

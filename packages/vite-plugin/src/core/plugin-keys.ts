@@ -1,5 +1,5 @@
 /**
- * A plugin must name exactly its tool's elicitation keys in `.onElicit({...})` — `makePlugin`
+ * A plugin must name exactly its tool's elicitation keys in `.onElicit({...})` — `createPlugin`
  * throws otherwise, but only when the module runs: in the browser, after a green build. Checked
  * here from the source (the keys as written) against the tool as loaded (its declared keys), so
  * `mcp-bridge check` and `vite build` report it at the `onElicit` call.
@@ -25,7 +25,7 @@ export function pluginKeyDiagnostics(discoveries: readonly FileDiscovery[], decl
         ...plugin.onElicitLocation,
         severity: 'error',
         code: 'PLUGIN_HANDLERS',
-        message: `Plugin ${plugin.exportName}: ${problems.join('; ')}. .onElicit({...}) needs exactly the keys of the tool's .elicits({...}): ${declared.map((k) => `"${k}"`).join(', ') || '(none)'}; makePlugin would throw this in the browser.`,
+        message: `Plugin ${plugin.exportName}: ${problems.join('; ')}. .onElicit({...}) needs exactly the keys of the tool's .elicits({...}): ${declared.map((k) => `"${k}"`).join(', ') || '(none)'}; createPlugin would throw this in the browser.`,
       })
     }
   }

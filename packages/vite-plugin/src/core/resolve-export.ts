@@ -1,5 +1,5 @@
 /**
- * Following `makePlugin(bookFlight)` to the variable `bookFlight` names, by reading import and
+ * Following `createPlugin(bookFlight)` to the variable `bookFlight` names, by reading import and
  * export declarations only (no type checker, no program). Relative specifiers are followed (with
  * the extensions Vite resolves); a bare or aliased specifier is not, and the caller reports the
  * plugin's tool as unresolved.

@@ -4,7 +4,7 @@
  *
  *   - client: the argument of `.execute(...)` / `.handoff(...)` in a `createMcpTool` chain
  *     becomes a stub that throws if ever called, so server code (and what it imports) is gone;
- *   - server: the handlers of `.onElicit({...})` in a `makePlugin` chain become stubs with the
+ *   - server: the handlers of `.onElicit({...})` in a `createPlugin` chain become stubs with the
  *     same keys, so React components drop out of the server bundle.
  *
  * Imports are removed only when an edit made them unused. Code the splitter cannot see through
@@ -112,7 +112,7 @@ function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
   const fail = `() => { throw new ${STUB_ERROR}(${JSON.stringify(step)}, ${JSON.stringify(where)}) }`
   if (step === 'execute') return fail
   if (step === 'handoff') return `{ before: ${fail}, client: ${fail}, after: ${fail} }`
-  // onElicit: keep the keys, since makePlugin checks them against the tool.
+  // onElicit: keep the keys, since createPlugin checks them against the tool.
   const keys = arg.type === 'ObjectExpression' ? (arg.properties as EsNode[]).flatMap((p) => (p.type === 'Property' && !p.computed ? [keyName(p.key)] : [])) : []
   return `{ ${keys.filter((k) => k !== undefined).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k!) ? k : JSON.stringify(k)}: ${fail}`).join(', ')} }`
 }

@@ -1,9 +1,9 @@
-import { makePlugin } from '@mcp-bridge/runtime'
+import { createPlugin } from '@mcp-bridge/runtime'
 import { FlightList } from './components/FlightList.tsx'
 import { SeatPicker } from './components/SeatPicker.tsx'
 import { bookFlight } from './tool.ts'
 
-export const bookFlightPlugin = makePlugin(bookFlight)
+export const bookFlightPlugin = createPlugin(bookFlight)
   .onElicit({
     *pickFlight(req, ctx) {
       const answer = yield* ctx.render(FlightList, { flights: req.context.flights, route: req.context.route })

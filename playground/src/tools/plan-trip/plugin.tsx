@@ -1,8 +1,8 @@
-import { makePlugin } from '@mcp-bridge/runtime'
+import { createPlugin } from '@mcp-bridge/runtime'
 import { ActivityPicker } from './components/ActivityPicker.tsx'
 import { planTrip, tripHandoff } from './tool.ts'
 
-export const planTripPlugin = makePlugin(planTrip)
+export const planTripPlugin = createPlugin(planTrip)
   .onElicit({
     *pickActivity(req, ctx) {
       // The handoff value is JSON from the server: read it through its schema, typed.

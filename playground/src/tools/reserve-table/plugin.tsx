@@ -1,8 +1,8 @@
-import { generatedForm, makePlugin } from '@mcp-bridge/runtime'
+import { generatedForm, createPlugin } from '@mcp-bridge/runtime'
 import { TimeSlots } from './components/TimeSlots.tsx'
 import { reserveTable } from './tool.ts'
 
-export const reserveTablePlugin = makePlugin(reserveTable)
+export const reserveTablePlugin = createPlugin(reserveTable)
   .onElicit({
     *pickTime(req, ctx) {
       const answer = yield* ctx.render(TimeSlots, { slots: req.context.slots })

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { makePlugin, type RenderedProps } from '@mcp-bridge/runtime'
+import { createPlugin, type RenderedProps } from '@mcp-bridge/runtime'
 import { greet } from './tool.ts'
 
 function NameForm({ onRespond, errors }: RenderedProps<{ name: string }>) {
@@ -13,7 +13,7 @@ function NameForm({ onRespond, errors }: RenderedProps<{ name: string }>) {
   )
 }
 
-export const greetPlugin = makePlugin(greet)
+export const greetPlugin = createPlugin(greet)
   .onElicit({
     *askName(_req, ctx) {
       return { action: 'accept', content: yield* ctx.render(NameForm, {}) }

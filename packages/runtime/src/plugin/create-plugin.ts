@@ -1,5 +1,5 @@
 /**
- * `makePlugin(tool).onElicit({...}).build()`: pairs a tool with its UI handlers. The handler
+ * `createPlugin(tool).onElicit({...}).build()`: pairs a tool with its UI handlers. The handler
  * object must name every declared key and no other — enforced by the types, and checked again
  * at run time for JavaScript callers and objects built dynamically.
  */
@@ -25,9 +25,9 @@ export interface BuildablePlugin<T extends AnyMcpTool> {
   build(): McpPlugin<T>
 }
 
-export function makePlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
+export function createPlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
   if (!isMcpTool(tool)) {
-    throw new PluginDefinitionError(String((tool as { name?: unknown } | undefined)?.name ?? '?'), 'makePlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
+    throw new PluginDefinitionError(String((tool as { name?: unknown } | undefined)?.name ?? '?'), 'createPlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
   }
   return {
     onElicit(handlers) {
