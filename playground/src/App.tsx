@@ -21,7 +21,7 @@ const Markdown = lazy(() => import('./components/Markdown.tsx').then((m) => ({ d
 const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Reserve a table for dinner', 'Pick a theme color', 'Rate my trip', 'Build a report']
 
 const STATUS_TEXT: Record<UseChatResult['status'], string> = {
-  idle: '',
+  ready: '',
   restoring: 'Restoring your conversation…',
   streaming: 'Thinking…',
   awaiting_input: 'Waiting for you',
@@ -75,7 +75,7 @@ export function App() {
           <div className="empty">
             <p>Try one of these:</p>
             {EXAMPLES.map((e) => (
-              <button key={e} className="secondary" onClick={() => void chat.send(e)}>
+              <button key={e} className="secondary" onClick={() => void chat.sendMessage(e)}>
                 {e}
               </button>
             ))}
@@ -120,7 +120,7 @@ export function App() {
           Jump to latest ↓
         </button>
       )}
-      <Composer ref={composer} busy={busy} waiting={waiting} onSend={(text) => void chat.send(text)} onStop={() => void chat.stop()} />
+      <Composer ref={composer} busy={busy} waiting={waiting} onSend={(text) => void chat.sendMessage(text)} onStop={() => void chat.stop()} />
     </div>
   )
 }

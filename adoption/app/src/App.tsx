@@ -25,7 +25,7 @@ export default function App() {
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          void chat.send(new FormData(e.currentTarget).get('q') as string)
+          void chat.sendMessage(new FormData(e.currentTarget).get('q') as string)
           e.currentTarget.reset()
         }}
       >

@@ -26,7 +26,7 @@ import {
   UnsupportedElicitationModeError,
 } from '../errors/call-errors.ts'
 import { formatIssues, summarizeIssues, type IssueSummary } from '../errors/issues.ts'
-import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
+import { forPeople } from '../errors/human-issues.ts'
 import { buildSamplingRequest, completeSample } from '../sampling/sample.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
@@ -241,10 +241,10 @@ class BridgeCall<R> implements BridgeHost<R> {
     }
     let settled: ElicitResult<unknown>
     if (result.action === 'accept') {
-      const parsed = current.request.schema.zod.safeParse(result.content)
+      const parsed = current.request.schema.zod.safeParse(result.content, { error: forPeople })
       if (!parsed.success) {
         // Said for the person who answered: the UI shows these beside the fields.
-        const issues = summarizeIssuesForPeople(parsed.error.issues)
+        const issues = summarizeIssues(parsed.error.issues)
         const refusal = {
           ok: false as const,
           code: 'INVALID_CONTENT' as const,

@@ -60,8 +60,8 @@ export interface ChatController {
   newConversation(): void
   /** Send again a user message that failed to reach the server. */
   retry(itemId: string): Promise<void>
-  /** Send a user message (ignored while empty). */
-  send(text: string): Promise<void>
+  /** Send a user message (ignored while empty): a string, or `{ text }` as the AI SDK's `sendMessage` takes. */
+  sendMessage(message: string | { text: string }): Promise<void>
   /** Answer a fallback-form elicitation. */
   respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
   /** Abort one tool call (on the server too), or the whole in-flight response. */
@@ -343,7 +343,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     const pending = new AbortController()
     followUp = pending
     void pause(1000 * 2 ** Math.min(round, 3), AbortSignal.any([pending.signal, signal])).then((due) => {
-      if (!due || inflight || model.view.status !== 'idle' || key !== conversationKey) return
+      if (!due || inflight || model.view.status !== 'ready' || key !== conversationKey) return
       void load(conversationKey, signal, round + 1).catch(() => {})
     })
   }
@@ -382,8 +382,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         restoring = { done: Promise.resolve(), controller: new AbortController(), finished: true }
       }
     },
-    async send(text) {
-      const trimmed = text.trim()
+    async sendMessage(message) {
+      const trimmed = (typeof message === 'string' ? message : (message?.text ?? '')).trim()
       if (!trimmed) return
       // After a restore, so the message lands below what it brings back.
       await restore()

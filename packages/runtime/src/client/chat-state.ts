@@ -18,7 +18,7 @@ import type { ElicitRequestWire, TranscriptEvent } from '../protocol/chat-wire.t
 import type { McpMessage } from '../sampling/content.ts'
 import type { LogLevel } from '../tool/context.ts'
 
-export type ChatStatus = 'idle' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
+export type ChatStatus = 'ready' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
 
 export interface PendingElicitation {
   /** The question as it came over the wire (the generated form reads `message` and `schema`). */
@@ -127,7 +127,7 @@ export type ChatInput =
   | { type: 'cleared' }
 
 export function initialChatModel(): ChatModel {
-  return { view: { status: 'idle', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0 }
+  return { view: { status: 'ready', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0 }
 }
 
 export interface ChatReducerOptions {
@@ -149,7 +149,7 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
       case 'turn_ended':
         return withView(model, { status: restingStatus(model.view.items) })
       case 'turn_aborted':
-        return withView(model, { status: 'idle' })
+        return withView(model, { status: 'ready' })
       case 'turn_failed':
         return withView(model, { status: 'error', error: input.error })
       case 'message_undelivered':
@@ -179,7 +179,7 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
       case 'restoring':
         return withView(model, { status: 'restoring', error: undefined })
       case 'restore_empty':
-        return withView(model, { status: 'idle' })
+        return withView(model, { status: 'ready' })
       case 'restore_failed':
         return withView(model, { status: 'error', error: input.error })
       case 'restored': {
@@ -286,7 +286,7 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
 
 /** What the chat rests at when nothing is streaming: waiting for an answer, or idle. */
 export function restingStatus(items: readonly ChatItem[]): ChatStatus {
-  return items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input') ? 'awaiting_input' : 'idle'
+  return items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input') ? 'awaiting_input' : 'ready'
 }
 
 function withView(model: ChatModel, patch: Partial<ChatState>): ChatModel {

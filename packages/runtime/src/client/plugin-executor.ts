@@ -14,8 +14,8 @@
  * (a page or component going away), so no handler outlives the chat that started it.
  */
 import { createScope, until, withResolvers, type Operation, type Task } from 'effection'
-import { formatIssues, type IssueSummary } from '../errors/issues.ts'
-import { summarizeIssuesForPeople } from '../errors/human-issues.ts'
+import { formatIssues, summarizeIssues, type IssueSummary } from '../errors/issues.ts'
+import { forPeople } from '../errors/human-issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { GeneratedFormSlot } from '../plugin/generated-form.ts'
 import type { PluginClientContext, PluginClientRegistration, UiComponent } from '../plugin/types.ts'
@@ -224,7 +224,7 @@ function checkResult(compiled: CompiledElicit, result: unknown): Checked {
   }
   if (r.action !== 'accept') return { ok: true, result: { action: r.action as 'decline' | 'cancel' } }
   // Send what the user entered (zod input), after checking it parses: the server parses it again.
-  const parsed = compiled.response.safeParse(r.content)
-  if (!parsed.success) return { ok: false, issues: summarizeIssuesForPeople(parsed.error.issues) }
+  const parsed = compiled.response.safeParse(r.content, { error: forPeople })
+  if (!parsed.success) return { ok: false, issues: summarizeIssues(parsed.error.issues) }
   return { ok: true, result: { action: 'accept', content: r.content } }
 }

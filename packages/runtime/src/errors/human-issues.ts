@@ -1,24 +1,24 @@
 /**
  * Validation problems said for the person filling in a form. zod's default English messages are
  * written for developers ("Too big: expected string to have <=40 characters"); a refused answer
- * reaches a person, so those defaults become sentences ("Use at most 40 characters."). A message
- * the schema's author wrote (`.max(40, 'Keep it short')`) is theirs and passes unchanged: only
- * zod's own defaults — recognised by their wording — are rewritten.
+ * reaches a person, so answers are parsed with `forPeople`, zod 4's per-parse error map: it says
+ * each problem as a sentence ("Use at most 40 characters.") from the issue's own fields (code,
+ * origin, limits, input), never from zod's wording. A message the schema's author wrote
+ * (`.max(40, 'Keep it short')`) takes precedence over a per-parse map in zod, so it stays theirs.
+ *
+ * @example
+ * ```ts
+ * const parsed = schema.safeParse(content, { error: forPeople })
+ * if (!parsed.success) showBesideFields(summarizeIssues(parsed.error.issues))
+ * ```
  */
 import type { z } from 'zod'
-import type { IssueSummary } from './issues.ts'
 
-type Issue = z.core.$ZodIssue
+type RawIssue = z.core.$ZodRawIssue & { origin?: string; maximum?: number | bigint; minimum?: number | bigint; format?: string; values?: unknown[]; expected?: string }
 
-export function summarizeIssuesForPeople(issues: readonly Issue[]): IssueSummary[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.'), message: sayForPeople(i) }))
-}
-
-const ZOD_DEFAULT = /^(Too big|Too small|Invalid input|Invalid option|Invalid (email address|URL|ISO date|ISO datetime|string))\b/
-
-export function sayForPeople(issue: Issue): string {
-  if (!ZOD_DEFAULT.test(issue.message)) return issue.message
-  const i = issue as Issue & { origin?: string; maximum?: number | bigint; minimum?: number | bigint; format?: string; values?: unknown[]; expected?: string }
+/** zod 4's per-parse error map for answers a person gave; `undefined` keeps zod's own message. */
+export function forPeople(issue: z.core.$ZodRawIssue): string | undefined {
+  const i = issue as RawIssue
   switch (i.code) {
     case 'too_big':
       if (i.origin === 'string') return `Use at most ${i.maximum} characters.`
@@ -29,8 +29,7 @@ export function sayForPeople(issue: Issue): string {
       if (i.origin === 'array' || i.origin === 'set') return `Choose at least ${i.minimum}.`
       return `Use a number of at least ${i.minimum}.`
     case 'invalid_type':
-      // zod reports no input by default; its message says what it received.
-      if (/received (undefined|null)$/.test(i.message)) return 'This field is required.'
+      if (i.input === undefined || i.input === null) return 'This field is required.'
       if (i.expected === 'number' || i.expected === 'int') return 'Enter a number.'
       if (i.expected === 'boolean') return 'Choose yes or no.'
       return 'This value has the wrong kind of content.'
@@ -43,6 +42,6 @@ export function sayForPeople(issue: Issue): string {
       if (i.format === 'datetime') return 'Enter a date and time, like 2026-12-05T09:30:00Z.'
       return 'This value is not in the expected format.'
     default:
-      return issue.message
+      return undefined
   }
 }

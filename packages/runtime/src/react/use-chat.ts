@@ -9,7 +9,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react'
 import { createChatController, type ChatController, type ChatControllerOptions, type ChatState } from '../client/chat-controller.ts'
 
 export interface UseChatResult extends ChatState {
-  send: ChatController['send']
+  sendMessage: ChatController['sendMessage']
   respond: ChatController['respond']
   abort: ChatController['abort']
   newConversation: ChatController['newConversation']
@@ -30,7 +30,7 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
   }, [controller])
   return {
     ...state,
-    send: controller.send,
+    sendMessage: controller.sendMessage,
     respond: controller.respond,
     abort: controller.abort,
     newConversation: controller.newConversation,

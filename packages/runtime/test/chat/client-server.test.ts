@@ -23,10 +23,10 @@ describe('useChat controller against createChatHandler', () => {
       fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
       plugins: [bookingPlugin.client],
     })
-    await chat.send('Book me a flight')
+    await chat.sendMessage('Book me a flight')
     ;(await nextEmission(chat, FlightList)).respond({ flightId: 'SH-142' })
     ;(await nextEmission(chat, SeatPicker)).respond({ row: 9, seat: 'A' })
-    await until(chat, () => chat.getState().status === 'idle' && chat.getState().items.at(-1)?.kind === 'assistant' && (chat.getState().items.at(-1) as { text: string }).text.startsWith('Booked'))
+    await until(chat, () => chat.getState().status === 'ready' && chat.getState().items.at(-1)?.kind === 'assistant' && (chat.getState().items.at(-1) as { text: string }).text.startsWith('Booked'))
     const tool = chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')!
     expect(tool).toMatchObject({ status: 'completed', result: { ticketNumber: 'TK-SH-142-9A', seat: '9A', tip: 'Use terminal 4.' } })
     expect(tool.logs).toEqual([{ level: 'info', message: 'Found 2 flights' }])
@@ -46,10 +46,10 @@ describe('useChat controller against createChatHandler', () => {
       fetch: ((url: string, init: RequestInit) => (requests++, handler(new Request(`http://127.0.0.1${url}`, init)))) as typeof fetch,
       plugins: [bookingPlugin.client],
     })
-    await chat.send('Book me a flight')
+    await chat.sendMessage('Book me a flight')
     await nextEmission(chat, FlightList)
     const before = requests
-    await chat.send('And a hotel?')
+    await chat.sendMessage('And a hotel?')
     expect(requests).toBe(before)
     expect(chat.getState().error).toMatchObject({ code: 'QUESTION_PENDING', message: expect.stringMatching(/Answer or cancel the question of book_flight above first/) })
     expect(chat.getState().items.filter((i) => i.kind === 'user')).toHaveLength(1)
@@ -68,12 +68,12 @@ describe('useChat controller against createChatHandler', () => {
         return handler(new Request(`http://127.0.0.1${url}`, init))
       }) as typeof fetch,
     })
-    await chat.send('hi there')
+    await chat.sendMessage('hi there')
     const failed = chat.getState().items[0]!
     expect(failed).toMatchObject({ kind: 'user', text: 'hi there', failed: true })
     expect(chat.getState()).toMatchObject({ status: 'error', error: { code: 'CHAT_ENDPOINT_ERROR', message: expect.stringMatching(/could not be reached \(Failed to fetch\); checking again/) } })
     down = false
-    await until(chat, () => chat.getState().status === 'idle') // the background check found the server
+    await until(chat, () => chat.getState().status === 'ready') // the background check found the server
     expect(chat.getState().error).toBeUndefined()
     await chat.retry(failed.id)
     expect(chat.getState().items.map((i) => [i.kind, i.kind === 'user' ? i.failed : (i as { text?: string }).text])).toEqual([
@@ -97,7 +97,7 @@ describe('useChat controller against createChatHandler', () => {
       }),
     })
     const chat = createChatController({ fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch })
-    const turn = chat.send('Build a report')
+    const turn = chat.sendMessage('Build a report')
     const report = () => chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')
     await until(chat, () => report()?.progress?.message === 'step 1')
     await chat.abort(report()!.callId)

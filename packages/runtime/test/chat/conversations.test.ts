@@ -93,8 +93,8 @@ describe('conversations survive reloads and restarts', () => {
 
     const first = page(handler, storage)
     await first.restore() // nothing saved yet: a new conversation
-    expect(first.getState()).toMatchObject({ status: 'idle', items: [] })
-    await first.send('Book me a flight')
+    expect(first.getState()).toMatchObject({ status: 'ready', items: [] })
+    await first.sendMessage('Book me a flight')
     ;(await nextEmission(first, FlightList)).respond({ flightId: 'SH-142' })
     await nextEmission(first, SeatPicker)
     await until(first, () => first.getState().status === 'awaiting_input')
@@ -118,7 +118,7 @@ describe('conversations survive reloads and restarts', () => {
     expect(second.getState().status).toBe('awaiting_input')
     // Shown again by the plugin's own handler, and answerable: the call resumes from its journal.
     ;(await nextEmission(second, SeatPicker)).respond({ row: 9, seat: 'A' })
-    await until(second, () => second.getState().status === 'idle' && second.getState().items.length === 4)
+    await until(second, () => second.getState().status === 'ready' && second.getState().items.length === 4)
     const booked = seen(second.getState().items)
     expect(booked.at(2)).toMatchObject({ tool: 'book_flight', status: 'completed', result: { ticketNumber: 'TK-SH-142-9A' } })
     expect(booked.at(3)).toEqual({ assistant: 'Booked: TK-SH-142-9A' })
@@ -129,9 +129,9 @@ describe('conversations survive reloads and restarts', () => {
     const third = page(handler, storage)
     await third.restore()
     expect(seen(third.getState().items)).toEqual(booked)
-    expect(third.getState().status).toBe('idle')
+    expect(third.getState().status).toBe('ready')
     expect(third.store.getSnapshot().emissions).toEqual([])
-    await third.send('Book me another one')
+    await third.sendMessage('Book me another one')
     await nextEmission(third, FlightList)
     expect(third.getState().items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool'])
     third.dispose()
@@ -143,7 +143,7 @@ describe('conversations survive reloads and restarts', () => {
     const handler = serve(store)
     const storage = memoryStorage()
     const chat = page(handler, storage)
-    await chat.send('Book me a flight')
+    await chat.sendMessage('Book me a flight')
     await nextEmission(chat, FlightList)
     const key = keyIn(storage)
     // 128 random bits each, never the page's name for the chat.
@@ -185,7 +185,7 @@ describe('conversations survive reloads and restarts', () => {
     const handler = serve(createMemoryStore())
     const storage = memoryStorage()
     const first = page(handler, storage)
-    const turn = first.send('count to two')
+    const turn = first.sendMessage('count to two')
     await until(first, () => first.getState().items.some((i) => i.kind === 'tool' && i.progress?.message === 'counting'))
     first.dispose() // the page closes its response mid-call; the call goes on on the server
 
@@ -198,7 +198,7 @@ describe('conversations survive reloads and restarts', () => {
     // The model is not asked about it after its client left (#14): the next message carries on.
     expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool'])
     await turn
-    await second.send('count again')
+    await second.sendMessage('count again')
     await until(second, () => second.getState().items.filter((i) => i.kind === 'tool' && i.status === 'completed').length === 2)
     expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'user', 'tool', 'assistant'])
     second.dispose()
@@ -208,11 +208,11 @@ describe('conversations survive reloads and restarts', () => {
     const handler = serve(createMemoryStore())
     const storage = memoryStorage()
     const chat = page(handler, storage)
-    await chat.send('Book me a flight')
+    await chat.sendMessage('Book me a flight')
     await nextEmission(chat, FlightList)
     const old = keyIn(storage)
     chat.newConversation()
-    expect(chat.getState()).toMatchObject({ status: 'idle', items: [] })
+    expect(chat.getState()).toMatchObject({ status: 'ready', items: [] })
     expect(chat.store.getSnapshot().emissions).toEqual([])
     expect(keyIn(storage).id).not.toBe(old.id)
     const reloaded = page(handler, storage)

@@ -58,14 +58,14 @@ describe('ChatController.dispose()', () => {
     const unreachable = () => Promise.reject(new TypeError('fetch failed'))
     const control = recordingFetch(unreachable)
     const live = createChatController({ fetch: control.fetch })
-    await live.send('hello')
+    await live.sendMessage('hello')
     expect(live.getState().status).toBe('error')
     await vi.advanceTimersByTimeAsync(2_000)
     expect(control.sent.map((s) => s.method)).toEqual(['POST', 'GET']) // it watches…
 
     const watched = recordingFetch(unreachable)
     const chat = createChatController({ fetch: watched.fetch })
-    await chat.send('hello')
+    await chat.sendMessage('hello')
     chat.dispose()
     await vi.advanceTimersByTimeAsync(5 * 60_000)
     expect(watched.sent.map((s) => s.method)).toEqual(['POST']) // …until disposed: nothing after
@@ -93,19 +93,19 @@ describe('ChatController.dispose()', () => {
   it('cuts the response being read and sends nothing queued behind it; the next use starts afresh', async () => {
     const { sent, fetch } = recordingFetch((_, init) => hangUntilAborted(init))
     const chat = createChatController({ fetch })
-    const first = chat.send('one')
+    const first = chat.sendMessage('one')
     await vi.advanceTimersByTimeAsync(0)
-    const second = chat.send('two') // queued behind the first response
+    const second = chat.sendMessage('two') // queued behind the first response
     await vi.advanceTimersByTimeAsync(0)
     expect(sent).toHaveLength(1)
     chat.dispose()
     await Promise.all([first, second])
     await vi.advanceTimersByTimeAsync(60_000)
     expect(sent).toHaveLength(1)
-    expect(chat.getState().status).toBe('idle')
+    expect(chat.getState().status).toBe('ready')
 
     // StrictMode mounts again right after the cleanup: the controller still works.
-    const third = chat.send('three')
+    const third = chat.sendMessage('three')
     await vi.advanceTimersByTimeAsync(0)
     expect(sent).toHaveLength(2)
     chat.dispose()

@@ -74,6 +74,6 @@ describe('reduceChat', () => {
     ])
     expect(sent.view).toMatchObject({ status: 'error', items: [{ id: 'user-1', failed: true }] })
     expect(sent.conversation).toEqual(before)
-    expect(fold([{ type: 'reachable' }, { type: 'retrying', id: 'user-1' }], sent).view).toMatchObject({ status: 'idle', error: undefined, items: [{ failed: false }] })
+    expect(fold([{ type: 'reachable' }, { type: 'retrying', id: 'user-1' }], sent).view).toMatchObject({ status: 'ready', error: undefined, items: [{ failed: false }] })
   })
 })

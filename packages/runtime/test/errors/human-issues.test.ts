@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { summarizeIssuesForPeople } from '../../src/errors/human-issues.ts'
+import { forPeople } from '../../src/errors/human-issues.ts'
+import { summarizeIssues } from '../../src/errors/issues.ts'
 
 const said = (schema: z.ZodType, value: unknown) => {
-  const parsed = schema.safeParse(value)
+  const parsed = schema.safeParse(value, { error: forPeople })
   if (parsed.success) throw new Error('expected a failure')
-  return summarizeIssuesForPeople(parsed.error.issues)
+  return summarizeIssues(parsed.error.issues)
 }
 
 describe('validation problems said for people', () => {
@@ -37,6 +38,16 @@ describe('validation problems said for people', () => {
       age: 'Enter a number.',
       ok: 'This field is required.',
     })
+  })
+
+  it("reads the issue, not zod's wording: another locale's messages change nothing", () => {
+    z.config(z.locales.de())
+    try {
+      const issues = said(z.object({ name: z.string().max(2), age: z.number() }), { name: 'long' })
+      expect(issues.map((i) => i.message)).toEqual(['Use at most 2 characters.', 'This field is required.'])
+    } finally {
+      z.config(z.locales.en())
+    }
   })
 
   it("keeps the schema author's own messages", () => {

@@ -100,11 +100,11 @@ describe('createChatController', () => {
       { type: 'conversation_state', messages: [user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Hello ✈️' }] }] },
     ])
     const chat = createChatController({ fetch: server.fetch })
-    await chat.send('hi')
-    expect(chat.getState()).toMatchObject({ status: 'idle', items: [{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hello ✈️' }] })
-    await chat.send('more')
+    await chat.sendMessage('hi')
+    expect(chat.getState()).toMatchObject({ status: 'ready', items: [{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hello ✈️' }] })
+    await chat.sendMessage('more')
     expect(server.bodies[1]!.messages).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Hello ✈️' }] }, user('more')])
-    await chat.send('   ')
+    await chat.sendMessage('   ')
     expect(server.bodies).toHaveLength(2)
   })
 
@@ -123,7 +123,7 @@ describe('createChatController', () => {
       ]
     })
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
-    await chat.send('book')
+    await chat.sendMessage('book')
     expect(chat.getState().status).toBe('awaiting_input')
     expect(toolItem(chat.getState())).toMatchObject({ status: 'awaiting_input', elicitation: { handledByPlugin: true } })
     const ui = await nextEmission(chat)
@@ -131,7 +131,7 @@ describe('createChatController', () => {
     ui.respond({ flightId: 'CA-287' })
     await new Promise<void>((resolve) => {
       const off = chat.subscribe(() => {
-        if (chat.getState().status === 'idle') {
+        if (chat.getState().status === 'ready') {
           off()
           resolve()
         }
@@ -155,7 +155,7 @@ describe('createChatController', () => {
           : [{ type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: 'ok' }, { type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
-    await chat.send('book')
+    await chat.sendMessage('book')
     ;(await nextEmission(chat)).respond({ flightId: 'XX-1' })
     const again = await nextEmission(chat, (e) => e.errors !== undefined)
     expect(again.errors).toEqual([{ path: 'flightId', message: 'unknown flight' }])
@@ -187,7 +187,7 @@ describe('createChatController', () => {
       ]
     })
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
-    await chat.send('book')
+    await chat.sendMessage('book')
     expect(toolItem(chat.getState())).toMatchObject({ toolName: 'book_flight', title: 'Book a flight', answers: [] })
     ;(await nextEmission(chat)).respond({ flightId: 'CA-287' })
     await until(chat, () => toolItem(chat.getState()).status === 'declined')
@@ -215,7 +215,7 @@ describe('createChatController', () => {
     console.error = (e: unknown) => errors.push(e)
     try {
       const chat = createChatController({ fetch: server.fetch, plugins: [broken.client] })
-      await chat.send('book')
+      await chat.sendMessage('book')
       await until(chat, () => toolItem(chat.getState()).elicitation?.handledByPlugin === false)
       expect(toolItem(chat.getState()).error).toMatch(/^This question's UI failed \(.*flights\.map is not a function\)\. Answer it with the form below, or cancel\.$/)
       expect(errors).toHaveLength(1)
@@ -231,7 +231,7 @@ describe('createChatController', () => {
         : [{ type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'WRONG_TOKEN', message: 'token mismatch' }, { type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch })
-    await chat.send('book')
+    await chat.sendMessage('book')
     expect(toolItem(chat.getState()).elicitation).toMatchObject({ handledByPlugin: false, submitting: false })
     await chat.respond('call_1', { action: 'decline' })
     expect(server.bodies[1]!.elicitResponses?.[0]).toMatchObject({ elicitId: 'call_1#1', token: 'tok-123', result: { action: 'decline' } })
@@ -245,7 +245,7 @@ describe('createChatController', () => {
         : [{ type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
-    await chat.send('book')
+    await chat.sendMessage('book')
     await nextEmission(chat)
     await chat.abort('call_1')
     expect(chat.store.getSnapshot().emissions).toEqual([])
@@ -260,14 +260,14 @@ describe('createChatController', () => {
       { type: 'conversation_state', messages: [] },
     ])
     const chat = createChatController({ fetch: server.fetch })
-    await chat.send('x')
+    await chat.sendMessage('x')
     expect(toolItem(chat.getState())).toMatchObject({ status: 'failed', error: 'This tool call is no longer running.' })
   })
 
   it('reports an HTTP error plainly, with the server message', async () => {
     const server = endpoint(() => new Response(JSON.stringify({ message: 'body too large' }), { status: 413, statusText: 'Payload Too Large' }))
     const chat = createChatController({ fetch: server.fetch })
-    await chat.send('x')
+    await chat.sendMessage('x')
     expect(chat.getState().status).toBe('error')
     expect(chat.getState().error?.message).toBe('The chat endpoint answered 413 Payload Too Large: body too large')
   })
@@ -282,7 +282,7 @@ describe('useChat', () => {
         {chat.items.map((i) => (
           <p key={i.id}>{i.kind === 'tool' ? i.toolName : i.text}</p>
         ))}
-        <button onClick={() => void chat.send('hello')}>send</button>
+        <button onClick={() => void chat.sendMessage('hello')}>send</button>
       </div>
     )
   }
@@ -294,11 +294,11 @@ describe('useChat', () => {
         <Chat fetch={server.fetch} />
       </StrictMode>,
     )
-    expect(screen.getByTestId('status').textContent).toBe('idle')
+    expect(screen.getByTestId('status').textContent).toBe('ready')
     await act(async () => screen.getByRole('button', { name: 'send' }).click())
     expect(await screen.findByText('Hi there')).toBeTruthy()
     expect(screen.getByText('hello')).toBeTruthy()
-    expect(screen.getByTestId('status').textContent).toBe('idle')
+    expect(screen.getByTestId('status').textContent).toBe('ready')
   })
 
   it('restores a kept conversation under StrictMode (the cleanup cuts the first restore short)', async () => {
@@ -318,7 +318,7 @@ describe('useChat', () => {
     )
     expect(await screen.findByText('Hello back')).toBeTruthy()
     expect(screen.getByText('hello')).toBeTruthy()
-    expect(screen.getByTestId('status').textContent).toBe('idle')
+    expect(screen.getByTestId('status').textContent).toBe('ready')
     localStorage.clear()
     await handler.close()
   })

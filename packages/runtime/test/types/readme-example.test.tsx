@@ -84,7 +84,7 @@ function App() {
       <form
         onSubmit={(e) => {
           e.preventDefault()
-          void chat.send(new FormData(e.currentTarget).get('q') as string)
+          void chat.sendMessage(new FormData(e.currentTarget).get('q') as string)
         }}
       >
         <input name="q" aria-label="Message" /> <button>Send</button>

@@ -74,8 +74,8 @@ function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, sou
   for (const d of source.getPreEmitDiagnostics()) {
     const start = d.getStart()
     if (start === undefined || d.getCategory() !== ts.DiagnosticCategory.Error) continue
-    const chain = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, '\n').split('\n').map((l) => l.trim())
-    const text = chain.join(' — ')
+    const chain = linksOf(d.compilerObject.messageText, d.getCode())
+    const text = chain.map((l) => l.text).join(' — ')
     const { line, column } = source.getLineAndColumnAtPos(start)
     const at = { file: relative(root, source.getFilePath()), line, column, severity: 'error' as const }
     const handler = handlers.find((c) => within(c, start))
@@ -88,8 +88,9 @@ function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, sou
     if (elicit) {
       const key = elicit.getArguments()[0]
       const name = key && Node.isStringLiteral(key) ? key.getLiteralText() : undefined
-      // TS2353 (an object literal's unknown property) is the usual case: say it in our words.
-      const extra = d.getCode() === 2353 ? /'([^']+)' does not exist in type/.exec(text)?.[1] : undefined
+      // TS2353 (an object literal's unknown property) is the usual case: say it in our words. The
+      // property is the node the diagnostic starts at.
+      const extra = d.getCode() === TS_UNKNOWN_PROPERTY ? source.getDescendantAtPos(start)?.getText() : undefined
       const call = `ctx.elicit(${name ? `"${name}"` : '...'}, {...})`
       out.push({
         ...at,
@@ -103,16 +104,38 @@ function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, sou
   return out
 }
 
+/** TypeScript's diagnostic codes this pass reads (stable across versions and locales, unlike their text). */
+const TS_NOT_ASSIGNABLE = 2322
+const TS_PROPERTY_TYPES_INCOMPATIBLE = 2200
+const TS_UNKNOWN_PROPERTY = 2353
+
+/** One message of a diagnostic's chain: its code and its text. */
+interface ChainLink {
+  code: number
+  text: string
+}
+
+/** A diagnostic's message chain, depth first (a plain message is a chain of one). */
+function linksOf(message: string | import('ts-morph').ts.DiagnosticMessageChain, code: number): ChainLink[] {
+  if (typeof message === 'string') return [{ code, text: message }]
+  return [{ code: message.code, text: message.messageText }, ...(message.next ?? []).flatMap((next) => linksOf(next, next.code))]
+}
+
+/** The arguments TypeScript put into a message of a known code, in order ('{0}', '{1}' of its template). */
+function argumentsOf(link: ChainLink | undefined): string[] {
+  return link ? [...link.text.matchAll(/'([^']*)'/g)].map((m) => m[1]!) : []
+}
+
 /**
- * A handler's type error in a sentence: the checker's chain ends with the field and the types
- * that disagree ("The types of 'content.color' are incompatible…", "Type 'number' is not
- * assignable to type 'string'."); the generator-and-iterator steps before it are noise here.
+ * A handler's type error in a sentence: the chain's last "types of property … are incompatible"
+ * (TS2200) names the field, its last "not assignable" (TS2322) the two types; the
+ * generator-and-iterator links before them are noise here.
  */
-function handlerProblem(chain: readonly string[]): string {
-  const field = chain.map((l) => /^The types of '([^']+)' are incompatible/.exec(l)?.[1]).findLast((f) => f !== undefined)
-  const types = /^Type '(.+)' is not assignable to type '(.+)'\.?$/.exec(chain.at(-1) ?? '')
-  if (field?.startsWith('content') && types) return `answers with ${field} as ${types[1]}, but the key's response schema wants ${types[2]}.`
-  return `does not match its key's types: ${chain.slice(-2).join(' — ')}`
+function handlerProblem(chain: readonly ChainLink[]): string {
+  const field = argumentsOf(chain.findLast((l) => l.code === TS_PROPERTY_TYPES_INCOMPATIBLE))[0]
+  const [given, wanted] = argumentsOf(chain.findLast((l) => l.code === TS_NOT_ASSIGNABLE))
+  if (field?.startsWith('content') && given !== undefined && wanted !== undefined) return `answers with ${field} as ${given}, but the key's response schema wants ${wanted}.`
+  return `does not match its key's types: ${chain.slice(-2).map((l) => l.text).join(' — ')}`
 }
 
 /** The handler key whose property holds `pos` in `.onElicit({ key(...) {...}, ... })`. */
