@@ -132,7 +132,8 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
     let types = values['no-cache'] ? undefined : readCachedTypes(cacheDir, print)
     if (!types) {
       const checked = await typeDiagnostics(options.root, discoverProject(options.root, await toolSourceFiles(options)))
-      writeCachedTypes(cacheDir, print, checked.diagnostics, checked.inputs)
+      // Not kept while the checker is missing: installing it is not a change of the app's sources.
+      if (!checked.diagnostics.some((d) => d.code === 'TYPES_UNAVAILABLE')) writeCachedTypes(cacheDir, print, checked.diagnostics, checked.inputs)
       types = checked.diagnostics
     }
     diagnostics.splice(0, diagnostics.length, ...sortDiagnostics([...diagnostics, ...types]))

@@ -11,7 +11,10 @@ import { main } from '../src/cli.ts'
 import { McpBridgeGenerator, type GenerateResult } from '../src/core/generator.ts'
 import { createViteModuleLoader } from '../src/core/load-modules.ts'
 import { resolveOptions } from '../src/core/options.ts'
-import { bin, fixtureCopies, fixturesDir } from './support/fixtures.ts'
+import { bin, fixtureCopies, fixturesDir, fixtureSources } from './support/fixtures.ts'
+import { discoverProject } from '../src/core/discover.ts'
+import { formatDiagnostic } from '../src/core/diagnostics.ts'
+import { typeDiagnostics } from '../src/core/type-check.ts'
 
 const copies = fixtureCopies()
 afterAll(copies.removeAll)
@@ -185,3 +188,16 @@ describe('mcp-bridge CLI', () => {
   }, 120_000)
 })
 
+
+describe('the type-aware pass without ts-morph (an optional peer)', () => {
+  it('warns once, saying how to turn it on or off; any other loading failure is not hidden', async () => {
+    const root = join(fixturesDir, 'type-errors')
+    const discoveries = discoverProject(root, fixtureSources('type-errors'))
+    const missing = () => Promise.reject(Object.assign(new Error("Cannot find package 'ts-morph'"), { code: 'ERR_MODULE_NOT_FOUND' }))
+    const checked = await typeDiagnostics(root, discoveries, missing)
+    expect(checked.diagnostics.map(formatDiagnostic)).toEqual([
+      'package.json:1:1  warning: The type-aware pass needs ts-morph, which is not installed here: `npm install -D ts-morph` turns it on; `mcp-bridge check --no-types` skips it without this warning.',
+    ])
+    await expect(typeDiagnostics(root, discoveries, () => Promise.reject(new Error('broken install')))).rejects.toThrow('broken install')
+  })
+})

@@ -28,6 +28,7 @@ export type DiagnosticCode =
   | 'SCHEMA'
   | 'MODULE_LOAD_FAILED'
   | 'STALE_OUTPUT'
+  | 'TYPES_UNAVAILABLE'
 
 export interface Diagnostic extends SourceLocation {
   severity: Severity

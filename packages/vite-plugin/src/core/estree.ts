@@ -1,10 +1,19 @@
 /**
  * The little discovery and the split need from an ESTree AST (oxc's, through rolldown — the
- * parser Vite ships): a loose node shape and a walk that knows each node's parent. Imported from
- * `rolldown/parseAst` rather than `vite`, which takes ~8× longer to load: a cold `mcp-bridge
- * check` pays for that import, not for Vite.
+ * parser Vite ships): a loose node shape and a walk that knows each node's parent.
+ *
+ * The parser is Vite's own copy of rolldown, resolved from where the app's `vite` is installed:
+ * no second rolldown (and native binding) beside Vite's, no version of ours to drift from it.
+ * Its `parseAst` entry is imported directly rather than through `vite`, which takes ~8× longer
+ * to load: a cold `mcp-bridge check` pays for the parser, not for Vite.
  */
-import { parseAst } from 'rolldown/parseAst'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+
+type ParseAst = (code: string, options: { lang: 'js' | 'jsx' | 'ts' | 'tsx'; sourceType: 'module' }) => unknown
+
+const viteRequire = createRequire(createRequire(import.meta.url).resolve('vite/package.json'))
+const { parseAst } = (await import(pathToFileURL(viteRequire.resolve('rolldown/parseAst')).href)) as { parseAst: ParseAst }
 
 export interface EsNode {
   type: string

@@ -5,6 +5,9 @@
  * context props passed to `ctx.elicit` that the key's context schema does not declare. Only
  * `check` pays for loading the checker (about a second); dev and build never run this, and
  * `check --no-types` skips it. Other type errors in those files are the app's `tsc`'s to report.
+ *
+ * ts-morph is an optional peer: an app that does not install it gets every other check, and one
+ * warning that says how to turn this pass on (or off without the warning).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -48,10 +51,26 @@ export interface TypeCheck {
   inputs: string[]
 }
 
-export async function typeDiagnostics(root: string, discoveries: readonly FileDiscovery[]): Promise<TypeCheck> {
+/** Said when ts-morph cannot be loaded (not installed): where, what to do. */
+export const TYPES_UNAVAILABLE: Diagnostic = {
+  file: 'package.json',
+  line: 1,
+  column: 1,
+  severity: 'warning',
+  code: 'TYPES_UNAVAILABLE',
+  message: "The type-aware pass needs ts-morph, which is not installed here: `npm install -D ts-morph` turns it on; `mcp-bridge check --no-types` skips it without this warning.",
+}
+
+export async function typeDiagnostics(root: string, discoveries: readonly FileDiscovery[], load: () => Promise<TsMorph> = () => import('ts-morph')): Promise<TypeCheck> {
   const files = discoveries.filter((d) => d.tools.length || d.plugins.length)
   if (files.length === 0) return { diagnostics: [], inputs: [] }
-  const m = await import('ts-morph')
+  let m: TsMorph
+  try {
+    m = await load()
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error
+    return { diagnostics: [TYPES_UNAVAILABLE], inputs: [] }
+  }
   const project = createProject(m, root)
   const sources = files.map((d) => ({ discovery: d, source: project.addSourceFileAtPath(join(root, d.file)) }))
   project.resolveSourceFileDependencies()
