@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mcpBridge } from '@mcp-bridge/vite-plugin'
 import { launchChromium } from './support/browser.ts'
 import { freePort } from './support/processes.ts'
+import { tempProject } from '../../packages/vite-plugin/test/support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
 let root: string
@@ -34,7 +35,7 @@ const tool = (exportName: string, name: string) =>
   `import { createMcpTool } from '@mcp-bridge/runtime'\nexport const ${exportName} = createMcpTool('${name}').elicits({}).execute(function* () { return 1 })\n`
 
 beforeAll(async () => {
-  root = mkdtempSync(join(fixtures, '.tmp-dev-browser-'))
+  root = tempProject('dev-browser')
   cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
   writeFileSync(join(root, 'index.html'), PAGE)
   writeFileSync(join(root, 'src/main.ts'), MAIN)
@@ -44,7 +45,8 @@ beforeAll(async () => {
     configFile: false,
     logLevel: 'silent',
     plugins: [mcpBridge()],
-    server: { host: '127.0.0.1', port, strictPort: true },
+    // The project is in the temp folder; the packages it links to are the repository's.
+    server: { host: '127.0.0.1', port, strictPort: true, fs: { allow: [root, resolve(fixtures, '..')] } },
   })
   await server.listen()
   browser = await launchChromium()

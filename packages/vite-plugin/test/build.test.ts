@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import MagicString from 'magic-string'
 import { build, type Plugin, type Rolldown } from 'vite'
 import { mcpBridge } from '../src/index.ts'
+import { tmpdir } from 'node:os'
+import { tempProject } from './support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
 const outputs: string[] = []
@@ -37,9 +39,9 @@ function mapsIn(dir: string): SourceMapJson[] {
   return [...files.filter((f) => f.endsWith('.map')).map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as SourceMapJson), ...inline]
 }
 
-/** A temporary copy of the split fixture app (inside fixtures/, so its packages resolve), removed afterwards. */
+/** A temporary copy of the split fixture app (a project of its own in the temp folder), removed afterwards. */
 function copyOfSplitApp(purpose: string): string {
-  const root = mkdtempSync(join(fixtures, `.tmp-${purpose}-`))
+  const root = tempProject(purpose)
   outputs.push(root)
   cpSync(join(fixtures, 'split-app'), root, { recursive: true })
   return root
@@ -47,7 +49,7 @@ function copyOfSplitApp(purpose: string): string {
 
 async function buildApp(name: string, target: 'client' | 'server', plugin = mcpBridge(), rootDir = join(fixtures, name), sourcemap = false) {
   const root = rootDir
-  const outDir = join(fixtures, `.tmp-build-${name}-${target}`)
+  const outDir = mkdtempSync(join(tmpdir(), `mcp-bridge-build-${name}-${target}-`))
   outputs.push(outDir)
   await build({
     root,
@@ -120,7 +122,7 @@ describe('vite build with mcpBridge()', () => {
     }
     const root = join(fixtures, 'split-app')
     for (const sourcemap of [true, 'inline', 'hidden'] as const) {
-      const outDir = join(fixtures, `.tmp-build-maps-pre-${sourcemap}`)
+      const outDir = mkdtempSync(join(tmpdir(), `mcp-bridge-maps-pre-${sourcemap}-`))
       outputs.push(outDir)
       await build({ root, configFile: false, logLevel: 'silent', plugins: [banner, mcpBridge()], build: { outDir, emptyOutDir: true, minify: false, sourcemap, rollupOptions: { input: join(root, 'src/client.ts') } } })
       const content = mapsIn(outDir).flatMap((m) => m.sourcesContent ?? []).join('\n')

@@ -13,15 +13,16 @@ import { createBundledModuleLoader } from '../src/core/bundle-loader.ts'
 import { formatDiagnostic } from '../src/core/diagnostics.ts'
 import { McpBridgeGenerator } from '../src/core/generator.ts'
 import { resolveOptions } from '../src/core/options.ts'
-import { fixturesDir } from './support/fixtures.ts'
+import { tempProject } from './support/fixtures.ts'
 
 const roots: string[] = []
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })))
 
-/** A project inside fixtures/ (so `@mcp-bridge/runtime` and zod resolve from the workspace). */
-function project(files: Record<string, string>): string {
-  const root = mkdtempSync(join(fixturesDir, '.tmp-bundle-loader-'))
-  roots.push(root)
+/** A project of its own in the temp folder (`@mcp-bridge/runtime` and zod resolve through its node_modules links). */
+function project(files: Record<string, string>, { bare = false } = {}): string {
+  // Bare: no node_modules of its own, its packages found in the folder above (as in a monorepo).
+  const root = bare ? join(tempProject('bundle-loader-bare'), 'app') : tempProject('bundle-loader')
+  roots.push(bare ? dirname(root) : root)
   for (const [file, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true })
     writeFileSync(join(root, file), content)
@@ -138,7 +139,7 @@ describe('bundled module loader', () => {
     }
 
     // A project without a node_modules of its own: the loader creates it and removes it again.
-    const bare = project({ 'src/a.ts': tool('a') })
+    const bare = project({ 'src/a.ts': tool('a') }, { bare: true })
     const second = await generate(bare)
     expect(existsSync(join(bare, 'node_modules'))).toBe(false)
     await second.loader.close()

@@ -155,7 +155,10 @@ describe('mcp-bridge CLI', () => {
   }, 60_000)
 
   it('exits 0 on a clean project with up-to-date outputs', async () => {
-    expect(await cli(['check', '--root', join(fixturesDir, 'valid-basic')])).toMatchObject({ code: 0, out: 'mcp-bridge check: 2 tools, 0 errors, 0 warnings; checked' })
+    // A fresh copy, generated once: no result kept by another test answers for it.
+    const root = copyFixture('valid-basic')
+    expect(await cli(['generate', '--root', root, '--no-cache'])).toMatchObject({ code: 0 })
+    expect(await cli(['check', '--root', root, '--no-cache'])).toMatchObject({ code: 0, out: 'mcp-bridge check: 2 tools, 0 errors, 0 warnings; checked' })
   }, 60_000)
 
   it('prints machine-readable diagnostics with --json', async () => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createServer, type Plugin } from 'vite'
 import { mcpBridge } from '../src/index.ts'
+import { tempProject } from './support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
 const temps: string[] = []
@@ -22,7 +23,7 @@ interface Api {
 
 /** A dev server (middleware mode, no HMR) on a temporary copy of fixtures/valid-basic. */
 async function devServer() {
-  const root = mkdtempSync(join(fixtures, '.tmp-dev-'))
+  const root = tempProject('dev')
   temps.push(root)
   cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
   const plugin = mcpBridge()

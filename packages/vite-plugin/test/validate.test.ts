@@ -12,6 +12,7 @@ import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { createViteModuleLoader, type ModuleLoader } from '../src/core/load-modules.ts'
 import { loadAndValidate } from '../src/core/validate.ts'
 import { ModuleCache } from '../src/core/module-cache.ts'
+import { tempProject } from './support/fixtures.ts'
 
 const fixturesDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
 const loaders: ModuleLoader[] = []
@@ -64,7 +65,7 @@ describe('build-time validation', () => {
   }, 30_000)
 
   it('keeps each module\'s result by content: a later run (a new process) runs only the modules whose code or imports changed', async () => {
-    const root = mkdtempSync(join(fixturesDir, '.tmp-module-cache-'))
+    const root = tempProject('module-cache')
     const cacheDir = join(root, 'node_modules/.vite')
     const write = (file: string, code: string) => {
       mkdirSync(dirname(join(root, file)), { recursive: true })

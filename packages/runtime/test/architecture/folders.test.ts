@@ -74,3 +74,19 @@ describe('runtime folders', () => {
     expect([...(graph.get('time') ?? [])]).toEqual([])
   })
 })
+
+describe("the README's folder list", () => {
+  const readme = readFileSync(resolve(src, '../../../README.md'), 'utf8')
+  const block = readme.slice(readme.indexOf('packages/runtime/src\n'), readme.indexOf('```', readme.indexOf('packages/runtime/src\n')))
+  const listed = [...block.matchAll(/^ {2}([\w/-]+)\/\s/gm)].map((m) => m[1]!)
+
+  it('names every folder once', () => {
+    expect([...listed].sort()).toEqual([...folderGraph().keys()].sort())
+  })
+
+  it('is in dependency order, as it says: every import points to a folder further down', () => {
+    const graph = folderGraph()
+    const upward = listed.flatMap((folder, i) => [...(graph.get(folder) ?? [])].filter((to) => listed.indexOf(to) <= i).map((to) => `${folder} -> ${to}`))
+    expect(upward).toEqual([])
+  })
+})
