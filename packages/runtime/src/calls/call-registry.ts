@@ -6,7 +6,8 @@
  *   - `start` runs a new call in the scope. Each journal entry is written to the store before the
  *     tool goes on, so a step that ran is never run again by a replay;
  *   - `park` stores the question the call waits for and lets go of it; an `IdleQueue` aborts a
- *     call parked longer than `idleTimeoutMs`;
+ *     call parked longer than `idleTimeoutMs`. A question the store did not take is never asked:
+ *     `park` ends the call and throws `StoreUnavailableError`;
  *   - `resume` is how a request with an answer gets the call back — on any instance: it takes the
  *     call's lock in the store, checks the record (the token, that the call still waits and was
  *     not finished), and returns the live generator when this process holds the current one, or
@@ -30,6 +31,7 @@ import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
+import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 
 export class TooManyCallsError extends McpBridgeError {
@@ -267,7 +269,16 @@ export class CallRegistry<X = undefined> {
     // Parked again on the question already stored (a refused answer, a retry without one): the
     // record is current, and a requestState minted for it stays valid.
     if (call.storedQuestion !== question.id) {
-      await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question }).catch(() => undefined)
+      try {
+        await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question })
+      } catch (error) {
+        // Not stored, so not to be asked: an answer could not find it after a restart or on
+        // another instance. The call ends here (its `finally` runs); the caller says why.
+        const failure = error instanceof StoreUnavailableError ? error : new StoreUnavailableError(this.store.kind, 'its question', error)
+        await call.host.abort(`its question could not be saved (${failure.message})`)
+        await this.#unlock(call)
+        throw failure
+      }
     }
     // Parked before the lock goes: a request that takes the lock next must find this copy waiting
     // here, or it would take it for an outdated one and replay the call.

@@ -16,6 +16,7 @@
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
+import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { nextEvent, type LiveCall } from '../calls/live-call.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
@@ -161,7 +162,7 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     const outcome = call.host.respond({ id: response.elicitId, result: response.result })
     if (!outcome.ok) {
       refuse(outcome.code, outcome.message, outcome.issues)
-      await ctx.calls.park(call, resumed.record.pending!)
+      await parkOrEnd(ctx, conversation, call, resumed.record.pending!)
       continue
     }
     if (asked) {
@@ -258,12 +259,28 @@ async function settle(ctx: EngineContext, conversation: McpMessage[], call: Chat
     }
     const wire = encodeElicitRequest(request)
     // Stored before it is announced: the answer may reach another instance.
-    await ctx.calls.park(call, { id: request.id, key: request.key, wire })
+    if (!(await parkOrEnd(ctx, conversation, call, { id: request.id, key: request.key, wire }))) return
     ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: wire })
     await ctx.checkpoint?.(conversation)
     return
   }
   await report(ctx, conversation, call, stop.outcome)
+}
+
+/**
+ * Park the call on its question; false when the store did not take the question. Then nobody
+ * could answer it (after a restart, on another instance), so it is not shown: the call has ended,
+ * the person is told why, and the model gets the tool's error.
+ */
+async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, question: StoredQuestion): Promise<boolean> {
+  try {
+    await ctx.calls.park(call, question)
+    return true
+  } catch (error) {
+    ctx.emit({ type: 'error', code: errorCode(error), message: `${call.toolName} could not go on: its question could not be saved. ${(error as Error).message}` })
+    await report(ctx, conversation, call, await call.host.outcome)
+    return false
+  }
 }
 
 /** A call's end joins the conversation and reaches the client. */

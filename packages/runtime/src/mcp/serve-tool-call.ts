@@ -43,7 +43,8 @@ import type { McpCall, McpRound } from './mcp-call.ts'
 import type { McpSession } from './mcp-session.ts'
 import { ParkingSampler } from './parked-sampling.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
-import { holdForView, showResult } from './hold-for-view.ts'
+import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
+import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
 import type { Seat } from './view-desk.ts'
 
 export interface ToolCallService {
@@ -120,8 +121,7 @@ export function* serveToolCall(
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
       if (!isModernRound(ctx)) watchCancellation(call, ctx)
-      yield* parkCall(service, call)
-      return yield* askAgain(service, call, ctx)
+      return (yield* parkOrFail(service, call)) ?? (yield* askAgain(service, call, ctx))
     }
   }
   watchCancellation(call, ctx)
@@ -143,16 +143,38 @@ export function* serveToolCall(
     if (seat && !seat.bypassed && stop.wait.kind === 'elicit') {
       // A client without forms has no other way to ask: its view may take as long as it needs.
       const claimTimeoutMs = supportsFormElicitation(caps) ? service.apps!.claimTimeoutMs : Number.POSITIVE_INFINITY
-      const held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call), claimTimeoutMs, service.clock)
+      let held: HoldOutcome
+      try {
+        held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call), claimTimeoutMs, service.clock)
+      } catch (error) {
+        return notSaved(call, error)
+      }
       if (held !== 'bypassed') continue
     }
     // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
     // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
     if (isModernRound(ctx)) call.extra.detachCancel?.()
     else session.waitingOnClient(ctx.mcpReq.id, call)
-    yield* parkCall(service, call)
-    return yield* askAgain(service, call, ctx)
+    return (yield* parkOrFail(service, call)) ?? (yield* askAgain(service, call, ctx))
   }
+}
+
+/**
+ * Park the call on its question; when the store did not take the question, the call has ended
+ * (nobody could answer it after a restart or on another instance) and this is the tool's result.
+ */
+function* parkOrFail(service: ToolCallService, call: McpCall): Operation<CallToolResult | undefined> {
+  try {
+    yield* parkCall(service, call)
+    return undefined
+  } catch (error) {
+    return notSaved(call, error)
+  }
+}
+
+function notSaved(call: McpCall, error: unknown): CallToolResult {
+  if (!(error instanceof StoreUnavailableError)) throw error
+  return errorResult(`Tool "${call.toolName}" could not go on: its question could not be saved, so it was not asked. ${error.message}`)
 }
 
 /**
