@@ -2,12 +2,15 @@
 // round-robin proxy. Every request goes to the other instance than the one before, so a booking's
 // questions are asked by one process and answered on the other — and it completes, with one ticket.
 //
-//   npm run start:cluster            (builds, starts redis-server on a free port, A, B and the proxy)
+//   npm run start:cluster            (builds, starts redis-server on a free port, A, B and the proxy;
+//                                    Redis keeps an append-only file in data/redis/, so waiting calls
+//                                    survive a restart of Redis too)
 //   REDIS_URL=redis://… npm run start:cluster   (uses that Redis instead)
 //
 // PORT (default 5180) is the proxy's; each response says which instance served it (x-served-by).
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { createServer, request as forward } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -74,7 +77,10 @@ if (!redisUrl) {
     fail('redis-server is not installed. Install it (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis), or set REDIS_URL to a Redis you have.')
   }
   const port = await freePort()
-  await start('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, 'Ready to accept connections', true)
+  // Persisting as the README asks: an append-only file, synced every second.
+  const dir = join(playground, 'data', 'redis')
+  mkdirSync(dir, { recursive: true })
+  await start('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'], {}, 'Ready to accept connections', true)
   redisUrl = `redis://127.0.0.1:${port}`
 }
 

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
@@ -165,6 +165,38 @@ describe('store options and failures', () => {
     await save('c')
     expect([await store.getConversation('a'), await store.getConversation('b'), await store.getConversation('c')].map((c) => c?.revision)).toEqual([2, undefined, 1])
   })
+
+  it('a Redis without an append-only file is named once, at connect, with how to fix it; a Redis that refuses CONFIG is taken at its word', async () => {
+    const warnings: string[] = []
+    const volatile = await startRedis(['--appendonly', 'no'])
+    try {
+      const store = await createRedisStore({ url: volatile.url, onWarning: (m) => warnings.push(m) })
+      await store.get('x')
+      await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 10_000 })
+      expect(warnings[0]).toMatch(/^createRedisStore: this Redis keeps no append-only file \(appendonly no\), so a restart of Redis loses every waiting call\. Turn it on: start redis-server with --appendonly yes/)
+      await store.close()
+    } finally {
+      await volatile.stop()
+    }
+    const managed = await startRedis(['--appendonly', 'no', '--rename-command', 'CONFIG', '""'])
+    const quiet: string[] = []
+    try {
+      const store = await createRedisStore({ url: managed.url, onWarning: (m) => quiet.push(m) })
+      expect(await store.create(record('m1'))).toBe(true)
+      // Round trips on the same connection after the check's own commands: it has had its answers.
+      for (const id of ['a', 'b', 'c']) await store.get(id)
+      await store.close()
+      expect(quiet).toEqual([])
+    } finally {
+      await managed.stop()
+    }
+    // The suite's own Redis persists as the README asks: no warning.
+    const persistent: string[] = []
+    const store = await createRedisStore({ url: redis.url, onWarning: (m) => persistent.push(m) })
+    for (const id of ['a', 'b', 'c']) await store.get(id)
+    await store.close()
+    expect(persistent).toEqual([])
+  }, 60_000)
 
   it('a Redis that does not answer is a clear error, not a hang', async () => {
     const store = await createRedisStore({ url: `redis://127.0.0.1:${redis.port + 1}` })

@@ -1,9 +1,14 @@
 /**
- * A real `redis-server` (Debian's package; `.ci/run` installs it) on a free 127.0.0.1 port, with
- * no persistence, for tests. `startRedis()` resolves once it accepts connections; `stop()` ends it.
+ * A real `redis-server` (Debian's package; `.ci/run` installs it) on a free 127.0.0.1 port, for
+ * tests: persisting as the README asks (an append-only file, in a temp folder of its own), or as
+ * `extra` arguments say. `startRedis()` resolves once it accepts connections; `stop()` ends it
+ * and removes its folder.
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 export interface RedisProcess {
   url: string
@@ -22,9 +27,10 @@ export async function freePort(): Promise<number> {
   })
 }
 
-export async function startRedis(): Promise<RedisProcess> {
+export async function startRedis(extra: readonly string[] = ['--appendonly', 'yes', '--appendfsync', 'everysec']): Promise<RedisProcess> {
   const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-redis-'))
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -51,8 +57,9 @@ export async function startRedis(): Promise<RedisProcess> {
     port,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
+        const done = () => (rmSync(dir, { recursive: true, force: true }), resolve())
+        if (child.exitCode !== null) return done()
+        child.once('exit', done)
         child.kill('SIGTERM')
       }),
   }

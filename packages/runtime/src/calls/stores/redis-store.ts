@@ -11,6 +11,10 @@
  *
  * The driver is `ioredis` (an optional peer). Commands fail after two reconnection attempts
  * instead of queueing forever: a request never hangs on a Redis that is down.
+ *
+ * Waiting calls live only in Redis, so they survive a restart of Redis only if it persists them:
+ * with an append-only file (`appendonly yes`). At connect the store asks Redis (`CONFIG GET`)
+ * and warns once when it keeps none; a managed Redis that refuses `CONFIG` is taken at its word.
  */
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
@@ -24,12 +28,18 @@ export interface RedisStoreOptions {
   url: string
   /** Prefix of every key (default `mcp-bridge:`), to share a Redis with the app or other deployments. */
   keyPrefix?: string
+  /**
+   * Told once, at connect, when this Redis would lose waiting calls on a restart (no append-only
+   * file). Default: `console.warn`.
+   */
+  onWarning?: (message: string) => void
 }
 
 /** The part of ioredis this store uses. */
 interface RedisClient {
   eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>
   hget(key: string, field: string): Promise<string | null>
+  config(operation: 'GET', parameter: string): Promise<unknown>
   quit(): Promise<unknown>
   disconnect(): void
   on(event: 'error', listener: (error: Error) => void): unknown
@@ -40,6 +50,7 @@ const optionsSchema = z
   .object({
     url: z.string().regex(/^rediss?:\/\/\S+$/, 'a redis:// or rediss:// URL, e.g. "redis://127.0.0.1:6379"'),
     keyPrefix: z.string().min(1).max(100).optional(),
+    onWarning: z.function().optional(),
   })
   .strict()
 
@@ -74,6 +85,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     throw new OptionsError('createRedisStore', summarizeIssues(checked.error.issues))
   }
   const { url, keyPrefix = 'mcp-bridge:' } = checked.data
+  const warn = (options.onWarning as ((message: string) => void) | undefined) ?? ((message: string) => console.warn(message))
   const Redis = await loadDriver<RedisConstructor>('createRedisStore', 'ioredis', (m) => m.Redis ?? m.default)
   const redis = new Redis(url, { maxRetriesPerRequest: 2, connectTimeout: 5000, lazyConnect: false })
   // Connection errors surface on the commands that fail; without a listener ioredis would also print them.
@@ -101,6 +113,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     return body === null ? undefined : (JSON.parse(body) as T)
   }
 
+  // Asked beside the first commands, never before them: a Redis that is down fails those clearly.
+  void persistenceProblem(redis).then((problem) => problem && !closed && warn(`createRedisStore: ${problem}`))
+
   return {
     kind: 'redis',
     create: (r: CallRecord) => put(key.call(r.callId), 0, r.revision, r, r.expiresAt),
@@ -124,4 +139,26 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       await redis.quit().catch(() => redis.disconnect())
     },
   }
+}
+
+/**
+ * Why this Redis would lose waiting calls when it restarts, or `undefined` when it keeps them
+ * (append-only file on) or will not say (`CONFIG` refused, or Redis not reachable yet: its
+ * commands will say that).
+ */
+async function persistenceProblem(redis: RedisClient): Promise<string | undefined> {
+  let appendonly: unknown
+  let save: unknown
+  try {
+    appendonly = ((await redis.config('GET', 'appendonly')) as unknown[])?.[1]
+    save = ((await redis.config('GET', 'save')) as unknown[])?.[1]
+  } catch {
+    return undefined
+  }
+  if (appendonly !== 'no') return undefined
+  const lost = typeof save === 'string' && save.trim() !== '' ? 'what changed since its last snapshot' : 'every waiting call'
+  return (
+    `this Redis keeps no append-only file (appendonly no), so a restart of Redis loses ${lost}. ` +
+    'Turn it on: start redis-server with --appendonly yes --appendfsync everysec (at most a second of writes lost on a crash; always: none, slower), or CONFIG SET appendonly yes.'
+  )
 }
