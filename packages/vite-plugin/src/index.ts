@@ -51,8 +51,10 @@ export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoader
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
-  // Inside the loader's own Vite server (which reads the same config) the plugin stays inert.
-  const inert = process.env[LOADER_ENV_FLAG] === '1'
+  // Inside the loader's own Vite server (which reads the same config) the plugin stays inert, and
+  // so it does under Vitest (mode `test`): an app's tests import its modules as they are, and
+  // generating or splitting there would only get in their way.
+  let inert = process.env[LOADER_ENV_FLAG] === '1'
   let options: ResolvedOptions
   let config: ResolvedConfig
   let generation: Promise<GenerateResult> | undefined
@@ -159,6 +161,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     config(user, env) {
+      if (env.mode === 'test') inert = true
       if (inert) return
       view = viewMarkOf(user)
       if (view) return viewBuildConfig()

@@ -3,7 +3,7 @@
  * a tool file regenerates the outputs (once per burst of events, no stale entries). Waits on the
  * plugin's own generation events, never on sleeps.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
@@ -19,6 +19,7 @@ interface Api {
   generations: number
   whenIdle(): Promise<void>
   whenWatching(): Promise<void>
+  lastResult: { diagnostics: unknown[] } | undefined
 }
 
 /** A dev server (middleware mode, no HMR) on a temporary copy of fixtures/valid-basic. */
@@ -26,6 +27,11 @@ async function devServer() {
   const root = tempProject('dev')
   temps.push(root)
   cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+  return devServerAt(root)
+}
+
+async function devServerAt(root: string) {
+  if (!temps.includes(root)) temps.push(root)
   const plugin = mcpBridge()
   const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
   return { root, api: plugin.api as Api, server }
@@ -98,4 +104,39 @@ describe('mcpBridge() in dev, when the watcher starts late', () => {
       await server.close()
     }
   }, 120_000)
+})
+
+describe('mcpBridge() beside an app\'s tests', () => {
+  it('stays inert under Vitest (mode "test"): modules load as written, nothing is generated', async () => {
+    const root = tempProject('vitest-mode')
+    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+    const plugin = mcpBridge()
+    const server = await createServer({ root, mode: 'test', configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+    try {
+      const tool = await server.environments.client.transformRequest('/src/tools/clock.ts')
+      expect(tool?.code).not.toContain('__mcpBridgeRemovedFromBundle') // not split: a test may call the tool
+      await (plugin.api as Api).whenIdle() // a generation started would be waited for here
+      expect((plugin.api as Api).generations).toBe(0)
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
+
+  it('never reads test files: a stub tool in a test (exported or not) is neither checked nor run', async () => {
+    const root = tempProject('test-files')
+    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+    const stub = "import { createMcpTool } from '@mcp-bridge/runtime'\nthrow new Error('a test module ran at build time')\nconst stub = createMcpTool('stub').elicits({}).execute(function* () { return 1 })\n"
+    mkdirSync(join(root, 'src/__tests__'), { recursive: true })
+    writeFileSync(join(root, 'src/tools/clock.test.ts'), stub)
+    writeFileSync(join(root, 'src/tools/clock.spec.tsx'), stub.replace('const stub', 'export const stub'))
+    writeFileSync(join(root, 'src/__tests__/helpers.ts'), stub)
+    const { server, api } = await devServerAt(root)
+    try {
+      await api.whenWatching()
+      expect(api.lastResult?.diagnostics).toEqual([])
+      expect(JSON.parse(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)).toEqual(['book_flight', 'clock'])
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })

@@ -12,6 +12,7 @@ type Globs = string | string[]
 export interface McpBridgeOptions {
   /** Source files that may hold tools and plugins (default `src/**\/*.{ts,tsx}`). */
   include?: Globs
+  /** Files never read, besides the test files that are never read (`DEFAULT_EXCLUDE`). */
   exclude?: Globs
   /** Where the generated files go (default `src/mcp-bridge`). */
   outDir?: string
@@ -105,6 +106,11 @@ export interface ResolvedOptions {
 export { OptionsError } from './errors.ts'
 
 export const DEFAULT_INCLUDE = ['src/**/*.{ts,tsx}']
+/**
+ * Test files are never discovered, checked or run: a test may define a stub tool (and need not
+ * export it), and running a test module at build time would run the test.
+ */
+export const DEFAULT_EXCLUDE = ['**/*.test.*', '**/*.spec.*', '**/__tests__/**', '**/__mocks__/**']
 export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
 export const DEFAULT_MANIFEST = 'mcp-tools.json'
 
@@ -117,7 +123,7 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   return {
     root,
     include: list(o.include, DEFAULT_INCLUDE),
-    exclude: list(o.exclude, []),
+    exclude: [...DEFAULT_EXCLUDE, ...list(o.exclude, [])],
     outDir: isAbsolute(outDir) ? outDir : resolve(root, outDir),
     manifest: o.manifest ?? DEFAULT_MANIFEST,
     failOnError: o.failOnError,
