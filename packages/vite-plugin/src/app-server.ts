@@ -66,6 +66,9 @@ export function serverConfig(server: ServerOption, user: UserConfig): UserConfig
           ssr: true,
           outDir: join(outDir, 'server'),
           emptyOutDir: true,
+          // public/ is the client's (served from dist/client): a second copy here would only be
+          // found by someone deploying dist/client alone and wondering what dist/server needs.
+          copyPublicDir: false,
           rolldownOptions: { input: { app: server.entry, index: SERVER_INDEX_ID } },
         },
       },

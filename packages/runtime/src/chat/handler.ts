@@ -16,7 +16,7 @@ import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
-import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
+import { crossOriginHeaders, foreignRequestProblem, preflightResponse, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type ChatRequestBody, type ChatStreamEvent } from '../protocol/chat-wire.ts'
@@ -125,6 +125,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   async function handle(request: Request): Promise<Response> {
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return problem(403, 'FORBIDDEN_ORIGIN', foreign)
+    // A page of another origin in allowedOrigins (the client hosted apart from the chat) may read
+    // the answer; its preflight is answered here.
+    const cors = crossOriginHeaders(request)
+    if (request.method === 'OPTIONS') return preflightResponse(cors, 'GET, POST')
+    const response = await route(request)
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value)
+    return response
+  }
+
+  async function route(request: Request): Promise<Response> {
     if (request.method === 'GET') return restore(request)
     if (request.method !== 'POST') {
       return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, or GET ?conversation=<id> to restore one (got ${request.method}).`)

@@ -60,6 +60,33 @@ export function foreignRequestProblem(request: Request, options: RequestOriginOp
   return `Pages from ${url.origin} may not use this server. If they should, add "${url.origin}" to allowedOrigins.`
 }
 
+/**
+ * CORS for a request `foreignRequestProblem` let through from a page of another origin (one in
+ * `allowedOrigins`): the headers that let that page read the response, and answer its
+ * preflight. Empty for requests without `Origin` or from the server's own origin.
+ */
+export function crossOriginHeaders(request: Request): Record<string, string> {
+  const origin = request.headers.get('origin')
+  if (origin === null) return {}
+  const host = request.headers.get('host') ?? new URL(request.url).host
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return {}
+  }
+  if (url.host.toLowerCase() === host.toLowerCase()) return { vary: 'Origin' }
+  return { 'access-control-allow-origin': url.origin, vary: 'Origin' }
+}
+
+/** The answer to a CORS preflight (`OPTIONS`) of a page allowed to use this endpoint. */
+export function preflightResponse(cors: Record<string, string>, methods: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: { ...cors, 'access-control-allow-methods': methods, 'access-control-allow-headers': 'content-type, authorization', 'access-control-max-age': '600' },
+  })
+}
+
 function hostnameOf(host: string): string {
   const lower = host.toLowerCase()
   if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1)
