@@ -16,6 +16,7 @@ import type { ModuleCache } from './module-cache.ts'
 import { listSources, mayHoldTools, toolSourceFiles } from './source-files.ts'
 import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
+import { sameMeaning } from './same-meaning.ts'
 
 export interface GeneratedFile {
   /** Absolute path. */
@@ -178,7 +179,10 @@ export class McpBridgeGenerator {
   /** Generated files on disk that differ from what the sources produce now. */
   stale(result: GenerateResult): Diagnostic[] {
     return result.files
-      .filter((f) => readIfExists(f.path) !== f.content)
+      .filter((f) => {
+        const onDisk = readIfExists(f.path)
+        return onDisk === undefined || !sameMeaning(f.path, onDisk, f.content)
+      })
       .map((f) => ({
         file: relative(this.options.root, f.path),
         line: 1,
