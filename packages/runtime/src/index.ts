@@ -50,6 +50,7 @@ export type {
   ServerPhaseContext,
   AfterPhaseContext,
   StepFunction,
+  PatchedFunction,
   StepInfo,
   ToolCallInfo,
 } from './tool/context.ts'

@@ -360,6 +360,14 @@ function isPromise(value: unknown): value is Promise<unknown> {
   return typeof (value as Promise<unknown> | undefined)?.then === 'function'
 }
 
+/** `ctx.patched(name)`: the journal decides for a recorded call; a new path is recorded before it is taken. */
+function* patchedStep(call: BridgeCall<unknown>, name: string): Operation<boolean> {
+  const path = call.recorder.patched(name)
+  if (path !== 'new') return path
+  yield* record(call, { kind: 'patch', name })
+  return true
+}
+
 function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string, unknown>): Operation<ElicitResult<unknown>> {
   const { tool, callId } = call
   const { message, mode, ...context } = raw
@@ -457,6 +465,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     elicit: (key, raw) => elicitStep(internal, key, raw),
     sample: (o) => sampleStep(internal, o),
     step: (name, body) => stepStep(internal, name, body),
+    patched: (name) => patchedStep(internal, name),
     log: (level, message, data) =>
       log.push({ type: 'log', level, message, ...(data !== undefined && { data }), ...replayedFlag(internal) }),
     notify: (message, progress, total) =>

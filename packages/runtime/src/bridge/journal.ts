@@ -30,6 +30,8 @@ export type JournalEntry =
   /** The answer was invalid and the tool was handed an `ElicitationInvalidResponseError` instead. */
   | { kind: 'elicit'; name: string; seq: number; invalid: IssueSummary[] }
   | { kind: 'sample'; name: string; seq: number; result: SampleResult<unknown> }
+  /** The call took the path of `ctx.patched(name)` (the code as changed by that patch). */
+  | { kind: 'patch'; name: string; seq: number }
 
 export type JournalKind = JournalEntry['kind']
 
@@ -68,6 +70,22 @@ export class Journal {
     }
     this.entries.push(entry)
     return entry as Extract<JournalEntry, { kind: K }>
+  }
+
+  /**
+   * Which path the call takes at `ctx.patched(name)`: `true` when its journal says it took the
+   * patched one (the marker is consumed), `false` when the journal has something else here (the
+   * call was recorded before the patch existed: the old path, nothing consumed), `'new'` past the
+   * journal's end (a new call, or an old one gone on past what it recorded: the patched path,
+   * and the marker is to be recorded).
+   */
+  patched(name: string): boolean | 'new' {
+    const seq = this.entries.length + 1
+    const entry = this.#replay[seq - 1]
+    if (!entry) return 'new'
+    if (entry.kind !== 'patch' || entry.name !== name) return false
+    this.entries.push(entry)
+    return true
   }
 
   /** Record a new entry; returns it with its sequence number. */

@@ -33,6 +33,8 @@ export interface ToolPrimitives {
   sample(options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>>
   /** Run a step once (or return its recorded result); the guards are applied here. */
   step(name: string, body: StepBody): Operation<unknown>
+  /** Which path the call takes at a patch (see `PatchedFunction`). */
+  patched(name: string): Operation<boolean>
   log(level: LogLevel, message: string, data?: unknown): void
   notify(message: string, progress?: number, total?: number): void
 }
@@ -45,7 +47,7 @@ export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpT
     strict: (key: string, o: Record<string, unknown>) => elicitStrict(p, key, o),
     withRetry: (key: string, o: Record<string, unknown> & ElicitRetryOptions) => elicitWithRetry(p, key, o),
   })
-  const ctx: SamplingContext & { elicit: unknown; step: unknown } = {
+  const ctx: SamplingContext & { elicit: unknown; step: unknown; patched: unknown } = {
     toolName: p.toolName,
     callId: p.callId,
     log: (level: LogLevel, message: string, data?: unknown) => log(p, level, message, data),
@@ -54,6 +56,7 @@ export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpT
     branch: <T>(body: (ctx: SamplingContext) => Operation<T>) => branch(ctx, body),
     elicit,
     step: (name: string, body: StepBody) => step(p, name, body),
+    patched: (name: string) => patched(p, name),
   }
   return ctx as McpToolContext<E>
 }
@@ -115,6 +118,18 @@ function* step(p: ToolPrimitives, name: string, body: StepBody): Operation<unkno
   })
 }
 
+function* patched(p: ToolPrimitives, name: string): Operation<boolean> {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new ToolContextUsageError(p.toolName, 'ctx.patched(name) needs a non-empty name; it marks the change in the journal (e.g. "add-seat-fee")')
+  }
+  if (((yield* BranchDepth.get()) ?? 0) > 0) {
+    throw new ToolContextUsageError(p.toolName, `ctx.patched("${name}") inside ctx.branch: concurrent work has no order to replay; take it outside the branch`)
+  }
+  const outer = yield* InStep.get()
+  if (outer !== undefined) throw new ToolContextUsageError(p.toolName, `ctx.patched("${name}") inside step "${outer}": a step runs once; decide the path outside it`)
+  return yield* p.patched(name)
+}
+
 function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknown): Operation<void> {
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new ToolContextUsageError(p.toolName, `ctx.log: "${String(level)}" is not an MCP log level (${LOG_LEVELS.join(', ')})`)
@@ -147,5 +162,5 @@ export function beforePhaseContext(ctx: McpToolContext<ElicitsMap>): ServerPhase
 
 /** The server-only context of a handoff's `after`: reporting and steps. */
 export function afterPhaseContext(ctx: McpToolContext<ElicitsMap>): AfterPhaseContext {
-  return { ...beforePhaseContext(ctx), step: ctx.step }
+  return { ...beforePhaseContext(ctx), step: ctx.step, patched: ctx.patched }
 }

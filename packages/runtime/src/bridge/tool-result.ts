@@ -3,7 +3,7 @@
  * mapper, so both say the same thing). A failure is a result with `isError` that the model reads
  * and can recover from, never an exception that breaks the conversation.
  */
-import { ToolParamsError } from '../errors/call-errors.ts'
+import { JournalDivergenceError, ToolParamsError } from '../errors/call-errors.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import type { BridgeOutcome } from './create-bridge-host.ts'
 
@@ -20,7 +20,10 @@ export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
   if (outcome.status === 'failed') {
     const { error } = outcome
     // Bad arguments are the model's to fix: say so plainly, without "the tool failed".
-    return errorResult(error instanceof ToolParamsError ? error.message : `The tool failed: ${error.message}`)
+    if (error instanceof ToolParamsError) return errorResult(error.message)
+    // Said for the person (the details, for developers, go to the server's log).
+    if (error instanceof JournalDivergenceError) return errorResult(UPDATED_UNDER_IT)
+    return errorResult(`The tool failed: ${error.message}`)
   }
   const value = outcome.result
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
@@ -29,6 +32,9 @@ export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
     ...(isPlainObject(value) && { structuredContent: value }),
   }
 }
+
+/** What a call that cannot go on after a change of its tool's code tells the person. */
+export const UPDATED_UNDER_IT = "This request was started before the app was updated and can't continue. Please start it again."
 
 export function errorResult(message: string): ToolResultBody {
   return { content: [{ type: 'text', text: message }], isError: true }

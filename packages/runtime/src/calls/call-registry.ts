@@ -23,6 +23,7 @@ import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-ho
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import type { JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { JournalDivergenceError } from '../errors/call-errors.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
@@ -438,6 +439,8 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.#forget(call)
+    // The person is told the call cannot go on; what changed is for the developers.
+    if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError) console.error(`[mcp-bridge] tool call ${call.callId}: ${outcome.error.message}`)
     if (call.superseded) {
       call.writes = call.writes.then(() => this.#unlock(call))
       return

@@ -80,10 +80,28 @@ export interface StepFunction {
   <T>(name: string, body: (info: StepInfo) => Operation<T> | Promise<T>): Operation<T>
 }
 
+/**
+ * `ctx.patched(name)`: change a tool while calls of it are in flight (the idea of Temporal's
+ * `patched`). Put the new code behind it and keep the old:
+ *
+ * ```ts
+ * if (yield* ctx.patched('seat-fee')) yield* ctx.step('charge seat fee', chargeFee)
+ * ```
+ *
+ * A call recorded before the change replays the old path (false); a new call, or one going on
+ * past what it recorded, takes the new path (true), and the choice is kept in its journal so
+ * every replay takes the same one. Once no call started before the change is left (their
+ * retention, `idleTimeoutMs`, has passed), drop the condition and keep the new code.
+ */
+export interface PatchedFunction {
+  (name: string): Operation<boolean>
+}
+
 /** The context of `execute` and of a handoff's `client` phase. */
 export interface McpToolContext<E extends ElicitsMap> extends SamplingContext {
   elicit: ElicitFunction<E>
   step: StepFunction
+  patched: PatchedFunction
 }
 
 /**
@@ -95,4 +113,5 @@ export type ServerPhaseContext = ReportingContext
 /** The context of a handoff's `after` phase: server-only, and it may take steps (a charge). */
 export interface AfterPhaseContext extends ReportingContext {
   step: StepFunction
+  patched: PatchedFunction
 }

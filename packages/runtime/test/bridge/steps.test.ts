@@ -209,3 +209,56 @@ describe('ctx.step', () => {
     expect(befores).toBe(1)
   })
 })
+
+describe('ctx.patched', () => {
+  /** v1 charges, then asks; v2 checks the seat first, behind a patch. */
+  const tool = (effects: string[], v2: boolean) =>
+    createMcpTool('charge_and_confirm')
+      .elicits({ confirm: z.object({ ok: z.boolean() }) })
+      .execute(function* (_p, ctx) {
+        if (v2 && (yield* ctx.patched('check-seat'))) yield* ctx.step('check seat', function* () {
+          effects.push('check')
+          return 'free'
+        })
+        yield* ctx.step('charge card', function* () {
+          effects.push('charge')
+          return 'ch_1'
+        })
+        const answer = yield* ctx.elicit('confirm', { message: 'Confirm?' })
+        return answer.action
+      })
+
+  it('replays a call recorded before the patch the old way, records the new path for a new call, and replays that too', async () => {
+    const effects: string[] = []
+    const v1 = createBridgeHost({ tool: tool(effects, false), params: {}, callId: 'old' })
+    await nextElicit(v1)
+    const oldJournal = [...v1.journal]
+    await v1.abort()
+
+    // The old call on the new code: false at the patch (its journal goes on with the charge), nothing runs again.
+    const resumed = createBridgeHost({ tool: tool(effects, true), params: {}, callId: 'old', replay: oldJournal })
+    const asked = await nextElicit(resumed)
+    resumed.respond({ id: asked.id, result: { action: 'accept', content: { ok: true } } })
+    expect(await resumed.outcome).toEqual({ status: 'completed', result: 'accept' })
+    expect(effects).toEqual(['charge'])
+
+    // A new call takes the new path, and its journal says so.
+    const fresh = createBridgeHost({ tool: tool(effects, true), params: {}, callId: 'new' })
+    await nextElicit(fresh)
+    expect(fresh.journal.map((e) => `${e.kind}:${e.name}`)).toEqual(['patch:check-seat', 'step:check seat', 'step:charge card'])
+    const freshJournal = [...fresh.journal]
+    await fresh.abort()
+    const replayed = createBridgeHost({ tool: tool(effects, true), params: {}, callId: 'new', replay: freshJournal })
+    await nextElicit(replayed)
+    expect(effects).toEqual(['charge', 'check', 'charge']) // the replay ran nothing
+    await replayed.abort()
+  })
+
+  it('needs a name, and is refused inside a step or a branch', async () => {
+    const misuse = (body: (ctx: { patched(n: string): Operation<boolean>; step: (n: string, b: () => Operation<unknown>) => Operation<unknown>; branch: (b: () => Operation<unknown>) => Operation<unknown> }) => Operation<unknown>) =>
+      createBridgeHost({ tool: createMcpTool('misuse').elicits({}).execute(function* (_p, ctx) { return yield* body(ctx as never) }), params: {}, callId: 'm' }).outcome
+    expect(errorOf(await misuse((ctx) => ctx.patched('')))).toBeInstanceOf(ToolContextUsageError)
+    expect(errorOf(await misuse((ctx) => ctx.step('s', () => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside step "s"/)
+    expect(errorOf(await misuse((ctx) => ctx.branch(() => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside ctx\.branch/)
+  })
+})

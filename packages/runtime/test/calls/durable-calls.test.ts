@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suspend } from 'effection'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { type ChatHandler, type CallStore, createChatHandler, createRedisStore, createSqliteStore, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
@@ -258,7 +258,9 @@ describe('two instances sharing a redis-server', () => {
 })
 
 describe('a tool whose code changed between suspend and resume', () => {
-  it('fails cleanly with JournalDivergenceError, and the user is told', async () => {
+  it('fails cleanly with JournalDivergenceError: the person is told to start again, the details go to the log', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    cleanups.push(() => logged.mockRestore())
     const store = await createSqliteStore({ path: join(dir, 'diverge.db') })
     cleanups.push(() => store.close())
     const ledgerPath = join(dir, 'ledger-diverge.db')
@@ -269,12 +271,33 @@ describe('a tool whose code changed between suspend and resume', () => {
     const events = await post(after.url, asked.answer(true))
     const result = find(events, 'tool_result')
     expect(result).toMatchObject({ toolName: 'book_ticket', isError: true })
-    expect(String(result!.result)).toMatch(/cannot resume: its journal has step "reserve fare" \(#1\) where the tool now reaches step "hold seat" \(#1\)/)
+    expect(result!.result).toBe("This request was started before the app was updated and can't continue. Please start it again.")
+    expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/cannot resume: its journal has step "reserve fare" \(#1\) where the tool now reaches step "hold seat" \(#1\)/))
     const ledger = openLedger(ledgerPath)
     cleanups.push(() => ledger.close())
     expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve'])
     // The call is over for good: a second try is refused as finished.
     const second = await post(after.url, asked.answer(true))
     expect(find(second, "call_not_found")?.message).toMatch(/already finished: it failed/)
+  }, 60_000)
+
+  it('a change behind ctx.patched keeps calls in flight running the old way, and new calls take the new one', async () => {
+    const store = await createSqliteStore({ path: join(dir, 'patched.db') })
+    cleanups.push(() => store.close())
+    const ledgerPath = join(dir, 'ledger-patched.db')
+    const before = await instance(store, ticketDesk(ledgerPath))
+    const old = pendingOf(await post(before.url, { messages: [user('a ticket to OSL')] }))
+    await before.handler.close() // the deploy
+    const after = await instance(store, ticketDesk(ledgerPath, 'reserve fare', { holdSeatFirst: true }))
+    // The call started before the change completes on the new code, the old way: no seat held.
+    expect(find(await post(after.url, old.answer(true)), 'tool_result')).toMatchObject({ result: { booked: true, ticket: 'TK-OSL' } })
+    // A call started after it holds a seat first; resumed on another instance of the new code,
+    // its replay takes the same path (the choice is in its journal) and runs nothing twice.
+    const fresh = pendingOf(await post(after.url, { messages: [user('a ticket to BER')] }))
+    const other = await instance(store, ticketDesk(ledgerPath, 'reserve fare', { holdSeatFirst: true }))
+    expect(find(await post(other.url, fresh.answer(true)), 'tool_result')).toMatchObject({ result: { booked: true, ticket: 'TK-BER' } })
+    const ledger = openLedger(ledgerPath)
+    cleanups.push(() => ledger.close())
+    expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket', 'hold', 'reserve', 'ticket'])
   }, 60_000)
 })
