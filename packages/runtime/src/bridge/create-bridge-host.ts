@@ -36,7 +36,7 @@ import type { McpToolContext } from '../tool/context.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import { EventLog, readAsync, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus, type EventReader } from './events.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { BEFORE_STEP, describeEntry, Journal, type JournalEntry } from './journal.ts'
+import { BEFORE_STEP, completedSteps, describeEntry, Journal, type JournalEntry } from './journal.ts'
 import { afterPhaseContext, beforePhaseContext, createToolContext, type StepBody } from './tool-context.ts'
 
 export interface BridgeHostOptions<T extends AnyMcpTool> {
@@ -90,7 +90,8 @@ export type RespondOutcome =
 export type BridgeOutcome<R> =
   | { status: 'completed'; result: R }
   | { status: 'failed'; error: Error }
-  | { status: 'aborted'; reason: string }
+  /** `completed`: the steps that had completed before it stopped (their effects stay), when there were any. */
+  | { status: 'aborted'; reason: string; completed?: readonly string[] }
 
 /** One running tool call. Call its methods on the host (`host.respond(...)`); they are not bound. */
 export interface BridgeHost<R = unknown> {
@@ -197,8 +198,13 @@ class BridgeCall<R> implements BridgeHost<R> {
     if (this.waiting) this.log.push({ type: 'elicit_cancelled', id: this.waiting.request.id, reason })
     // Halting runs the tool's `finally` blocks, then `runCall`'s, which records the abort.
     await this.task?.halt().catch(noop)
-    this.finish({ status: 'aborted', reason })
+    this.finish(this.abortedOutcome(reason))
     return this.outcome
+  }
+
+  abortedOutcome(reason: string): BridgeOutcome<R> {
+    const completed = completedSteps(this.recorder.entries)
+    return { status: 'aborted', reason, ...(completed.length > 0 && { completed }) }
   }
 
   finish(result: BridgeOutcome<R>): void {
@@ -282,7 +288,7 @@ function* runCall(call: BridgeCall<unknown>): Operation<void> {
   } catch (error) {
     call.finish({ status: 'failed', error: error instanceof Error ? error : new Error(String(error)) })
   } finally {
-    call.finish({ status: 'aborted', reason: call.abortReason ?? 'the scope running the tool was shut down' })
+    call.finish(call.abortedOutcome(call.abortReason ?? 'the scope running the tool was shut down'))
   }
 }
 

@@ -43,6 +43,14 @@ export function describeEntry(entry: Pick<JournalEntry, 'kind' | 'name' | 'seq'>
   return `${entry.kind} "${entry.name}" (#${entry.seq})`
 }
 
+/**
+ * The steps that completed (their effect happened and stays), by name, in order: what a call
+ * stopped by an abort had already done, so nobody is told "cancelled" while a ticket exists.
+ */
+export function completedSteps(journal: readonly JournalEntry[]): string[] {
+  return journal.flatMap((e) => (e.kind === 'step' && !('error' in e) && e.name !== BEFORE_STEP ? [e.name] : []))
+}
+
 /** Entries without their sequence number, as callers build them. */
 type Unnumbered = JournalEntry extends infer E ? (E extends JournalEntry ? Omit<E, 'seq'> : never) : never
 

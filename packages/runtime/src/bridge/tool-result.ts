@@ -16,7 +16,7 @@ export type ToolResultBody = {
 }
 
 export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
-  if (outcome.status === 'aborted') return errorResult(`The tool call was aborted: ${outcome.reason}`)
+  if (outcome.status === 'aborted') return errorResult(`The tool call was aborted: ${outcome.reason}${alreadyDone(outcome.completed)}`)
   if (outcome.status === 'failed') {
     const { error } = outcome
     // Bad arguments are the model's to fix: say so plainly, without "the tool failed".
@@ -38,6 +38,11 @@ export const UPDATED_UNDER_IT = "This request was started before the app was upd
 
 export function errorResult(message: string): ToolResultBody {
   return { content: [{ type: 'text', text: message }], isError: true }
+}
+
+/** What a stopped call had done, and did not undo, in words: ` Already done before it stopped: "issue ticket".` */
+export function alreadyDone(completed: readonly string[] | undefined): string {
+  return completed?.length ? `. Already done before it stopped (not undone): ${completed.map((s) => `"${s}"`).join(', ')}.` : ''
 }
 
 /** The text of a result, joined (what a UI shows for a failed call). */

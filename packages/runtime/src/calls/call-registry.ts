@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto'
 import { call as callPromise, createScope, type Operation, type Scope } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
-import type { JournalEntry } from '../bridge/journal.ts'
+import { completedSteps, type JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { JournalDivergenceError } from '../errors/call-errors.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
@@ -356,7 +356,7 @@ export class CallRegistry<X = undefined> {
    * a local copy is stopped (its `finally` runs) and the abort is written to the record directly.
    * `wasRunning` says a response was serving the call (and reports its end).
    */
-  async abort(callId: string, token: unknown, reason: string): Promise<{ ok: true; wasRunning: boolean; toolName: string } | CallRefusal> {
+  async abort(callId: string, token: unknown, reason: string): Promise<{ ok: true; wasRunning: boolean; toolName: string; completed?: readonly string[] } | CallRefusal> {
     const live = this.#calls.get(callId)
     if (live && !this.isParked(live)) {
       if (!this.verifyToken(live, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
@@ -388,7 +388,8 @@ export class CallRegistry<X = undefined> {
         expiresAt: now + this.options.idleTimeoutMs,
       })
       if (!written) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
-      return { ok: true, wasRunning: false, toolName: record!.tool }
+      const completed = completedSteps(record!.journal)
+      return { ok: true, wasRunning: false, toolName: record!.tool, ...(completed.length > 0 && { completed }) }
     } finally {
       await this.store.unlock(lease).catch(() => undefined)
     }

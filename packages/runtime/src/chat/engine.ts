@@ -14,7 +14,7 @@
  * themselves run as Effection operations in the call registry's scope.
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import { errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
+import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -125,8 +125,9 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
       return ctx.emit({ type: 'call_aborted', callId })
     } else {
       // It was waiting: no response is reading it, so this one reports its end.
-      addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}.`)))
-      ctx.emit({ type: 'tool_result', callId, toolName: aborted.toolName, result: 'cancelled by the user', isError: true })
+      const done = alreadyDone(aborted.completed)
+      addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}${done || '.'}`)))
+      ctx.emit({ type: 'tool_result', callId, toolName: aborted.toolName, result: `cancelled by the user${done}`, isError: true })
     }
   }
 

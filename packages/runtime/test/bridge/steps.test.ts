@@ -2,7 +2,7 @@ import { call, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type ElicitRequest, JournalDivergenceError, StepFailedError, ToolContextUsageError } from '../../src/index.ts'
-import { type BridgeHost, type BridgeOutcome, createBridgeHost, type JournalEntry } from '../../src/server.ts'
+import { type BridgeHost, type BridgeOutcome, createBridgeHost, type JournalEntry, toolResultOf } from '../../src/server.ts'
 
 async function nextElicit(host: BridgeHost<unknown>): Promise<ElicitRequest> {
   for await (const event of host.subscribe()) {
@@ -260,5 +260,18 @@ describe('ctx.patched', () => {
     expect(errorOf(await misuse((ctx) => ctx.patched('')))).toBeInstanceOf(ToolContextUsageError)
     expect(errorOf(await misuse((ctx) => ctx.step('s', () => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside step "s"/)
     expect(errorOf(await misuse((ctx) => ctx.branch(() => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside ctx\.branch/)
+  })
+})
+
+describe('a call stopped after a step', () => {
+  it('says which steps were done (their effects stay), in its outcome and its tool result', async () => {
+    const effects: string[] = []
+    const host = createBridgeHost({ tool: chargingTool(effects), params: { amount: 5 }, callId: 'c' })
+    await nextElicit(host)
+    const outcome = await host.abort('cancelled by the user')
+    expect(outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', completed: ['charge card'] })
+    expect(toolResultOf(outcome)).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card".' }] })
+    // Nothing done yet: nothing said.
+    expect(toolResultOf({ status: 'aborted', reason: 'x' })).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: x' }] })
   })
 })

@@ -187,7 +187,8 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     expect((await second.store.get(started.callId))?.status).toBe('running')
     await clock.advance(1)
     const done = await post(second.url, abort)
-    expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user' })
+    // What it did before it stopped is said with the cancel: its step's effect stays.
+    expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user. Already done before it stopped (not undone): "start job".' })
     expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
     // A second cancel finds it finished.
     expect(find(await post(second.url, abort), 'call_not_found')?.message).toMatch(/already finished: it was aborted/)
@@ -237,7 +238,7 @@ describe('two instances sharing a redis-server', () => {
     const asked = pendingOf(await post(a.url, { messages: [user('a ticket to OSL')] }))
     const call = asked.answer(true).elicitResponses![0]!
     const cancelled = await post(b.url, { messages: asked.messages, abort: { callId: call.callId, token: call.token } })
-    expect(find(cancelled, 'tool_result')).toMatchObject({ toolName: 'book_ticket', isError: true, result: 'cancelled by the user' })
+    expect(find(cancelled, 'tool_result')).toMatchObject({ toolName: 'book_ticket', isError: true, result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare".' })
     const late = await post(a.url, asked.answer(true))
     expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: cancelled by the user/)
     expect(a.handler.calls.size).toBe(0)
