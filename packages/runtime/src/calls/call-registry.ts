@@ -123,6 +123,8 @@ export interface CallRefusal {
   message: string
   /** FINISHED: how it ended ("it completed", "it was aborted: ..."). */
   how?: string
+  /** BUSY: when the hold on the call lapses at the latest (ms): when to try again. */
+  retryAfterMs?: number
 }
 
 export interface ResumeOptions<X> {
@@ -293,7 +295,7 @@ export class CallRegistry<X = undefined> {
    */
   async resume(callId: string, options: ResumeOptions<X>): Promise<Resumed<X>> {
     const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
-    if (!lease) return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now; wait for it.`)
+    if (!lease) return this.#held(callId)
     const release = () => this.store.unlock(lease).catch(() => undefined)
     const record = await this.store.get(callId)
     const live = this.#calls.get(callId)
@@ -327,6 +329,25 @@ export class CallRegistry<X = undefined> {
     } catch (error) {
       await release()
       return refusal('REPLAY_FAILED', (error as Error).message)
+    }
+  }
+
+  /**
+   * Why a call's lock could not be taken, said honestly: a request here is answering it, or a
+   * server holds it — answering or running it, or stopped while it did (nobody can tell a dead
+   * holder from a slow one before its hold lapses) — and when the hold lapses at the latest.
+   */
+  async #held(callId: string): Promise<CallRefusal> {
+    const holder = await this.store.lockHolder(callId).catch(() => undefined)
+    const live = this.#calls.get(callId)
+    if (holder?.owner === this.instanceId && live && !this.isParked(live)) {
+      return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now; wait for it.`)
+    }
+    if (!holder) return refusal('BUSY', `Tool call "${callId}" was busy a moment ago; try again.`)
+    const seconds = Math.max(1, Math.ceil(holder.expiresInMs / 1000))
+    return {
+      ...refusal('BUSY', `Tool call "${callId}" is held by ${holder.owner === this.instanceId ? 'this' : 'another'} server, which is running or answering it — or stopped while it did; its hold lapses within ${seconds} s at the latest. Try again then.`),
+      retryAfterMs: holder.expiresInMs,
     }
   }
 
@@ -364,7 +385,7 @@ export class CallRegistry<X = undefined> {
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
     const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
-    if (!lease) return refusal('BUSY', `Tool call "${callId}" is busy in another request or on another server (running, or being answered); try again in a moment.`)
+    if (!lease) return this.#held(callId)
     try {
       const record = await this.store.get(callId)
       const problem = this.#checkRecord(callId, record, { token, replay: () => undefined })

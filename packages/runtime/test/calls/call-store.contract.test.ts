@@ -128,6 +128,21 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     await store.unlock(c!)
   })
 
+  it("names a lock's holder and what is left of its hold; nobody once it is released or lapsed", async () => {
+    expect(await store.lockHolder('h1')).toBeUndefined()
+    const lease = await store.lock('h1', 'instance-a', 10_000)
+    const holder = await store.lockHolder('h1')
+    expect(holder).toMatchObject({ owner: 'instance-a' })
+    expect(holder!.expiresInMs).toBeGreaterThan(9_000)
+    expect(holder!.expiresInMs).toBeLessThanOrEqual(10_000)
+    await store.unlock(lease!)
+    expect(await store.lockHolder('h1')).toBeUndefined()
+    await store.lock('h1', 'instance b with spaces', 150)
+    expect((await store.lockHolder('h1'))?.owner).toBe('instance b with spaces')
+    await pass(300)
+    expect(await store.lockHolder('h1')).toBeUndefined()
+  })
+
   it('of two concurrent lockers exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
     expect(results.filter(Boolean)).toHaveLength(1)

@@ -180,8 +180,12 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     await first.die()
 
     const second = await onFile(db, clock, lease)
-    // Its lock still held by the dead instance: refused as busy, nothing changed — up to the last millisecond.
-    expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
+    // Its lock still held by the dead instance: refused as busy, nothing changed — up to the last
+    // millisecond — and told honestly when to try again.
+    expect(find(await post(second.url, abort), 'error')).toMatchObject({
+      code: 'BUSY',
+      message: expect.stringMatching(/is held by another server, which is running or answering it — or stopped while it did; its hold lapses within 30 s at the latest\. Try again then\./),
+    })
     await clock.advance(lease - 1)
     expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
     expect((await second.store.get(started.callId))?.status).toBe('running')
@@ -253,7 +257,7 @@ describe('two instances sharing a redis-server', () => {
     expect(completed).toHaveLength(1)
     const loser = results.find((events) => !find(events, 'tool_result'))!
     const refusal = find(loser, 'elicit_refused') ?? find(loser, 'call_not_found')
-    expect(refusal?.message).toMatch(/being answered by another request|already finished/)
+    expect(refusal?.message).toMatch(/being answered by another request|is held by another server, which is running or answering it|already finished/)
     expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket'])
   }, 60_000)
 })

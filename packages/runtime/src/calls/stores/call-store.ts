@@ -89,6 +89,8 @@ export interface CallStore {
   renew(lease: CallLease, ttlMs: number): Promise<boolean>
   /** Release a held lock (a lock held by someone else is left alone). */
   unlock(lease: CallLease): Promise<void>
+  /** Who holds the call's lock and for how long still (ms), if anyone does: said to a request it keeps waiting. */
+  lockHolder(callId: string): Promise<{ owner: string; expiresInMs: number } | undefined>
   getConversation(id: string): Promise<ConversationRecord | undefined>
   /** Insert (revision 1) or replace on top of `revision - 1`; false on a conflict. */
   putConversation(record: ConversationRecord): Promise<boolean>

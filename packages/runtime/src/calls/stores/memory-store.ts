@@ -110,6 +110,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       const held = locks.get(lease.callId)
       if (held?.fence === lease.fence) held.until = 0
     },
+    async lockHolder(callId) {
+      open()
+      const held = locks.get(callId)
+      const left = held ? held.until - clock.now() : 0
+      return held && left > 0 ? { owner: held.owner, expiresInMs: left } : undefined
+    },
     getConversation: async (id) => read<ConversationRecord>(conversations, id),
     async putConversation(record) {
       const written = put(conversations, record.id, record, record.revision - 1)

@@ -76,6 +76,9 @@ const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`
 
+/** The lock's value (`owner fence`) and what is left of it (ms), read at one moment. */
+const HOLDER = `return { redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1]) }`
+
 /** Fence counters outlive any lock by far; a week covers every call's retention. */
 const FENCE_TTL_MS = 7 * 24 * 3600_000
 
@@ -130,6 +133,11 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     },
     async unlock(lease) {
       await command(() => redis.eval(UNLOCK, 1, key.lock(lease.callId), `${lease.owner} ${lease.fence}`))
+    },
+    async lockHolder(callId) {
+      const [value, ttl] = (await command(() => redis.eval(HOLDER, 1, key.lock(callId)))) as [string | false | null, number]
+      if (!value || !(ttl > 0)) return undefined
+      return { owner: value.slice(0, value.lastIndexOf(' ')), expiresInMs: ttl }
     },
     getConversation: (id) => read<ConversationRecord>(key.conversation(id)),
     putConversation: (r: ConversationRecord) => put(key.conversation(r.id), r.revision - 1, r.revision, r, r.expiresAt),

@@ -99,6 +99,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     ),
     renew: db.prepare(`UPDATE ${t.locks} SET until = ? WHERE call_id = ? AND fence = ? AND until > ?`),
     unlock: db.prepare(`UPDATE ${t.locks} SET until = 0 WHERE call_id = ? AND fence = ?`),
+    lockHolder: db.prepare(`SELECT owner, until FROM ${t.locks} WHERE call_id = ? AND until > ?`),
     getConversation: db.prepare(`SELECT record FROM ${t.conversations} WHERE id = ? AND expires_at > ?`),
     insertConversation: db.prepare(
       `INSERT INTO ${t.conversations} (id, revision, expires_at, record) VALUES (?, 1, ?, ?)
@@ -154,6 +155,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
       open()
       const now = clock.now()
       return sql.renew.run(now + ttlMs, lease.callId, lease.fence, now).changes === 1
+    },
+    async lockHolder(callId) {
+      open()
+      const now = clock.now()
+      const row = sql.lockHolder.get(callId, now) as { owner: string; until: number } | undefined
+      return row && { owner: row.owner, expiresInMs: row.until - now }
     },
     async unlock(lease) {
       open()

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import type { CallStore } from './call-store.ts'
 
-const METHODS = ['create', 'get', 'update', 'lock', 'renew', 'unlock', 'getConversation', 'putConversation', 'close'] as const
+const METHODS = ['create', 'get', 'update', 'lock', 'renew', 'unlock', 'lockHolder', 'getConversation', 'putConversation', 'close'] as const
 
 export const callStoreOption = z.custom<CallStore>(
   (value) => typeof value === 'object' && value !== null && METHODS.every((m) => typeof (value as Record<string, unknown>)[m] === 'function'),
