@@ -132,8 +132,16 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
   }
 
   for (const response of body.elicitResponses ?? []) {
-    const refuse = (code: string, message: string, issues?: Array<{ path: string; message: string }>) =>
-      ctx.emit({ type: 'elicit_refused', callId: response.callId, elicitId: response.elicitId, code, message, ...(issues && { issues }) })
+    const refuse = (code: string, message: string, issues?: Array<{ path: string; message: string }>, current?: ElicitRequest) =>
+      ctx.emit({
+        type: 'elicit_refused',
+        callId: response.callId,
+        elicitId: response.elicitId,
+        code,
+        message,
+        ...(issues && { issues }),
+        ...(current && { current: encodeElicitRequest(current) }),
+      })
     const resumed = await ctx.calls.resume(response.callId, {
       token: response.token,
       replay: (record) => {
@@ -162,7 +170,8 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     const asked = call.host.pending()
     const outcome = call.host.respond({ id: response.elicitId, result: response.result })
     if (!outcome.ok) {
-      refuse(outcome.code, outcome.message, outcome.issues)
+      // An answer to an earlier question carries the one the call waits on now.
+      refuse(outcome.code, outcome.message, outcome.issues, outcome.code === 'ID_MISMATCH' ? (asked ?? undefined) : undefined)
       await parkOrEnd(ctx, conversation, call, resumed.record.pending!)
       continue
     }

@@ -225,6 +225,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         const resolve = answerOutcomes.get(event.elicitId)
         answerOutcomes.delete(event.elicitId)
         resolve?.({ ok: false, message: event.message, ...(event.issues && { issues: event.issues }) })
+        // The call waits on another question now (the state shows it): its plugin asks it.
+        const card = model.view.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === event.callId)
+        if (event.current && card?.elicitation?.request.id === event.current.id) {
+          void executor.cancel(event.callId, 'the call moved on to its next question').then(() => react({ type: 'elicit_request', callId: event.callId, toolName: card.toolName, request: event.current! }))
+        }
         return
       }
       case 'call_not_found':

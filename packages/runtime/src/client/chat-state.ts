@@ -250,12 +250,19 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
         })),
         calls: { ...model.calls, [event.callId]: { token: model.calls[event.callId]?.token, elicitId: event.request.id } },
       }
-    case 'elicit_refused':
+    case 'elicit_refused': {
+      // The answer was for an earlier question: the call's question now takes its place.
+      const current = event.current
+      if (current) {
+        const toolName = model.view.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === event.callId)?.toolName
+        if (toolName && current.id !== event.elicitId) return applyEvent(model, { type: 'elicit_request', callId: event.callId, toolName, request: current }, options)
+      }
       return updateTool(model, event.callId, (item) =>
         item.elicitation
           ? { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } }
           : {},
       )
+    }
     case 'elicit_answered':
       return updateTool(model, event.callId, (item) => ({ answers: [...item.answers, { key: event.key, action: event.action, summary: event.summary }], error: undefined }))
     case 'call_aborted':

@@ -94,6 +94,12 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     code: z.string(),
     message: z.string(),
     issues: z.array(issueSchema).optional(),
+    /**
+     * The answer was for an earlier question (`ID_MISMATCH`: a retry after a lost response, a
+     * stale tab): the question the call waits on now, so a client without the conversation can
+     * catch up and show it.
+     */
+    current: elicitRequestWireSchema.optional(),
   }),
   /**
    * An answer was taken: the call moves on. `summary` is the answer in one line for people

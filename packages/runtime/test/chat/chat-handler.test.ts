@@ -179,6 +179,21 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.list()[0]).toMatchObject({ status: 'awaiting_elicit', pendingKey: 'pickFlight' })
   })
 
+  it('an answer re-sent after its response was lost is refused with the question the call waits on now', async () => {
+    const { post } = await start()
+    const first = await post({ messages: [user('book a flight from A to B')] })
+    const pick = question(first)
+    const picked = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
+    const seat = question(picked, pick)
+    // The client never saw `picked` (its response was lost) and sends the same answer again.
+    const retried = await post(answer(pick, stateOf(first), { action: 'accept', content: { flightId: 'SH-142' } }))
+    const refused = one(retried, 'elicit_refused')
+    expect(refused).toMatchObject({ code: 'ID_MISMATCH', elicitId: pick.request.id, current: { id: seat.request.id, key: seat.request.key } })
+    // With it, the client answers the question that is open now, and the call goes on.
+    const done = await post(answer({ ...pick, request: refused.current! }, stateOf(picked), { action: 'accept', content: { row: 12, seat: 'C' } }))
+    expect(ofType(done, 'elicit_refused')).toEqual([])
+  })
+
   it('aborts a call mid-elicitation with its token: the tool finally runs and the model hears about it', async () => {
     cleanupLog.length = 0
     const { post, handler } = await start()

@@ -62,6 +62,14 @@ describe('reduceChat', () => {
     expect(cancelled.calls).toEqual({})
   })
 
+  it('a refusal that carries the question the call waits on now puts that question on the card', () => {
+    const open = fold(stream.slice(0, 6).map((event): ChatInput => ({ type: 'event', event })))
+    const later = question('c1#2', 'pickSeat')
+    const caughtUp = reduce(open, { type: 'event', event: { type: 'elicit_refused', callId: 'c1', elicitId: 'c1#1', code: 'ID_MISMATCH', message: 'stale', current: later } })
+    expect(caughtUp.view.items[2]).toMatchObject({ status: 'awaiting_input', elicitation: { request: { id: 'c1#2', key: 'pickSeat' }, submitting: false } })
+    expect(caughtUp.calls.c1).toEqual({ token: 't1', elicitId: 'c1#2' })
+  })
+
   it('a message that never reached the server is marked for Retry and leaves the conversation', () => {
     const before = [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'earlier' }] }]
     const sent = fold([
