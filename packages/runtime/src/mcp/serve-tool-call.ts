@@ -154,8 +154,10 @@ export function* serveToolCall(
     // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
     // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
     if (isModernRound(ctx)) call.extra.detachCancel?.()
-    else session.waitingOnClient(ctx.mcpReq.id, call)
-    return (yield* parkOrFail(service, call)) ?? (yield* askAgain(service, call, ctx))
+    const notStored = yield* parkOrFail(service, call)
+    if (notStored) return notStored
+    if (!isModernRound(ctx)) session.waitingOnClient(ctx.mcpReq.id, call)
+    return yield* askAgain(service, call, ctx)
   }
 }
 
