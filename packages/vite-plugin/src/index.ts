@@ -38,6 +38,7 @@ import { redactBundleSourceMaps } from './core/redact-source-maps.ts'
 import { GenerationSession } from './core/generation-session.ts'
 import { listSources } from './core/source-files.ts'
 import { watcherReady } from './watcher-ready.ts'
+import { warnOnce } from './warn-once.ts'
 import { McpBridgeBuildError } from './core/errors.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
@@ -79,6 +80,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** Set in a view build (`view-build.ts`): this instance builds that one MCP Apps view and nothing else. */
   let view: ViewBuildMark | undefined
 
+  /** `vite build` with `server`: warnings already printed by one environment's build (see warn-once.ts). */
+  const printedWarnings = new Set<string>()
   /** `vite build`: every file parsed once, by discovery or the split, whichever comes first. */
   const parseCache = new ParseCache()
   async function generate(
@@ -175,6 +178,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     configResolved(resolved) {
       config = resolved
       options = resolveOptions(userOptions, resolved.root)
+      if (!inert && !view && resolved.command === 'build' && options.server) warnOnce(resolved.logger, printedWarnings)
     },
 
     buildApp: {

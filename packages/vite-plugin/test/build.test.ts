@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import MagicString from 'magic-string'
-import { build, type Plugin, type Rolldown } from 'vite'
+import { build, createBuilder, createLogger, type Plugin, type Rolldown } from 'vite'
 import { mcpBridge } from '../src/index.ts'
 import { tmpdir } from 'node:os'
 import { tempProject } from './support/fixtures.ts'
@@ -275,3 +275,22 @@ describe('vite build with mcpBridge()', () => {
   }, 120_000)
 })
 
+
+describe('vite build with server: the client and the server environment', () => {
+  it("prints a warning about a module both import once, not once per environment", async () => {
+    const root = copyOfSplitApp('warn-once')
+    writeFileSync(join(root, 'src/evil.ts'), 'export const run = (code: string) => eval(code)\n')
+    writeFileSync(join(root, 'index.html'), '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n')
+    writeFileSync(join(root, 'src/main.ts'), "import { run } from './evil.ts'\nimport './client.ts'\nvoid run\n")
+    writeFileSync(
+      join(root, 'src/app.ts'),
+      "import { createAppServer, createChatHandler } from '@mcp-bridge/runtime/server'\nimport { createScriptedModel } from '@mcp-bridge/runtime/testing'\nimport { run } from './evil.ts'\nvoid run\nexport default createAppServer({ chat: createChatHandler({ tools: [], model: createScriptedModel({}) }) })\n",
+    )
+    const warnings: string[] = []
+    const logger = { ...createLogger('warn', { allowClearScreen: false }), info: () => {}, warn: (m: string) => void warnings.push(m), warnOnce: (m: string) => void warnings.push(m) }
+    const builder = await createBuilder({ root, configFile: false, customLogger: logger, plugins: [mcpBridge({ server: 'src/app.ts' })] })
+    await builder.buildApp()
+    expect(readdirSync(join(root, 'dist/server'))).toContain('index.mjs')
+    expect(warnings.filter((w) => /direct `eval`/.test(w))).toHaveLength(1)
+  }, 120_000)
+})
