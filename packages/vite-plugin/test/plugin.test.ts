@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createServer, type Plugin } from 'vite'
-import { mcpBridge } from '../src/index.ts'
+import { mcpBridge, UnsupportedViteError } from '../src/index.ts'
 import { tempProject } from './support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -139,4 +139,19 @@ describe('mcpBridge() beside an app\'s tests', () => {
       await server.close()
     }
   }, 60_000)
+})
+
+describe('mcpBridge() on an older Vite', () => {
+  type ConfigHook = (this: unknown, user: Record<string, unknown>, env: { command: 'build' | 'serve'; mode: string }) => unknown
+  const configOf = (p: Plugin) => p.config as unknown as ConfigHook
+
+  it('refuses Vite 5–7 with what it needs and how to upgrade; under Vitest (any Vite) it stays inert', () => {
+    const old = { meta: { viteVersion: '5.2.0' } }
+    expect(() => configOf(mcpBridge()).call(old, {}, { command: 'build', mode: 'production' })).toThrow(
+      /^mcp-bridge needs Vite 8, and this app runs Vite 5\.2\.0\. .*npm install -D vite@\^8/,
+    )
+    expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '7.1.3' } }, {}, { command: 'serve', mode: 'development' })).toThrow(UnsupportedViteError)
+    expect(() => configOf(mcpBridge()).call(old, {}, { command: 'serve', mode: 'test' })).not.toThrow()
+    expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, {}, { command: 'build', mode: 'production' })).not.toThrow()
+  })
 })

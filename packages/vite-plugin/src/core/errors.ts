@@ -12,6 +12,19 @@ export class McpBridgeBuildError extends McpBridgeError {
 /** `mcpBridge({...})` / the CLI were given options they cannot use: the runtime's one options error. */
 export { OptionsError } from '@mcp-bridge/runtime/build'
 
+/** The app runs a Vite older than the one the plugin is built on. */
+export class UnsupportedViteError extends McpBridgeError {
+  readonly code = 'VITE_VERSION_UNSUPPORTED'
+  constructor(found: string) {
+    super(
+      `mcp-bridge needs Vite 8, and this app runs Vite ${found}. The plugin parses tool files with the oxc parser Vite 8 ships ` +
+        '(through rolldown) and builds the client and the server as Vite 8 environments; Vite 5–7 have neither. Upgrade with ' +
+        '`npm install -D vite@^8 @vitejs/plugin-react@latest` (check that your other Vite plugins support Vite 8). ' +
+        "Vitest's own Vite may be older: under Vitest the plugin stays inert, so an app's tests are not affected.",
+    )
+  }
+}
+
 /** A tool module's top-level code did not settle within the import time limit. */
 export class ModuleLoadTimeoutError extends McpBridgeError {
   readonly code = 'MODULE_LOAD_TIMEOUT'

@@ -9,11 +9,27 @@
  */
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
+import { UnsupportedViteError } from './errors.ts'
+
+function viteVersion(): string {
+  try {
+    return (createRequire(import.meta.url)('vite/package.json') as { version: string }).version
+  } catch {
+    return 'unknown (not installed?)'
+  }
+}
 
 type ParseAst = (code: string, options: { lang: 'js' | 'jsx' | 'ts' | 'tsx'; sourceType: 'module' }) => unknown
 
-const viteRequire = createRequire(createRequire(import.meta.url).resolve('vite/package.json'))
-const { parseAst } = (await import(pathToFileURL(viteRequire.resolve('rolldown/parseAst')).href)) as { parseAst: ParseAst }
+/** Vite 8's parser; missing under an older Vite (the plugin then refuses to run, saying why). */
+const parseAst: ParseAst | undefined = await (async () => {
+  try {
+    const viteRequire = createRequire(createRequire(import.meta.url).resolve('vite/package.json'))
+    return ((await import(pathToFileURL(viteRequire.resolve('rolldown/parseAst')).href)) as { parseAst: ParseAst }).parseAst
+  } catch {
+    return undefined
+  }
+})()
 
 export interface EsNode {
   type: string
@@ -30,6 +46,7 @@ export function isNode(value: unknown): value is EsNode {
 export function parseModule(code: string, id: string): EsNode {
   const ext = /\.([cm]?[jt]sx?)(?:\?.*)?$/.exec(id)?.[1] ?? 'tsx'
   const lang = ext.endsWith('x') ? (ext.includes('t') ? 'tsx' : 'jsx') : ext.includes('t') ? 'ts' : 'js'
+  if (!parseAst) throw new UnsupportedViteError(viteVersion())
   return parseAst(code, { lang, sourceType: 'module' }) as unknown as EsNode
 }
 
