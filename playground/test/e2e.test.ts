@@ -361,7 +361,7 @@ describe('playground in Chromium', () => {
 
 describe('chat experience', () => {
   it('renders model markdown (bold, lists, links, code blocks) and never the HTML in it: a <script> is shown as text', async () => {
-    const hostile = 'Show markdown <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2">'
+    const hostile = 'Show markdown <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2"> [a trap](javascript:window.__xss=3)'
     await send(hostile)
     const reply = page.locator('.bubble.assistant').last()
     await reply.getByText(/You wrote:/).waitFor()
@@ -375,6 +375,10 @@ describe('chat experience', () => {
     ])
     expect((await reply.locator('pre code').innerText()).trim()).toBe('const answer = 42')
     expect(await reply.locator('script, img').count()).toBe(0)
+    // An unsafe link is its text, not a link (an empty href would open the app in a new tab).
+    expect(await reply.getByRole('link', { name: 'a trap' }).count()).toBe(0)
+    await reply.getByText('a trap', { exact: true }).click()
+    expect(await reply.locator('a').count()).toBe(1)
     expect(await reply.innerText()).toContain('<script>window.__xss = 1</script>')
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
   }, 60_000)
