@@ -33,6 +33,11 @@ export function App() {
   const composer = useRef<HTMLTextAreaElement>(null)
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
+  // Sending takes you to your message, wherever you had scrolled to read (and the reply follows).
+  const send = (text: string) => {
+    follow.jumpToLatest()
+    void chat.sendMessage(text)
+  }
   const busy = chat.status === 'streaming'
   const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
   const lastId = chat.items.at(-1)?.id
@@ -75,7 +80,7 @@ export function App() {
           <div className="empty">
             <p>Try one of these:</p>
             {EXAMPLES.map((e) => (
-              <button key={e} className="secondary" onClick={() => void chat.sendMessage(e)}>
+              <button key={e} className="secondary" onClick={() => send(e)}>
                 {e}
               </button>
             ))}
@@ -120,7 +125,7 @@ export function App() {
           Jump to latest ↓
         </button>
       )}
-      <Composer ref={composer} busy={busy} waiting={waiting} onSend={(text) => void chat.sendMessage(text)} onStop={() => void chat.stop()} />
+      <Composer ref={composer} busy={busy} waiting={waiting} onSend={send} onStop={() => void chat.stop()} />
     </div>
   )
 }

@@ -157,11 +157,26 @@ describe('playground in Chromium', () => {
         await send('hello')
         await page.waitForFunction((n) => document.querySelectorAll('.bubble.assistant').length > n, replies, { timeout: 10_000 })
       }
+      // A long report runs; scrolled up meanwhile, its progress and reply do not pull the view down.
+      await send('Build a 20-step report')
+      await page.locator('section.tool.running[data-tool="build_report"]').waitFor({ timeout: 10_000 })
       await page.evaluate(() => window.scrollTo(0, 0))
       await page.getByRole('button', { name: /Jump to latest/ }).waitFor()
-      await send('Build a report')
-      await page.getByText('Report with 5 sections is ready.').waitFor()
+      await page.getByText('Report with 20 sections is ready.').waitFor({ timeout: 30_000 })
       expect(await page.evaluate(() => window.scrollY)).toBeLessThan(50)
+      // Sending while scrolled up takes you to your message (and its reply).
+      const asked = await page.locator('.bubble.user').count()
+      const replied = await page.locator('.bubble.assistant').count()
+      await send('hello again')
+      await page.waitForFunction((n) => {
+        const mine = document.querySelectorAll('.bubble.user')
+        if (mine.length <= n) return false
+        const box = mine[mine.length - 1]!.getBoundingClientRect()
+        return box.top >= 0 && box.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
+      }, asked, { timeout: 10_000 })
+      await page.waitForFunction((n) => document.querySelectorAll('.bubble.assistant').length > n, replied, { timeout: 10_000 }) // its reply came
+      await page.evaluate(() => window.scrollTo(0, 0))
+      await page.getByRole('button', { name: /Jump to latest/ }).waitFor()
       await page.getByRole('button', { name: /Jump to latest/ }).click()
       await page.waitForFunction(() => {
         const bubbles = document.querySelectorAll('.bubble.assistant')
