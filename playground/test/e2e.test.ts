@@ -374,6 +374,22 @@ describe('playground in Chromium', () => {
   }, 60_000)
 })
 
+describe('a first visit', () => {
+  it('is silent in the console: no failed request, no error', async () => {
+    const fresh = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+    pages.push(fresh)
+    const logged: string[] = []
+    fresh.on('console', (m) => m.type() === 'error' && logged.push(m.text()))
+    fresh.on('requestfailed', (r) => logged.push(`${r.method()} ${r.url()} failed`))
+    fresh.on('response', (r) => r.status() >= 400 && logged.push(`${r.status()} ${r.request().method()} ${r.url()}`))
+    await fresh.goto(base)
+    await fresh.getByLabel('Message').waitFor()
+    await fresh.getByRole('button', { name: 'Rate my trip' }).waitFor()
+    await fresh.waitForLoadState('networkidle')
+    expect(logged).toEqual([])
+  }, 60_000)
+})
+
 describe('chat experience', () => {
   it('renders model markdown (bold, lists, links, code blocks) and never the HTML in it: a <script> is shown as text', async () => {
     const hostile = 'Show markdown <script>window.__xss = 1</script> <img src=x onerror="window.__xss = 2"> [a trap](javascript:window.__xss=3)'

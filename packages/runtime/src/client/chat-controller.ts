@@ -87,7 +87,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)
   const registry = createPluginRegistry(options.plugins ?? [])
   const keys = options.id === undefined ? undefined : conversationKeyStore(options.id, options.storage)
-  let key: ConversationKey | undefined = keys?.load()
+  const loaded = keys?.load()
+  let key: ConversationKey | undefined = loaded && { id: loaded.id, secret: loaded.secret }
   const store = createEmissionStore()
   const listeners = new Set<() => void>()
   const reduce = createChatReducer({ hasPlugin: (toolName) => registry.get(toolName) !== undefined })
@@ -96,7 +97,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   const answerOutcomes = new Map<string, (outcome: SendOutcome) => void>()
   let inflight: AbortController | undefined
   let queue: Promise<void> = Promise.resolve()
-  let restoring: { done: Promise<void>; controller: AbortController; finished: boolean } | undefined
+  // A key made just now has nothing on the server to restore: no request (and no 404 to log).
+  let restoring: { done: Promise<void>; controller: AbortController; finished: boolean } | undefined = loaded?.fresh
+    ? { done: Promise.resolve(), controller: new AbortController(), finished: true }
+    : undefined
   let reconnecting: Promise<void> | undefined
   /** Ends the pending follow-up of running calls (a new request makes it moot). */
   let followUp: AbortController | undefined
@@ -136,7 +140,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       for (let attempt = 0; attempt < RECONNECT_ATTEMPTS; attempt++) {
         if (!(await pause(RECONNECT_EVERY_MS, signal))) return
         try {
-          await doFetch(api, { method: 'GET', headers: { ...options.headers }, signal })
+          // OPTIONS: any answer at all means the endpoint is back, and it answers this one with 204.
+          await doFetch(api, { method: 'OPTIONS', headers: { ...options.headers }, signal })
           dispatch({ type: 'reachable' })
           return
         } catch {

@@ -15,8 +15,8 @@ export interface ConversationStorage {
 }
 
 export interface ConversationKeyStore {
-  /** The remembered key, or a new one (remembered). */
-  load(): ConversationKey
+  /** The remembered key, or a new one (remembered): `fresh` when it was made just now (the server has nothing under it yet). */
+  load(): ConversationKey & { fresh?: true }
   /** A new key in place of the old one. */
   renew(): ConversationKey
 }
@@ -40,7 +40,7 @@ export function conversationKeyStore(name: string, storage: ConversationStorage 
         saved = undefined
       }
       const parsed = conversationKeySchema.safeParse(saved)
-      return parsed.success ? parsed.data : remember(newKey())
+      return parsed.success ? parsed.data : { ...remember(newKey()), fresh: true }
     },
     renew: () => remember(newKey()),
   }

@@ -27,8 +27,9 @@ function hangUntilAborted(init: RequestInit | undefined): Promise<Response> {
   return new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true }))
 }
 
+/** A browser's storage that already remembers the key of the conversation named "main". */
 const memoryStorage = () => {
-  const data = new Map<string, string>()
+  const data = new Map<string, string>([['mcp-bridge:chat:main', JSON.stringify({ id: 'c1aaaaaaaaaaaaaaaaaaaa', secret: 's'.repeat(43) })]])
   return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) }
 }
 
@@ -53,6 +54,17 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+describe('a first visit', () => {
+  it('asks the server for nothing: a key made just now has no conversation to restore', async () => {
+    const { sent, fetch } = recordingFetch(() => Promise.resolve(new Response(null, { status: 404 })))
+    const chat = createChatController({ fetch, id: 'main', storage: { getItem: () => null, setItem: () => {}, removeItem: () => {} } })
+    await chat.restore()
+    expect(sent).toEqual([])
+    expect(chat.getState().status).toBe('ready')
+    chat.dispose()
+  })
+})
+
 describe('ChatController.dispose()', () => {
   it('stops the reconnect watch of a chat that lost its server', async () => {
     const unreachable = () => Promise.reject(new TypeError('fetch failed'))
@@ -61,7 +73,7 @@ describe('ChatController.dispose()', () => {
     await live.sendMessage('hello')
     expect(live.getState().status).toBe('error')
     await vi.advanceTimersByTimeAsync(2_000)
-    expect(control.sent.map((s) => s.method)).toEqual(['POST', 'GET']) // it watches…
+    expect(control.sent.map((s) => s.method)).toEqual(['POST', 'OPTIONS']) // it watches…
 
     const watched = recordingFetch(unreachable)
     const chat = createChatController({ fetch: watched.fetch })
