@@ -278,7 +278,8 @@ export class CallRegistry<X = undefined> {
         // Not stored, so not to be asked: an answer could not find it after a restart or on
         // another instance. The call ends here (its `finally` runs); the caller says why.
         const failure = error instanceof StoreUnavailableError ? error : new StoreUnavailableError(this.store.kind, 'its question', error)
-        await call.host.abort(`its question could not be saved (${failure.message})`)
+        // Said for the model and the person; the store's own words (its address) go to the caller's log.
+        await call.host.abort('its question could not be saved (the call store did not answer)')
         await this.#unlock(call)
         throw failure
       }

@@ -18,6 +18,7 @@ import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/to
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { forClient } from '../errors/client-errors.ts'
 import { nextEvent, type LiveCall } from '../calls/live-call.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
@@ -93,24 +94,21 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
   } catch (error) {
     // A model or adapter failure ends the turn, not the protocol: the client still gets the
     // conversation so far as the final event, and can send the next message.
-    ctx.emit({ type: 'error', code: errorCode(error), message: error instanceof Error ? error.message : String(error) })
+    ctx.emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
     finish()
   }
   // Also when the client left mid-turn: its calls went on, and a reload will look for them here.
   try {
     await ctx.checkpoint?.(conversation)
   } catch (error) {
-    ctx.emit({ type: 'error', code: errorCode(error), message: `The conversation could not be saved: ${(error as Error).message}` })
+    const said = forClient(error, 'a conversation could not be saved')
+    ctx.emit({ type: 'error', code: said.code, message: `The conversation could not be saved. ${said.message}` })
   }
 }
 
 /** Why a call cannot be answered or aborted any more, for the user and the model. */
 function lostMessage(refusal: { code: string; message: string }): string {
   return refusal.code === 'FINISHED' ? `${refusal.message} Nothing was changed.` : LOST
-}
-
-function errorCode(error: unknown): string {
-  return error instanceof McpBridgeError ? error.code : 'INTERNAL_ERROR'
 }
 
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
@@ -287,7 +285,8 @@ async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: C
     await ctx.calls.park(call, question)
     return true
   } catch (error) {
-    ctx.emit({ type: 'error', code: errorCode(error), message: `${call.toolName} could not go on: its question could not be saved. ${(error as Error).message}` })
+    const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`)
+    ctx.emit({ type: 'error', code: said.code, message: `${call.toolName} could not go on: its question could not be saved. ${said.message}` })
     await report(ctx, conversation, call, await call.host.outcome)
     return false
   }

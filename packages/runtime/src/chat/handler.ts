@@ -15,6 +15,8 @@ import { MAX_JSON_DEPTH } from '../model-context/json-safe.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { forClient } from '../errors/client-errors.ts'
+import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { crossOriginHeaders, foreignRequestProblem, preflightResponse, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
@@ -203,7 +205,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             body,
           )
         } catch (error) {
-          emit({ type: 'error', code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error) })
+          emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
         } finally {
           open = false
           controller.close()
@@ -243,8 +245,8 @@ async function storeCall<T>(read: () => Promise<T>): Promise<T | Response> {
   try {
     return await read()
   } catch (error) {
-    const code = error instanceof McpBridgeError ? error.code : 'STORE_UNAVAILABLE'
-    return problem(503, code, `The conversation store could not be reached: ${(error as Error).message}`)
+    const said = forClient(error instanceof McpBridgeError ? error : new StoreUnavailableError('conversation', 'its store', error), 'a conversation could not be read')
+    return problem(503, said.code, `The conversation could not be read. ${said.message}`)
   }
 }
 

@@ -45,6 +45,7 @@ import { ParkingSampler } from './parked-sampling.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
 import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
+import { forClient } from '../errors/client-errors.ts'
 import type { Seat } from './view-desk.ts'
 
 export interface ToolCallService {
@@ -176,7 +177,8 @@ function* parkOrFail(service: ToolCallService, call: McpCall): Operation<CallToo
 
 function notSaved(call: McpCall, error: unknown): CallToolResult {
   if (!(error instanceof StoreUnavailableError)) throw error
-  return errorResult(`Tool "${call.toolName}" could not go on: its question could not be saved, so it was not asked. ${error.message}`)
+  const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`)
+  return errorResult(`Tool "${call.toolName}" could not go on: its question could not be saved, so it was not asked. ${said.message}`)
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { withResolvers } from 'effection'
 import { z } from 'zod'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
@@ -307,7 +307,8 @@ describe('createChatHandler over HTTP', () => {
     expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
   })
 
-  it('ends with conversation_state even when the model fails mid-stream, after an error event naming it', async () => {
+  it('ends with conversation_state even when the model fails mid-stream, after an error event with a code and a sentence (the upstream text goes to the log)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
     const failing: ChatModel = {
       id: 'failing',
       async *stream() {
@@ -318,7 +319,10 @@ describe('createChatHandler over HTTP', () => {
     const { post } = await start({ model: failing })
     const events = await post({ messages: [user('hi')] })
     expect(events.map((e) => e.type)).toEqual(['text_delta', 'error', 'conversation_state'])
-    expect(one(events, 'error')).toEqual({ type: 'error', code: 'INTERNAL_ERROR', message: 'upstream 502 from the model provider' })
+    expect(one(events, 'error')).toEqual({ type: 'error', code: 'INTERNAL_ERROR', message: 'Something went wrong on the server. Try again in a moment.' })
+    expect(JSON.stringify(events)).not.toContain('upstream 502')
+    expect(String(logged.mock.calls.flat().join(' '))).toContain('upstream 502 from the model provider')
+    logged.mockRestore()
     expect(stateOf(events)).toEqual([user('hi')])
   })
 

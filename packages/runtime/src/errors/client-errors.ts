@@ -1,0 +1,21 @@
+/**
+ * What a client is told when something fails on the server: a stable code and a sentence for
+ * people — never internal or upstream text (a provider's `connect ECONNREFUSED 10.0.0.5:8080`, a
+ * store's address, a stack), which would tell an attacker about the network and a person nothing
+ * they can act on. The details go to the server's log instead.
+ */
+import { McpBridgeError } from './mcp-bridge-error.ts'
+
+const SENTENCES: Record<string, string> = {
+  STORE_UNAVAILABLE: 'The server could not reach its storage just now. Try again in a moment.',
+  STORE_CLOSED: 'The server is shutting down. Try again in a moment.',
+  MODEL_ERROR: 'The model could not answer just now. Try again in a moment.',
+}
+const FALLBACK = 'Something went wrong on the server. Try again in a moment.'
+
+/** The code and sentence for the client; the error itself is logged with `context`. */
+export function forClient(error: unknown, context: string): { code: string; message: string } {
+  console.error(`[mcp-bridge] ${context}:`, error)
+  const code = error instanceof McpBridgeError ? error.code : 'INTERNAL_ERROR'
+  return { code, message: SENTENCES[code] ?? FALLBACK }
+}
