@@ -143,6 +143,30 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     expect(await store.lockHolder('h1')).toBeUndefined()
   })
 
+  it('finds running calls nobody holds the lock of, and only those', async () => {
+    // Each store keeps its own records: ids unique to this test.
+    await store.create(record('s-run-held', { status: 'running' }))
+    await store.create(record('s-run-free', { status: 'running' }))
+    await store.create(record('s-wait'))
+    await store.create(record('s-run-short', { status: 'running', expiresAt: now() + 150 }))
+    await store.create(record('s-run-done', { status: 'running' }))
+    await store.update(record('s-run-done', { status: 'completed', revision: 2, outcome: { status: 'completed', result: 1 } }))
+    const held = await store.lock('s-run-held', 'instance-a', 10_000)
+    await pass(300) // s-run-short's record expired: it is not anyone's to recover
+    expect((await store.stranded(100)).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free'])
+    // The holder stopped renewing: once its hold lapses, the call is stranded too.
+    await store.unlock(held!)
+    const lapsing = await store.lock('s-run-held', 'instance-a', 150)
+    expect(await store.stranded(100)).not.toContain('s-run-held')
+    await pass(300)
+    expect((await store.stranded(100)).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free', 's-run-held'])
+    expect(lapsing).toBeDefined()
+    // Waiting again: out of the index.
+    await store.update(record('s-run-free', { revision: 2 }))
+    expect(await store.stranded(100)).not.toContain('s-run-free')
+    expect(await store.stranded(1)).toHaveLength(1)
+  })
+
   it('of two concurrent lockers exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
     expect(results.filter(Boolean)).toHaveLength(1)

@@ -52,6 +52,11 @@ export interface CallRecord {
   /** After this (epoch ms) the record may be gone. */
   expiresAt: number
   outcome?: StoredOutcome
+  /**
+   * What the serving side needs to run the call on after its instance stopped, opaque to the
+   * store: the chat conversation it belongs to; the MCP client's capabilities and revision.
+   */
+  origin?: unknown
 }
 
 export interface ConversationRecord {
@@ -91,6 +96,12 @@ export interface CallStore {
   unlock(lease: CallLease): Promise<void>
   /** Who holds the call's lock and for how long still (ms), if anyone does: said to a request it keeps waiting. */
   lockHolder(callId: string): Promise<{ owner: string; expiresInMs: number } | undefined>
+  /**
+   * Ids of calls recorded `running` whose lock nobody holds (at most `limit`): the instance that
+   * ran them stopped, since a live one renews the lock of every call it runs. Recovery takes them
+   * over. Cheap however many calls wait: stores keep running calls in an index of their own.
+   */
+  stranded(limit: number): Promise<string[]>
   getConversation(id: string): Promise<ConversationRecord | undefined>
   /** Insert (revision 1) or replace on top of `revision - 1`; false on a conflict. */
   putConversation(record: ConversationRecord): Promise<boolean>

@@ -41,6 +41,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const conversations = new Map<string, Entry>()
   // A released lock keeps its row (until = 0), so the call's fence keeps growing across holders.
   const locks = new Map<string, { owner: string; fence: number; until: number }>()
+  /** Ids of calls whose record says `running` (the index `stranded` reads). */
+  const running = new Set<string>()
   let closed = false
   let lockings = 0
   let writes = 0
@@ -77,6 +79,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
     return true
   }
+  /** Keep `running` current after a write of `record` (`written`: whether it was stored). */
+  function indexed(record: CallRecord, written: boolean): boolean {
+    if (written) {
+      if (record.status === 'running') running.add(record.callId)
+      else running.delete(record.callId)
+    }
+    return written
+  }
   function read<T>(map: Map<string, Entry>, id: string): T | undefined {
     open()
     const entry = live(map, id)
@@ -85,10 +95,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
 
   return {
     kind: 'memory',
-    create: async (record) => put(calls, record.callId, record, 0),
+    create: async (record) => indexed(record, put(calls, record.callId, record, 0)),
     get: async (callId) => read<CallRecord>(calls, callId),
     // An update needs a stored record underneath (revision 1 and up), as in SQL and Redis.
-    update: async (record) => record.revision > 1 && put(calls, record.callId, record, record.revision - 1),
+    update: async (record) => indexed(record, record.revision > 1 && put(calls, record.callId, record, record.revision - 1)),
     async lock(callId, owner, ttlMs) {
       open()
       if (++lockings % 500 === 0) sweepLocks()
@@ -116,6 +126,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       const left = held ? held.until - clock.now() : 0
       return held && left > 0 ? { owner: held.owner, expiresInMs: left } : undefined
     },
+    async stranded(limit) {
+      open()
+      const ids: string[] = []
+      for (const id of running) {
+        if (ids.length >= limit) break
+        if (!live(calls, id)) running.delete(id)
+        else if (!((locks.get(id)?.until ?? 0) > clock.now())) ids.push(id)
+      }
+      return ids
+    },
     getConversation: async (id) => read<ConversationRecord>(conversations, id),
     async putConversation(record) {
       const written = put(conversations, record.id, record, record.revision - 1)
@@ -130,6 +150,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       calls.clear()
       conversations.clear()
       locks.clear()
+      running.clear()
     },
   }
 }

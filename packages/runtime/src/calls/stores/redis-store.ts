@@ -62,6 +62,28 @@ redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 return 1`
 
+/** PUT for a call's record (KEYS[1]), keeping the set of running calls (KEYS[2]) in step: ARGV[5] its status, ARGV[6] its id. */
+const PUT_CALL = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+if ARGV[5] == 'running' then redis.call('SADD', KEYS[2], ARGV[6]) else redis.call('SREM', KEYS[2], ARGV[6]) end
+return 1`
+
+/**
+ * Running calls (KEYS[1]) whose lock is free, at most ARGV[2]; a member whose record expired
+ * leaves the set. Keys are named from the prefix ARGV[1], so this is one script on one Redis.
+ */
+const STRANDED = `
+local found = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if #found >= tonumber(ARGV[2]) then break end
+  if redis.call('EXISTS', ARGV[1] .. 'call:' .. id) == 0 then redis.call('SREM', KEYS[1], id)
+  elseif redis.call('EXISTS', ARGV[1] .. 'lock:' .. id) == 0 then table.insert(found, id) end
+end
+return found`
+
 const LOCK = `
 local fence = redis.call('INCR', KEYS[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -100,6 +122,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     lock: (id: string) => `${keyPrefix}lock:${id}`,
     fence: (id: string) => `${keyPrefix}fence:${id}`,
     conversation: (id: string) => `${keyPrefix}conversation:${id}`,
+    running: `${keyPrefix}running`,
   }
   async function command<T>(run: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreClosedError('Redis')
@@ -111,6 +134,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
   }
   const put = (k: string, previous: number, revision: number, body: unknown, expiresAt: number) =>
     command(() => redis.eval(PUT, 1, k, String(previous), String(revision), JSON.stringify(body), String(expiresAt))).then((r) => r === 1)
+  const putCall = (r: CallRecord, previous: number) =>
+    command(() =>
+      redis.eval(PUT_CALL, 2, key.call(r.callId), key.running, String(previous), String(r.revision), JSON.stringify(r), String(r.expiresAt), r.status, r.callId),
+    ).then((result) => result === 1)
   async function read<T>(k: string): Promise<T | undefined> {
     const body = await command(() => redis.hget(k, 'body'))
     return body === null ? undefined : (JSON.parse(body) as T)
@@ -121,9 +148,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
 
   return {
     kind: 'redis',
-    create: (r: CallRecord) => put(key.call(r.callId), 0, r.revision, r, r.expiresAt),
+    create: (r: CallRecord) => putCall(r, 0),
     get: (callId) => read<CallRecord>(key.call(callId)),
-    update: (r) => put(key.call(r.callId), r.revision - 1, r.revision, r, r.expiresAt),
+    update: (r) => putCall(r, r.revision - 1),
     async lock(callId, owner, ttlMs) {
       const fence = Number(await command(() => redis.eval(LOCK, 2, key.lock(callId), key.fence(callId), owner, ttlMs, FENCE_TTL_MS)))
       return fence > 0 ? { callId, owner, fence } : undefined
@@ -138,6 +165,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       const [value, ttl] = (await command(() => redis.eval(HOLDER, 1, key.lock(callId)))) as [string | false | null, number]
       if (!value || !(ttl > 0)) return undefined
       return { owner: value.slice(0, value.lastIndexOf(' ')), expiresInMs: ttl }
+    },
+    async stranded(limit) {
+      return (await command(() => redis.eval(STRANDED, 1, key.running, keyPrefix, limit))) as string[]
     },
     getConversation: (id) => read<ConversationRecord>(key.conversation(id)),
     putConversation: (r: ConversationRecord) => put(key.conversation(r.id), r.revision - 1, r.revision, r, r.expiresAt),

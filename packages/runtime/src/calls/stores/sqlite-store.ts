@@ -38,11 +38,13 @@ export interface SqliteStoreOptions {
 interface SqliteDatabase {
   exec(sql: string): unknown
   prepare(sql: string): SqliteStatement
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R
   close(): void
 }
 interface SqliteStatement {
   run(...params: unknown[]): { changes: number }
   get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
 }
 type DatabaseConstructor = new (path: string) => SqliteDatabase
 
@@ -66,7 +68,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
   const Database = await loadDriver<DatabaseConstructor>('createSqliteStore', 'libsql', (m) => m.default ?? m)
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
   const db = new Database(path)
-  const t = { calls: `${tablePrefix}calls`, locks: `${tablePrefix}locks`, conversations: `${tablePrefix}conversations` }
+  const t = { calls: `${tablePrefix}calls`, locks: `${tablePrefix}locks`, running: `${tablePrefix}running`, conversations: `${tablePrefix}conversations` }
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
@@ -76,6 +78,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     CREATE INDEX IF NOT EXISTS ${t.calls}_expiry ON ${t.calls} (expires_at);
     CREATE TABLE IF NOT EXISTS ${t.locks} (
       call_id TEXT PRIMARY KEY, owner TEXT NOT NULL, fence INTEGER NOT NULL, until INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS ${t.running} (call_id TEXT PRIMARY KEY);
     CREATE TABLE IF NOT EXISTS ${t.conversations} (
       id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);
   `)
@@ -100,6 +103,14 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     renew: db.prepare(`UPDATE ${t.locks} SET until = ? WHERE call_id = ? AND fence = ? AND until > ?`),
     unlock: db.prepare(`UPDATE ${t.locks} SET until = 0 WHERE call_id = ? AND fence = ?`),
     lockHolder: db.prepare(`SELECT owner, until FROM ${t.locks} WHERE call_id = ? AND until > ?`),
+    // The index of running calls, kept in the same transaction as the record it follows.
+    markRunning: db.prepare(`INSERT OR IGNORE INTO ${t.running} (call_id) VALUES (?)`),
+    unmarkRunning: db.prepare(`DELETE FROM ${t.running} WHERE call_id = ?`),
+    stranded: db.prepare(
+      `SELECT r.call_id AS id FROM ${t.running} r JOIN ${t.calls} c ON c.call_id = r.call_id AND c.expires_at > ?
+       WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} l WHERE l.call_id = r.call_id AND l.until > ?) LIMIT ?`,
+    ),
+    sweepRunning: db.prepare(`DELETE FROM ${t.running} WHERE call_id NOT IN (SELECT call_id FROM ${t.calls})`),
     getConversation: db.prepare(`SELECT record FROM ${t.conversations} WHERE id = ? AND expires_at > ?`),
     insertConversation: db.prepare(
       `INSERT INTO ${t.conversations} (id, revision, expires_at, record) VALUES (?, 1, ?, ?)
@@ -123,17 +134,24 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     const now = clock.now()
     sql.sweepCalls.run(now)
     sql.sweepLocks.run(now)
+    sql.sweepRunning.run()
     sql.sweepConversations.run(now)
   }
+  /** Write a call's record and keep the running index in step, as one transaction. */
+  const writeCall = db.transaction((r: CallRecord, write: () => { changes: number }) => {
+    const { changes } = write()
+    if (changes === 1) (r.status === 'running' ? sql.markRunning : sql.unmarkRunning).run(r.callId)
+    return changes === 1
+  }) as (r: CallRecord, write: () => { changes: number }) => boolean
   const record = <T>(row: unknown): T | undefined => (row ? (JSON.parse((row as { record: string }).record) as T) : undefined)
 
   return {
     kind: 'sqlite',
     async create(r: CallRecord) {
       open()
-      const { changes } = sql.create.run(r.callId, r.revision, r.expiresAt, JSON.stringify(r), clock.now())
+      const written = writeCall(r, () => sql.create.run(r.callId, r.revision, r.expiresAt, JSON.stringify(r), clock.now()))
       wrote()
-      return changes === 1
+      return written
     },
     async get(callId) {
       open()
@@ -141,9 +159,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     },
     async update(r) {
       open()
-      const { changes } = sql.update.run(r.revision, r.expiresAt, JSON.stringify(r), r.callId, r.revision - 1, clock.now())
+      const written = writeCall(r, () => sql.update.run(r.revision, r.expiresAt, JSON.stringify(r), r.callId, r.revision - 1, clock.now()))
       wrote()
-      return changes === 1
+      return written
     },
     async lock(callId, owner, ttlMs) {
       open()
@@ -165,6 +183,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     async unlock(lease) {
       open()
       sql.unlock.run(lease.callId, lease.fence)
+    },
+    async stranded(limit) {
+      open()
+      const now = clock.now()
+      return (sql.stranded.all(now, now, limit) as Array<{ id: string }>).map((row) => row.id)
     },
     async getConversation(id) {
       open()
