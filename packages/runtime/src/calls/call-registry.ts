@@ -30,7 +30,7 @@ import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, ty
 import { ClientCounts } from './client-counts.ts'
 import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
-import type { CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
+import type { CallLease, CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
@@ -61,7 +61,7 @@ export class CallSupersededError extends McpBridgeError {
   }
 }
 
-export interface CallRegistryOptions {
+export interface CallRegistryOptions<X = undefined> {
   /** Abort a call that waits for its client longer than this (ms). */
   idleTimeoutMs: number
   /** Most calls held at once. */
@@ -80,9 +80,17 @@ export interface CallRegistryOptions {
   instanceId?: string
   /**
    * How long a call's lock outlives an instance that stopped renewing it (it crashed) — the time
-   * until another instance may take over or cancel its calls (default 30 s).
+   * until another instance takes its running calls over (default 10 s; they are scanned for every
+   * half lease, so a crashed call runs again within 15 s).
    */
   leaseMs?: number
+  /**
+   * How a call whose instance stopped while it ran is run on here: what it runs with, and what
+   * carries it to its next stop. Without it this registry recovers nothing (another may).
+   */
+  recover?: (record: CallRecord) => RecoveryPlan<X> | undefined
+  /** Most recovered calls being driven at once by this registry (default 8). */
+  recoveryConcurrency?: number
   /** What leases, idle times and record expiry are measured with (default: wall time). */
   clock?: Clock
   /**
@@ -103,7 +111,16 @@ export interface StartCall<X> {
   client: string
   /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
   issueToken?: false
+  /** Stored with the call for its recovery (see `CallRecord.origin`). */
+  origin?: unknown
   extra: X
+}
+
+/** How a surface runs on a call recovered from its journal. */
+export interface RecoveryPlan<X> {
+  spec: Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'>
+  /** Carry the call to its next stop: park it on its question, or report its end. */
+  drive(call: LiveCall<X>, record: CallRecord): Promise<void>
 }
 
 export interface LiveCallInfo {
@@ -133,13 +150,14 @@ export interface ResumeOptions<X> {
   /** The revision the request saw (an MCP requestState); a record that moved on since is stale. */
   revision?: number
   /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */
-  replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest'> | undefined
+  replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'> | undefined
 }
 
 export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
 
 /** Default lease of a call's lock; a running call's lease is renewed every third of it. */
-const LEASE_MS = 30_000
+export const LEASE_MS = 10_000
+const RECOVERY_CONCURRENCY = 8
 
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
@@ -149,11 +167,13 @@ export class CallRegistry<X = undefined> {
   readonly #destroy: () => Promise<void>
   readonly store: CallStore
   readonly instanceId: string
-  readonly options: Readonly<CallRegistryOptions>
+  readonly options: Readonly<CallRegistryOptions<X>>
   readonly #leaseMs: number
   readonly clock: Clock
+  /** Recovered calls being driven now (bounded by `recoveryConcurrency`). */
+  #recovering = 0
 
-  constructor(options: CallRegistryOptions) {
+  constructor(options: CallRegistryOptions<X>) {
     this.#leaseMs = options.leaseMs ?? LEASE_MS
     this.clock = options.clock ?? systemClock
     this.options = Object.freeze({ ...options })
@@ -165,6 +185,7 @@ export class CallRegistry<X = undefined> {
     const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
     this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why), this.clock)
     void scope.run(() => this.#keepLeases())
+    if (options.recover) void scope.run(() => this.#recoverStranded())
   }
 
   /**
@@ -175,7 +196,87 @@ export class CallRegistry<X = undefined> {
     for (;;) {
       yield* this.clock.sleep(this.#leaseMs / 3)
       const held = [...this.#calls.values()].filter((call) => call.lease && !this.isParked(call))
-      yield* callPromise(() => Promise.all(held.map((call) => this.store.renew(call.lease!, this.#leaseMs).catch(() => false))))
+      yield* callPromise(() => Promise.all(held.map((call) => this.#renew(call))))
+    }
+  }
+
+  /**
+   * Renew a running call's lease. One that lapsed (this process stalled past it) is taken again if
+   * nobody took it meanwhile; if another instance did, it runs the call now and this copy stops.
+   * A store that does not answer changes nothing: nobody else can take the call over without it.
+   */
+  async #renew(call: LiveCall<X>): Promise<void> {
+    const lease = call.lease!
+    try {
+      if (await this.store.renew(lease, this.#leaseMs)) return
+      const again = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
+      if (call.lease !== lease) {
+        if (again) await this.store.unlock(again)
+        return
+      }
+      if (again && (await this.store.get(call.callId))?.revision === call.revision) call.lease = again
+      else {
+        if (again) await this.store.unlock(again)
+        call.lease = undefined
+        this.#supersede(call, 'its lease lapsed and another instance took the call over')
+      }
+    } catch {
+      // Retried at the next renewal.
+    }
+  }
+
+  /**
+   * Take over calls whose instance stopped while running them (their record says running, their
+   * lock lapsed): at start-up and every half lease, at most `recoveryConcurrency` at a time.
+   */
+  *#recoverStranded(): Operation<void> {
+    const concurrency = this.options.recoveryConcurrency ?? RECOVERY_CONCURRENCY
+    for (;;) {
+      const room = concurrency - this.#recovering
+      if (room > 0) {
+        const ids = yield* callPromise(() => this.store.stranded(room).catch(() => [] as string[]))
+        for (const id of ids) if (!this.#calls.has(id)) void this.#scope.run(() => callPromise(() => this.#recoverOne(id)))
+      }
+      yield* this.clock.sleep(this.#leaseMs / 2)
+    }
+  }
+
+  /** Recover one stranded call: take its lock (one instance wins), replay its journal, drive it on. */
+  async #recoverOne(callId: string): Promise<void> {
+    const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs).catch(() => undefined)
+    if (!lease) return
+    const record = await this.store.get(callId).catch(() => undefined)
+    await this.#carryOn(lease, record)
+  }
+
+  /** Run a stranded call on from its journal, holding its lock (released if it is not one to recover). */
+  async #carryOn(lease: CallLease, record: CallRecord | undefined): Promise<void> {
+    const callId = lease.callId
+    this.#recovering++
+    try {
+      const plan = record && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
+      let call: LiveCall<X>
+      try {
+        if (!plan) throw new Error('not recoverable here')
+        call = this.#run(
+          { ...plan.spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
+          { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
+        )
+      } catch {
+        // A tool not served here, or no room: left for another instance (or a later scan).
+        await this.store.unlock(lease).catch(() => undefined)
+        return
+      }
+      call.lease = lease
+      console.info(`[mcp-bridge] recovered tool call ${callId} (${record!.tool}): its server (${record!.owner}) stopped while running it; running it on from its journal (${record!.journal.length} entries).`)
+      try {
+        await plan.drive(call, record!)
+      } catch (error) {
+        console.error(`[mcp-bridge] recovered tool call ${callId} (${record!.tool}) could not be carried on: ${(error as Error).message}`)
+        if (!TERMINAL_STATUSES.has(call.host.status()) && !this.isParked(call)) await call.host.abort('it could not be carried on after its server stopped')
+      }
+    } finally {
+      this.#recovering--
     }
   }
 
@@ -230,6 +331,7 @@ export class CallRegistry<X = undefined> {
       events: host.reader(),
       scope: this.#scope,
       extra: spec.extra,
+      origin: spec.origin,
       params: spec.params,
       paramsDigest: spec.paramsDigest ?? '',
       revision: durable.revision,
@@ -301,6 +403,15 @@ export class CallRegistry<X = undefined> {
     const record = await this.store.get(callId)
     const live = this.#calls.get(callId)
     const problem = this.#checkRecord(callId, record, options)
+    if (problem?.code === 'BUSY' && record!.status === 'running' && !live && this.options.recover) {
+      // Running, its lock free, no copy here: the server running it stopped. Take it over now
+      // rather than at the next scan; the answer is for a question it asks next, if any.
+      void this.#scope.run(() => callPromise(() => this.#carryOn(lease, record)))
+      return {
+        ...refusal('BUSY', `Tool call "${callId}" was interrupted when the server running it stopped; it is being run on from where it was. Try again in a moment.`),
+        retryAfterMs: 1000,
+      }
+    }
     if (problem) {
       // A copy held here of a call that finished or moved on elsewhere only takes a place: drop it.
       if (live && record && this.isParked(live) && (record.outcome || record.revision !== live.revision)) this.#supersede(live)
@@ -321,7 +432,7 @@ export class CallRegistry<X = undefined> {
     }
     try {
       const call = this.#run(
-        { ...spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest },
+        { ...spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
         { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
       )
       call.lease = lease
@@ -515,6 +626,7 @@ export class CallRegistry<X = undefined> {
         journal: change.journal,
         ...(change.pending && { pending: change.pending }),
         ...(call.tokenHash !== undefined && { tokenHash: call.tokenHash }),
+        ...(call.origin !== undefined && { origin: call.origin }),
         owner: this.instanceId,
         revision: call.revision + 1,
         createdAt: call.createdAt,

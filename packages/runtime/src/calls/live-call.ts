@@ -27,6 +27,8 @@ export interface LiveCall<X = unknown> {
   readonly extra: X
   readonly params: unknown
   readonly paramsDigest: string
+  /** Stored with the record, for a recovery elsewhere (`CallRecord.origin`). */
+  readonly origin: unknown
   /** The revision of the stored record this copy wrote last (0: nothing stored yet). */
   revision: number
   /** The store lock held while a request advances the call. */

@@ -32,6 +32,17 @@ interface StoredState {
   events: TranscriptEvent[]
 }
 
+/** Who writes a conversation: the client's turn (with its secret) or a recovered call (without). */
+interface Writer {
+  id: string
+  /** The stored record is this conversation (its secret). */
+  owns(record: ConversationRecord): boolean
+  /** The secret's hash, for a conversation written for the first time. */
+  secretHash(): string
+  /** An event as it may be stored (a call's token sealed, or left out). */
+  seal(event: TranscriptEvent): TranscriptEvent
+}
+
 /** Records one turn: events as they are emitted, written at each `checkpoint`. */
 export interface TurnRecorder {
   record(event: TranscriptEvent): void
@@ -52,7 +63,23 @@ export class ConversationLog {
   async begin(key: ConversationKey): Promise<TurnRecorder | undefined> {
     const record = await this.store.getConversation(key.id)
     if (record && !tokenMatches(record.secretHash, key.secret)) return undefined
-    return this.#recorder(key, record && JSON.stringify((record.state as StoredState).messages))
+    return this.#recorder({ id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }, record && JSON.stringify((record.state as StoredState).messages))
+  }
+
+  /**
+   * Carry on a conversation without its secret: a call recovered after its server stopped reports
+   * its question or its end there. Only an existing conversation, written under the same secret;
+   * a call's token cannot be sealed without the secret, so a `tool_call` is recorded without one.
+   */
+  async carryOn(id: string): Promise<{ messages: McpMessage[]; recorder: TurnRecorder } | undefined> {
+    const record = await this.store.getConversation(id)
+    if (!record) return undefined
+    const { secretHash } = record
+    const recorder = this.#recorder(
+      { id, owns: (r) => r.secretHash === secretHash, secretHash: () => secretHash, seal: (e) => (e.type === 'tool_call' ? { ...e, token: undefined } : e) },
+      JSON.stringify((record.state as StoredState).messages),
+    )
+    return { messages: (record.state as StoredState).messages, recorder }
   }
 
   /** The conversation as the client restores it; undefined if unknown or the secret does not match. */
@@ -63,7 +90,7 @@ export class ConversationLog {
     return { id: record.id, revision: record.revision, messages: state.messages, events: state.events.map((e) => openToken(e, key.secret)) }
   }
 
-  #recorder(key: ConversationKey, storedMessages: string | undefined): TurnRecorder {
+  #recorder(key: Writer, storedMessages: string | undefined): TurnRecorder {
     let pending: TranscriptEvent[] = []
     let writes = Promise.resolve()
     /** The messages as last stored: a checkpoint with no new events and the same messages writes nothing. */
@@ -76,14 +103,14 @@ export class ConversationLog {
       pending = []
       for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
         const current = await this.store.getConversation(key.id)
-        if (current && !tokenMatches(current.secretHash, key.secret)) {
+        if (current && !key.owns(current)) {
           throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
         }
         const before = (current?.state as StoredState | undefined)?.events ?? []
         const now = this.clock.now()
         const next: ConversationRecord = {
           id: key.id,
-          secretHash: current?.secretHash ?? hashToken(key.secret),
+          secretHash: current?.secretHash ?? key.secretHash(),
           state: { v: 1, messages, events: events.reduce(appendToTranscript, before) } satisfies StoredState,
           revision: (current?.revision ?? 0) + 1,
           updatedAt: now,
@@ -98,7 +125,7 @@ export class ConversationLog {
     }
     return {
       record(event) {
-        pending.push(sealToken(event, key.secret))
+        pending.push(key.seal(event))
       },
       checkpoint(messages) {
         const text = JSON.stringify(messages)

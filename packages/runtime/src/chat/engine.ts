@@ -15,7 +15,7 @@
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
-import type { CallRegistry } from '../calls/call-registry.ts'
+import { LEASE_MS, type CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { forClient } from '../errors/client-errors.ts'
@@ -45,8 +45,8 @@ export interface ChatLimits {
   /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
   conversationTtlMs: number
   /**
-   * How long a running call's lock outlives a server that crashed, in ms (default 30 s): after
-   * it, Cancel on any instance ends the call the crashed server was running.
+   * How long a running call's lock outlives a server that crashed, in ms (default 10 s): after
+   * it, a live instance takes the call over and runs it on from its journal (within 1.5× this).
    */
   lockLeaseMs: number
 }
@@ -59,7 +59,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxCallsPerClient: 20,
   idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
-  lockLeaseMs: 30_000,
+  lockLeaseMs: LEASE_MS,
 }
 
 export type ChatCall = LiveCall<undefined>
@@ -71,6 +71,8 @@ export interface EngineContext {
   limits: ChatLimits
   /** Who sent this turn (for the per-client limit). */
   client: string
+  /** The conversation the turn belongs to, recorded with its calls: a recovered call reports there. */
+  conversationId?: string
   system?: string
   emit(event: ChatStreamEvent): void
   /**
@@ -245,7 +247,15 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
   if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
   let call: ChatCall & { token: string }
   try {
-    call = ctx.calls.start({ tool, params: use.input, callId: use.id, sampling: modelSampling(ctx.model), client: ctx.client, extra: undefined })
+    call = ctx.calls.start({
+      tool,
+      params: use.input,
+      callId: use.id,
+      sampling: modelSampling(ctx.model),
+      client: ctx.client,
+      ...(ctx.conversationId !== undefined && { origin: { conversation: ctx.conversationId } satisfies ChatOrigin }),
+      extra: undefined,
+    })
   } catch (error) {
     return refuse((error as Error).message)
   }
@@ -255,8 +265,13 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
   await settle(ctx, conversation, call)
 }
 
+/** What a chat call records for its recovery: the conversation it reports to. */
+export interface ChatOrigin {
+  conversation: string
+}
+
 /** Run a call to its next stop: a question (announce it, park the call) or the end (record its result). */
-async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
+export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
   const stop = await nextStop(ctx, call)
   if (stop.kind === 'waiting') {
     const { request } = stop

@@ -25,6 +25,7 @@ import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type
 import { encodeChatEvent } from '../protocol/codec.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
+import { chatRecovery } from './recover-chat-call.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 import { OptionsError } from '../errors/options-error.ts'
@@ -111,7 +112,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const clock = options.clock ?? systemClock
   const store = options.store ?? createMemoryStore({ clock })
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock)
-  const calls = new CallRegistry<undefined>({
+  const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
     maxCallsOption: 'limits.maxActiveCalls',
@@ -122,6 +123,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     store,
     leaseMs: limits.lockLeaseMs,
     clock,
+    recover: chatRecovery({ tools, model: options.model, limits, conversations, calls: () => calls }),
   })
 
   async function handle(request: Request): Promise<Response> {
@@ -197,6 +199,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
               calls,
               limits,
               client,
+              ...(body.conversation && { conversationId: body.conversation.id }),
               emit,
               signal: stop.signal,
               ...(recorder && { checkpoint: recorder.checkpoint }),

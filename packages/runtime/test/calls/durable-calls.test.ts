@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { suspend } from 'effection'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { type ChatHandler, type CallStore, createChatHandler, createRedisStore, createSqliteStore, toNodeListener } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
 import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
 import { openLedger, ticketDesk } from '../fixtures/ticket-desk.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { until } from '../support/until.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-durable-'))
 let redis: RedisProcess
@@ -126,10 +127,12 @@ describe('a chat server killed mid-call (SQLite)', () => {
  * connection goes first, so it neither renews nor releases anything, then its calls stop.
  */
 describe('leases of running calls (SQLite, virtual time)', () => {
+  let jobSteps = 0
   const longJob = createMcpTool('long_job')
     .elicits({})
     .execute(function* (_p, ctx) {
       yield* ctx.step('start job', function* () {
+        jobSteps++
         return 'started'
       })
       yield* ctx.notify('job started', 1, 2)
@@ -153,7 +156,7 @@ describe('leases of running calls (SQLite, virtual time)', () => {
       await new Promise((r) => server.close(r))
     }
     cleanups.push(die)
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, store, die }
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, store, handler, die }
   }
 
   /** Start "a long job" and read its turn until the job has stored its first step; and the request that cancels it. */
@@ -171,14 +174,21 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     return { started, abort: { messages, abort: { callId: started.callId, token: started.token, reason } } }
   }
 
-  it('a call running when its instance died is refused as busy until its lease lapses, then cancelled on another', async () => {
+  beforeEach(() => {
+    jobSteps = 0
+  })
+
+  it('a call running when its instance died is refused as busy until its lease lapses, then taken over by another instance and run on from its journal', async () => {
     const db = join(dir, 'orphan.db')
     const clock = createTestClock()
     const lease = 30_000
     const first = await onFile(db, clock, lease)
     const { started, abort } = await startLongJob(first.url, 'cancelled by the user')
+    expect(jobSteps).toBe(1)
     await first.die()
 
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
+    cleanups.push(() => info.mockRestore())
     const second = await onFile(db, clock, lease)
     // Its lock still held by the dead instance: refused as busy, nothing changed — up to the last
     // millisecond — and told honestly when to try again.
@@ -189,11 +199,17 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     await clock.advance(lease - 1)
     expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
     expect((await second.store.get(started.callId))?.status).toBe('running')
-    await clock.advance(1)
-    const done = await post(second.url, abort)
-    // What it did before it stopped is said with the cancel: its step's effect stays.
-    expect(find(done, 'tool_result')).toMatchObject({ callId: started.callId, isError: true, result: 'cancelled by the user. Already done before it stopped (not undone): "start job".' })
-    expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user (the server running it had stopped)' })
+    expect(second.handler.calls.size).toBe(0)
+    // The lease lapses; the next scan (every half lease) takes the call over, by itself.
+    await clock.advance(lease / 2)
+    await until(() => second.handler.calls.size === 1)
+    expect(info).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`recovered tool call ${started.callId} \\(long_job\\): its server \\(.+\\) stopped while running it`)))
+    // Replayed, not re-run: its recorded step ran once, on the first instance.
+    expect(jobSteps).toBe(1)
+    // It runs on the second instance now: a cancel there stops it at once.
+    expect(find(await post(second.url, abort), 'call_aborted')).toMatchObject({ callId: started.callId })
+    await vi.waitFor(async () => expect((await second.store.get(started.callId))?.outcome).toBeDefined(), { timeout: 10_000 })
+    expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user' })
     // A second cancel finds it finished.
     expect(find(await post(second.url, abort), 'call_not_found')?.message).toMatch(/already finished: it was aborted/)
   }, 60_000)

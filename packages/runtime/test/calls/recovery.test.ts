@@ -1,0 +1,207 @@
+/**
+ * Recovery of calls whose server stopped while they ran, on virtual time: two chat instances in
+ * this process share one SQLite file and one test clock. The first "dies" as a killed process
+ * does — its store connection goes first, so it neither renews its locks nor writes again — in the
+ * middle of a step. The second finds the call stranded once the lease lapses, replays its journal
+ * and runs it on: the step cut off runs again with the same idempotency key, and what the call
+ * does next (its next question, its result) lands in the conversation a reload restores.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { suspend } from 'effection'
+import { z } from 'zod'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { createMcpTool, type McpMessage } from '../../src/index.ts'
+import { createChatHandler, createSqliteStore, type ChatHandler } from '../../src/server.ts'
+import { type ChatRequestBody, type ChatStreamEvent, type ConversationSnapshot, readChatEvents } from '../../src/client.ts'
+import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
+import { openLedger } from '../fixtures/ticket-desk.ts'
+
+const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-recovery-'))
+const cleanups: Array<() => unknown> = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c()
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const LEASE = 10_000
+
+/**
+ * A booking that reserves a fare, asks to confirm, issues a ticket, and (with `rate`) asks how
+ * it went. `stall`: the ticket step hangs after its effect, as a server killed in the middle of
+ * it would (the effect is in the ledger, the step's result never recorded).
+ */
+function desk(ledgerPath: string, { stall = false, rate = false } = {}) {
+  const ledger = openLedger(ledgerPath)
+  cleanups.push(() => ledger.close())
+  return createMcpTool('book_ticket')
+    .parameters(z.object({ route: z.string() }))
+    .elicits({ confirm: z.object({ ok: z.boolean() }), rate: z.object({ stars: z.int().min(1).max(5) }) })
+    .execute(function* (params, ctx) {
+      yield* ctx.step('reserve fare', function* ({ idempotencyKey }) {
+        ledger.add('reserve', idempotencyKey)
+      })
+      const answer = yield* ctx.elicit('confirm', { message: `Book ${params.route}?` })
+      if (answer.action !== 'accept' || !answer.content.ok) return { booked: false }
+      const ticket = yield* ctx.step('issue ticket', function* ({ idempotencyKey }) {
+        ledger.add('ticket', idempotencyKey)
+        if (stall) yield* suspend()
+        return `TK-${params.route}`
+      })
+      if (rate) {
+        const rating = yield* ctx.elicit('rate', { message: `Ticket ${ticket} is issued. How was booking?` })
+        return { booked: true, ticket, stars: rating.action === 'accept' ? rating.content.stars : undefined }
+      }
+      return { booked: true, ticket }
+    })
+}
+
+const model = createScriptedModel({
+  onUserMessage: [{ match: /ticket to (\w+)/, reply: (_t, m) => ({ toolCalls: [{ name: 'book_ticket', input: { route: m![1]! } }] }) }],
+  onToolResult: (name, result) => `${name}: ${JSON.stringify(result)}`,
+  fallback: 'ok',
+})
+
+async function instance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
+  const store = await createSqliteStore({ path: db, clock })
+  const handler = createChatHandler({ tools: [tool], model, store, clock, limits: { lockLeaseMs: LEASE } })
+  let dead = false
+  const die = async () => {
+    if (dead) return
+    dead = true
+    // A killed process writes nothing more, and says nothing: its turns fail on the closed store.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await store.close()
+    await handler.close()
+    await clock.settle()
+    quiet.mockRestore()
+  }
+  cleanups.push(die)
+  return { handler, store, die }
+}
+
+const key = { id: 'conversation-recovery-1', secret: 's'.repeat(40) }
+const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
+
+async function post(handler: ChatHandler, body: ChatRequestBody, { stopAt }: { stopAt?: ChatStreamEvent['type'] } = {}): Promise<ChatStreamEvent[]> {
+  const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+  const events: ChatStreamEvent[] = []
+  for await (const e of readChatEvents(response.body!)) {
+    events.push(e)
+    if (e.type === stopAt) break
+  }
+  return events
+}
+
+async function snapshot(handler: ChatHandler): Promise<ConversationSnapshot> {
+  const response = await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } }))
+  expect(response.status).toBe(200)
+  return (await response.json()) as ConversationSnapshot
+}
+
+const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) =>
+  events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+
+/** Book on `a` up to the ticket step, which hangs there: the server is "killed" mid-step. */
+async function bookUntilTheTicketStep(a: Awaited<ReturnType<typeof instance>>, ledgerPath: string) {
+  const asked = await post(a.handler, { messages: [user('a ticket to OSL')], conversation: key })
+  const question = find(asked, 'elicit_request')!
+  const call = find(asked, 'tool_call')!
+  const messages = find(asked, 'conversation_state')!.messages
+  const answer: ChatRequestBody = {
+    messages,
+    conversation: key,
+    elicitResponses: [{ callId: call.callId, elicitId: question.request.id, token: call.token!, result: { action: 'accept', content: { ok: true } } }],
+  }
+  // The response stays open while the step hangs; the "kill" ends it.
+  void post(a.handler, answer).catch(() => undefined)
+  const ledger = openLedger(ledgerPath)
+  cleanups.push(() => ledger.close())
+  await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
+  await a.die()
+  return { callId: call.callId, answer, ledger }
+}
+
+describe('a call running when its server stopped', () => {
+  it('is taken over by another instance within 1.5 leases; the step cut off runs again with the same idempotency key, and its result reaches the conversation', async () => {
+    const db = join(dir, 'result.db')
+    const ledgerPath = join(dir, 'result-ledger.db')
+    const clock = createTestClock()
+    const a = await instance(db, clock, desk(ledgerPath, { stall: true }))
+    const { callId, ledger } = await bookUntilTheTicketStep(a, ledgerPath)
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
+    cleanups.push(() => info.mockRestore())
+
+    const b = await instance(db, clock, desk(ledgerPath))
+    expect((await b.store.get(callId))?.status).toBe('running')
+    await clock.advance(LEASE - 1) // the dead server's lease has not lapsed: nothing is taken over
+    expect(b.handler.calls.size).toBe(0)
+    await clock.advance(LEASE / 2) // lapsed, and the next scan came
+    await vi.waitFor(async () => expect((await b.store.get(callId))?.status).toBe('completed'), { timeout: 10_000 })
+
+    const rows = ledger.rows()
+    expect(rows.map((r) => r.kind)).toEqual(['reserve', 'ticket', 'ticket'])
+    // The same key both times: a ledger keyed by it (as a payment API is) holds one ticket.
+    expect(rows[2]!.key).toBe(rows[1]!.key)
+    expect(info).toHaveBeenCalledWith(expect.stringContaining(`recovered tool call ${callId} (book_ticket)`))
+
+    // A reload finds the call's end: its card and the result the model will read.
+    const restored = await snapshot(b.handler)
+    expect(restored.events.findLast((e) => e.type === 'tool_result')).toMatchObject({ callId, result: { booked: true, ticket: 'TK-OSL' } })
+    const results = restored.messages.flatMap((m) => m.content).filter((c) => c.type === 'tool_result')
+    expect(results).toEqual([expect.objectContaining({ toolUseId: callId, structuredContent: { booked: true, ticket: "TK-OSL" } })])
+    // The reply after it is the model's next turn: the client asks for it (no new user message).
+    const next = await post(b.handler, { messages: restored.messages, conversation: key })
+    const reply = next.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('')
+    expect(reply).toBe('book_ticket: {"booked":true,"ticket":"TK-OSL"}')
+  }, 60_000)
+
+  it('asks its next question in the conversation; the question, restored with its token, is answered on the instance that recovered it', async () => {
+    const db = join(dir, 'question.db')
+    const ledgerPath = join(dir, 'question-ledger.db')
+    const clock = createTestClock()
+    const a = await instance(db, clock, desk(ledgerPath, { stall: true, rate: true }))
+    const { callId, answer, ledger } = await bookUntilTheTicketStep(a, ledgerPath)
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const b = await instance(db, clock, desk(ledgerPath, { rate: true }))
+    // An answer re-sent to the call meanwhile is refused as busy, honestly, and changes nothing.
+    await clock.advance(LEASE - 1)
+    expect(find(await post(b.handler, answer), 'elicit_refused')).toMatchObject({ code: 'BUSY', message: expect.stringMatching(/held by another server.*Try again then/) })
+    await clock.advance(LEASE / 2)
+    await vi.waitFor(async () => expect((await b.store.get(callId))?.status).toBe('waiting'), { timeout: 10_000 })
+
+    const restored = await snapshot(b.handler)
+    const question = restored.events.findLast((e) => e.type === 'elicit_request')
+    expect(question).toMatchObject({ callId, request: { key: 'rate', message: 'Ticket TK-OSL is issued. How was booking?' } })
+    const token = restored.events.find((e) => e.type === 'tool_call' && e.callId === callId)
+    expect(token).toMatchObject({ token: expect.any(String) })
+    const done = await post(b.handler, {
+      messages: restored.messages,
+      conversation: key,
+      elicitResponses: [{ callId, elicitId: question!.type === 'elicit_request' ? question!.request.id : '', token: (token as { token: string }).token, result: { action: 'accept', content: { stars: 5 } } }],
+    })
+    expect(find(done, 'tool_result')).toMatchObject({ callId, result: { booked: true, ticket: 'TK-OSL', stars: 5 } })
+    expect(ledger.rows().filter((r) => r.kind === 'ticket')).toHaveLength(2) // the cut-off step, once more, same key
+    expect(new Set(ledger.rows().filter((r) => r.kind === 'ticket').map((r) => r.key)).size).toBe(1)
+  }, 60_000)
+
+  it('is not taken over while its server lives: a slow step keeps its lock through many leases', async () => {
+    const db = join(dir, 'alive.db')
+    const ledgerPath = join(dir, 'alive-ledger.db')
+    const clock = createTestClock()
+    const a = await instance(db, clock, desk(ledgerPath, { stall: true }))
+    const asked = await post(a.handler, { messages: [user('a ticket to ROM')], conversation: key })
+    const call = find(asked, 'tool_call')!
+    void post(a.handler, {
+      messages: find(asked, 'conversation_state')!.messages,
+      elicitResponses: [{ callId: call.callId, elicitId: find(asked, 'elicit_request')!.request.id, token: call.token!, result: { action: 'accept', content: { ok: true } } }],
+    }).catch(() => undefined)
+    const b = await instance(db, clock, desk(ledgerPath))
+    await vi.waitFor(async () => expect((await b.store.get(call.callId))?.status).toBe('running'), { timeout: 10_000 })
+    for (let i = 0; i < 8; i++) await clock.advance(LEASE / 2)
+    expect(b.handler.calls.size).toBe(0)
+    expect(a.handler.calls.size).toBe(1)
+  }, 60_000)
+})
+
