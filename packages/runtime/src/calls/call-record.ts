@@ -27,6 +27,13 @@ export function storedOutcome(outcome: BridgeOutcome<unknown>): StoredOutcome {
   return { status: 'failed', message: error.message, ...(error instanceof McpBridgeError && { code: error.code }) }
 }
 
+/** A stored outcome as the outcome it was, to say it again (a retried request for a finished call). */
+export function bridgeOutcomeOf(stored: StoredOutcome): BridgeOutcome<unknown> {
+  if (stored.status === 'completed') return { status: 'completed', result: stored.result }
+  if (stored.status === 'aborted') return { status: 'aborted', reason: stored.reason }
+  return { status: 'failed', error: new Error(stored.message) }
+}
+
 /** "it completed", "it was aborted: the user cancelled", for messages. */
 export function describeOutcome(outcome: StoredOutcome): string {
   return outcome.status === 'aborted' ? `it was aborted: ${outcome.reason}` : outcome.status === 'failed' ? `it failed: ${outcome.message}` : 'it completed'

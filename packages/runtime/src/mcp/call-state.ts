@@ -14,6 +14,14 @@ import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextpr
 /** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
 export type InputWait = { kind: 'elicit'; inputKey: string; elicitId: string } | { kind: 'sample'; inputKey: string }
 
+/**
+ * Where the question sits in the call's journal (1-based): input keys end with it
+ * (`elicit-pickSeat-2`, `sample-3`). A journal this long holds the question's answer.
+ */
+export function questionSeq(wait: InputWait): number {
+  return Number(/-(\d+)$/.exec(wait.inputKey)?.[1] ?? Number.POSITIVE_INFINITY)
+}
+
 export interface CallState {
   v: 2
   callId: string

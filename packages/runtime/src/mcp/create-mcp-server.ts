@@ -27,6 +27,8 @@ import { McpSession } from './mcp-session.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
 import { parkCall } from './serve-tool-call.ts'
+import { mcpRecovery } from './recover-mcp-call.ts'
+import type { McpRound } from './mcp-call.ts'
 
 export interface BridgeMcpServer {
   readonly name: string
@@ -68,7 +70,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   }
   const service: ToolCallService = {
     tools: options.tools,
-    calls: new CallRegistry({
+    calls: new CallRegistry<McpRound>({
       idleTimeoutMs: options.inputTimeoutMs,
       idleTimeoutOption: 'inputTimeoutMs',
       maxCalls: options.maxSuspendedCalls,
@@ -78,6 +80,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       surface: 'mcp',
       clock: options.clock,
       scope,
+      leaseMs: options.lockLeaseMs,
+      recover: (record) => mcpRecovery(service, record),
       ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),

@@ -24,8 +24,12 @@ export type Stop =
   | { kind: 'input'; wait: InputWait; request: InputRequest }
   | { kind: 'done'; outcome: BridgeOutcome<unknown> }
 
-/** `quiet`: a replay up to the question the call waits for; what it reports was reported the first time. */
-export function* driveCall(call: McpCall, ctx: ServerContext, quiet = false): Operation<Stop> {
+/**
+ * `quiet`: a replay up to the question the call waits for; what it reports was reported the first
+ * time. Without `ctx` (a call recovered after its server stopped: no request is serving it) its
+ * logs and progress reach nobody.
+ */
+export function* driveCall(call: McpCall, ctx: ServerContext | undefined, quiet = false): Operation<Stop> {
   const reporter = new Reporter(call, ctx)
   for (let event = yield* readEvent(call); event; event = yield* readEvent(call)) {
     switch (event.type) {
@@ -86,12 +90,12 @@ class Reporter {
   #steps = 0
   constructor(
     private readonly call: McpCall,
-    private readonly ctx: ServerContext,
+    private readonly ctx: ServerContext | undefined,
   ) {}
 
   async report(event: Extract<BridgeEvent, { type: 'log' | 'notify' }>): Promise<void> {
     // A resumed call replays its journal; what it emits on the way was reported the first time.
-    if (event.replayed) return
+    if (event.replayed || !this.ctx) return
     try {
       if (event.type === 'log') {
         const data = event.data === undefined ? event.message : { message: event.message, data: event.data }

@@ -33,10 +33,11 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Clock } from '../time/clock.ts'
 import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
+import { bridgeOutcomeOf } from '../calls/call-record.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
-import { digestArguments, type CallState } from './call-state.ts'
+import { digestArguments, questionSeq, type CallState } from './call-state.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
 import { driveCall } from './drive-call.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
@@ -61,7 +62,13 @@ export interface ToolCallService {
   scope: Scope
 }
 
-function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
+/** What an MCP call records for its recovery: the client it serves, as of its first round. */
+export interface McpOrigin {
+  caps: McpRound['caps']
+  version: string | undefined
+}
+
+export function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
   return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
 }
 
@@ -77,6 +84,7 @@ function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpToo
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
     client: request ? service.clientKey(request) : 'stdio',
     issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
+    origin: { caps, version } satisfies McpOrigin,
     extra: round,
   })
 }
@@ -212,7 +220,7 @@ function* resumeCall(
   caps: McpRound['caps'],
   version: string | undefined,
   ctx: ServerContext,
-): Operation<{ call: McpCall; answered: boolean } | { failed: CallToolResult }> {
+): Operation<{ call: McpCall; answered: boolean } | { failed: CallToolResult | InputRequiredResult }> {
   if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
@@ -226,8 +234,15 @@ function* resumeCall(
     }),
   )
   if (!resumed.ok) {
+    if (resumed.code === 'FINISHED' || resumed.code === 'STALE') {
+      // A retried round whose answer was taken (its response was lost, or its server stopped
+      // and the call was recovered): where the call is now, never its answer applied twice.
+      const now = yield* whereItIsNow(service, state, ctx)
+      if (now) return { failed: now }
+    }
     if (resumed.code === 'FINISHED') throw invalidState(`that tool call is over, ${resumed.how}`)
-    if (resumed.code === 'BUSY') throw invalidState('that tool call is being resumed by another request')
+    // Busy is not the state's fault: said as the registry says it (who holds the call, until when).
+    if (resumed.code === 'BUSY') throw new ProtocolError(ProtocolErrorCode.InvalidParams, resumed.message)
     if (resumed.code === 'STALE') throw invalidState('it is stale: the call has moved on since')
     if (resumed.code === 'REPLAY_FAILED') return { failed: errorResult(resumed.message) }
     throw invalidState(resumed.message.replace(/\.$/, ''))
@@ -262,6 +277,21 @@ function* resumeCall(
     throw error
   }
   return { call, answered: true }
+}
+
+/**
+ * For a state whose question was answered (the call's journal went past it): the call's result if
+ * it ended, or its current question with a fresh state. `undefined` when the question was never
+ * answered (the call ended otherwise: it timed out, it was cancelled), which stays a refusal.
+ */
+function* whereItIsNow(service: ToolCallService, state: CallState, ctx: ServerContext): Operation<CallToolResult | InputRequiredResult | undefined> {
+  const record = yield* until(service.calls.store.get(state.callId))
+  if (!record || record.journal.length < questionSeq(state.wait)) return undefined
+  if (record.outcome) return toolResultOf(bridgeOutcomeOf(record.outcome))
+  const wire = record.pending?.wire as Pick<McpRound, 'wait' | 'inputRequest'> | undefined
+  if (record.status !== 'waiting' || !wire?.wait || !wire.inputRequest) return undefined
+  const next: CallState = { ...state, wait: wire.wait, rev: record.revision }
+  return inputRequired({ inputRequests: { [wire.wait.inputKey]: wire.inputRequest }, requestState: yield* until(service.codec.mint(next, ctx)) })
 }
 
 /** Hand the client's answer to the waiting call. The tool never sees data its schema refuses. */

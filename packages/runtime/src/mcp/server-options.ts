@@ -15,6 +15,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
+import { LEASE_MS } from '../calls/call-registry.ts'
 
 export interface McpServerOptions {
   name: string
@@ -48,6 +49,11 @@ export interface McpServerOptions {
   maxSuspendedCalls?: number
   /** Calls one client (`clientKey`) may hold at once. Default 20. */
   maxSuspendedCallsPerClient?: number
+  /**
+   * How long a running call's lock outlives a server that crashed, in ms (default 10 s): then an
+   * instance sharing the store takes the call over and runs it on from its journal.
+   */
+  lockLeaseMs?: number
   /**
    * Who an HTTP request is from, for `maxSuspendedCallsPerClient`. Default: the remote address
    * (through `handler.node`); a stdio connection is one client.
@@ -88,6 +94,7 @@ export interface ResolvedServerOptions {
   maxRounds: number
   maxSuspendedCalls: number
   maxSuspendedCallsPerClient: number
+  lockLeaseMs: number
   clientKey: ClientKey
   onError: (error: Error) => void
   store: CallStore | undefined
@@ -109,6 +116,7 @@ const optionsSchema = z
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
+    lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: z.function().optional(),
     onError: z.function().optional(),
     store: callStoreOption.optional(),
@@ -150,6 +158,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     maxRounds: options.maxRounds ?? 100,
     maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
     maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
+    lockLeaseMs: options.lockLeaseMs ?? LEASE_MS,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     store: input.store,

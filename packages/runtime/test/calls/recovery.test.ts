@@ -14,6 +14,9 @@ import { z } from 'zod'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
 import { createChatHandler, createSqliteStore, type ChatHandler } from '../../src/server.ts'
+import { createMcpServer } from '../../src/mcp.ts'
+import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client'
+import { FULL_CAPABILITIES } from '../mcp/support/mcp-clients.ts'
 import { type ChatRequestBody, type ChatStreamEvent, type ConversationSnapshot, readChatEvents } from '../../src/client.ts'
 import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
 import { openLedger } from '../fixtures/ticket-desk.ts'
@@ -205,3 +208,65 @@ describe('a call running when its server stopped', () => {
   }, 60_000)
 })
 
+
+describe('an MCP call running when its server stopped', () => {
+  type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message?: string } }>; requestState: string }
+
+  async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
+    const store = await createSqliteStore({ path: db, clock })
+    const server = createMcpServer({ name: 'desk', version: '1', tools: [tool], secret: 'a-test-secret-of-at-least-32-bytes!!', store, clock, lockLeaseMs: LEASE })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    const handle = server.listen({ transport: serverSide })
+    const client = new Client({ name: 'manual', version: '1' }, { capabilities: FULL_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await client.connect(clientSide)
+    let dead = false
+    const die = async () => {
+      if (dead) return
+      dead = true
+      await store.close()
+      await client.close().catch(() => undefined)
+      await handle.close()
+      await server.close()
+    }
+    cleanups.push(die)
+    const call = (params: Record<string, unknown>) =>
+      client.callTool({ name: 'book_ticket', arguments: { route: 'OSL' }, ...params }, { allowInputRequired: true }) as Promise<Round>
+    return { server, store, call, die }
+  }
+
+  it('is recovered by an instance sharing the store; the client retrying its last round gets the question the call asks now, then its result', async () => {
+    const db = join(dir, 'mcp.db')
+    const ledgerPath = join(dir, 'mcp-ledger.db')
+    const clock = createTestClock()
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const a = await mcpInstance(db, clock, desk(ledgerPath, { stall: true, rate: true }))
+    const first = (await a.call({})) as Extract<Round, { resultType: 'input_required' }>
+    expect(Object.keys(first.inputRequests)).toEqual(['elicit-confirm-2'])
+    const retry = { inputResponses: { 'elicit-confirm-2': { action: 'accept', content: { ok: true } } }, requestState: first.requestState }
+    const lost = a.call(retry).catch((error: Error) => error)
+    const ledger = openLedger(ledgerPath)
+    cleanups.push(() => ledger.close())
+    await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
+    await a.die()
+    expect(await lost).toBeInstanceOf(Error) // the client's request died with its server
+
+    const b = await mcpInstance(db, clock, desk(ledgerPath, { rate: true }))
+    // Before the dead server's hold lapses: refused, honestly, and nothing changed.
+    await expect(b.call(retry)).rejects.toThrow(/is held by another server, which is running or answering it — or stopped while it did; its hold lapses within 10 s/)
+    await clock.advance(LEASE + LEASE / 2)
+    await vi.waitFor(async () => expect((await b.store.get(JSON.parse(Buffer.from(first.requestState.split('.')[1]!, 'base64url').toString()).p.callId))?.status).toBe('waiting'), {
+      timeout: 10_000,
+    })
+    // The retried round: its answer was taken before the crash, so it gets the next question, not a second booking.
+    const now = (await b.call(retry)) as Extract<Round, { resultType: 'input_required' }>
+    expect(Object.keys(now.inputRequests)).toEqual(['elicit-rate-4'])
+    expect(now.inputRequests['elicit-rate-4']!.params.message).toContain('Ticket TK-OSL is issued. How was booking?')
+    const done = (await b.call({ inputResponses: { 'elicit-rate-4': { action: 'accept', content: { stars: 4 } } }, requestState: now.requestState })) as CallToolResult
+    expect(done.structuredContent).toEqual({ booked: true, ticket: 'TK-OSL', stars: 4 })
+    // Once more, the first retry: the result, nothing run again.
+    expect(((await b.call(retry)) as CallToolResult).structuredContent).toEqual(done.structuredContent)
+    const tickets = ledger.rows().filter((r) => r.kind === 'ticket')
+    expect(tickets).toHaveLength(2) // the step cut off by the crash ran again on recovery, with the same key
+    expect(new Set(tickets.map((r) => r.key)).size).toBe(1)
+  }, 60_000)
+})

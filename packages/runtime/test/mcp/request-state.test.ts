@@ -81,7 +81,7 @@ describe('requestState integrity (2026-07-28)', () => {
     )
   })
 
-  it('refuses a state moved to another call, a stale one, and one of a finished call', async () => {
+  it('refuses a state moved to another call; a retried round whose answer was taken gets where the call is now, applying nothing twice', async () => {
     const { call } = await manualClient(serve())
     const first = asked(await call({}))
     await expect(call({ arguments: { from: 'OSL', destination: 'PAR' }, requestState: first.requestState })).rejects.toThrow(
@@ -90,11 +90,31 @@ describe('requestState integrity (2026-07-28)', () => {
     const answer = { 'elicit-pickFlight-1': { action: 'decline' } }
     const done = (await call({ inputResponses: answer, requestState: first.requestState })) as CallToolResult
     expect(done.structuredContent).toEqual({ booked: false, reason: 'decline' })
-    await expect(call({ inputResponses: answer, requestState: first.requestState })).rejects.toThrow(/that tool call is over, it completed/)
+    // Its response was lost, say: the retry gets the same result, and nothing runs again.
+    expect(((await call({ inputResponses: answer, requestState: first.requestState })) as CallToolResult).structuredContent).toEqual(done.structuredContent)
 
     const again = asked(await call({}))
-    asked(await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'SH-142' } } }, requestState: again.requestState }))
-    await expect(call({ inputResponses: answer, requestState: again.requestState })).rejects.toThrow(/it is stale: the call has moved on since/)
+    const seat = asked(await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'SH-142' } } }, requestState: again.requestState }))
+    // A retry of that round (with its answer, or another) gets the question the call asks now; its answer is not applied again.
+    const now = asked(await call({ inputResponses: answer, requestState: again.requestState }))
+    expect(Object.keys(now.inputRequests)).toEqual(['elicit-pickSeat-2'])
+    expect(now.inputRequests).toEqual(seat.inputRequests)
+    const booked = (await call({ inputResponses: { 'elicit-pickSeat-2': { action: 'decline' } }, requestState: now.requestState })) as CallToolResult
+    expect(booked.structuredContent).toEqual({ booked: false, reason: 'decline' })
+    // The older state, once more: the call's result, not a second booking.
+    expect(((await call({ inputResponses: answer, requestState: again.requestState })) as CallToolResult).structuredContent).toEqual(booked.structuredContent)
+    await expect(call({ inputResponses: { 'elicit-pickSeat-2': { action: 'accept', content: { row: 4, seat: 'D' } } }, requestState: seat.requestState })).resolves.toMatchObject({
+      structuredContent: booked.structuredContent,
+    })
+  })
+
+  it('a state of a question asked again gets the result once the question was answered through the newer state', async () => {
+    const { call } = await manualClient(serve())
+    const first = asked(await call({}))
+    const next = asked(await call({ inputResponses: {}, requestState: first.requestState })) // asked again, same question
+    await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'decline' } }, requestState: next.requestState })
+    // `first` asked the same question and it was answered through `next`: the result.
+    await expect(call({ inputResponses: {}, requestState: first.requestState })).resolves.toMatchObject({ structuredContent: { booked: false } })
   })
 
   it('asks again when the retry carries no answer, and refuses a malformed one without losing the question', async () => {
@@ -123,9 +143,9 @@ describe('requestState integrity (2026-07-28)', () => {
     }
     const done = (await call3(last)) as CallToolResult
     expect(done.structuredContent).toMatchObject({ ticketNumber: 'TK-CA-287-7A', tip: 'Bring snacks.' })
-    // The last state of the finished call, replayed on each instance, completes nothing again.
+    // The last state of the finished call, replayed on each instance, completes nothing again: it gets the same result.
     for (const again of [call, call3, (await manualClient(serve(store))).call]) {
-      await expect(again(last)).rejects.toThrow(/that tool call is over, it completed/)
+      expect(((await again(last)) as CallToolResult).structuredContent).toEqual(done.structuredContent)
     }
   })
 

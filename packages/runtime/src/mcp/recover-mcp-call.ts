@@ -1,0 +1,31 @@
+/**
+ * An MCP call whose server stopped while it ran, carried on by this server (see
+ * `CallRegistry`'s recovery). The client's request died with that server; the call is replayed
+ * from its journal — recorded steps are not run again, an unrecorded one runs again with the same
+ * idempotency key — and runs to its next stop with the client's capabilities as recorded: its next
+ * question is stored, its end recorded. The client learns where it is by retrying its last round:
+ * a requestState whose answer was taken returns the call's current question or its result.
+ */
+import type { RecoveryPlan } from '../calls/call-registry.ts'
+import type { CallRecord } from '../calls/stores/call-store.ts'
+import { driveCall } from './drive-call.ts'
+import type { McpRound } from './mcp-call.ts'
+import { newRound, parkCall, type McpOrigin, type ToolCallService } from './serve-tool-call.ts'
+
+export function mcpRecovery(service: ToolCallService, record: CallRecord): RecoveryPlan<McpRound> | undefined {
+  const tool = service.tools.get(record.tool)
+  if (!tool) return undefined
+  const origin = record.origin as Partial<McpOrigin> | undefined
+  const round = newRound(record.paramsDigest, origin?.caps ?? {}, origin?.version)
+  return {
+    spec: { tool, sampling: round.sampler, extra: round },
+    drive: (call) =>
+      service.scope.run(function* () {
+        const stop = yield* driveCall(call, undefined)
+        if (stop.kind === 'done') return
+        call.extra.wait = stop.wait
+        call.extra.inputRequest = stop.request
+        yield* parkCall(service, call)
+      }),
+  }
+}
