@@ -30,7 +30,12 @@ interface StoredState {
   v: 1
   messages: McpMessage[]
   events: TranscriptEvent[]
+  /** The request ids of the latest turns, so a retried turn is recognised (`MAX_REQUEST_IDS`). */
+  requests?: string[]
 }
+
+/** Request ids remembered per conversation: far more than a client retries. */
+const MAX_REQUEST_IDS = 64
 
 /** Who writes a conversation: the client's turn (with its secret) or a recovered call (without). */
 interface Writer {
@@ -60,10 +65,27 @@ export class ConversationLog {
    * Start recording a turn of this conversation; undefined if the id belongs to another secret.
    * (A new id is fine: the first write creates it.)
    */
-  async begin(key: ConversationKey): Promise<TurnRecorder | undefined> {
+  async begin(key: ConversationKey, requestId?: string): Promise<TurnRecorder | 'forbidden' | 'already applied'> {
+    const writer: Writer = { id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }
     const record = await this.store.getConversation(key.id)
-    if (record && !tokenMatches(record.secretHash, key.secret)) return undefined
-    return this.#recorder({ id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }, record && JSON.stringify((record.state as StoredState).messages))
+    if (record && !writer.owns(record)) return 'forbidden'
+    let state = record?.state as StoredState | undefined
+    if (requestId !== undefined) {
+      // Claimed with a write on top of what was read: of two tries of one request (a retry whose
+      // first response was lost, two tabs), exactly one goes on.
+      let seen = false
+      await this.#amend(
+        writer,
+        (before) => {
+          seen = before?.requests?.includes(requestId) ?? false
+          state = before
+          return seen ? undefined : { v: 1, messages: [], events: [], ...before, requests: [...(before?.requests ?? []), requestId].slice(-MAX_REQUEST_IDS) }
+        },
+        'its request id was not recorded',
+      )
+      if (seen) return 'already applied'
+    }
+    return this.#recorder(writer, state && JSON.stringify(state.messages))
   }
 
   /**
@@ -101,27 +123,8 @@ export class ConversationLog {
       const messages = JSON.parse(text) as McpMessage[]
       const events = pending
       pending = []
-      for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-        const current = await this.store.getConversation(key.id)
-        if (current && !key.owns(current)) {
-          throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
-        }
-        const before = (current?.state as StoredState | undefined)?.events ?? []
-        const now = this.clock.now()
-        const next: ConversationRecord = {
-          id: key.id,
-          secretHash: current?.secretHash ?? key.secretHash(),
-          state: { v: 1, messages, events: events.reduce(appendToTranscript, before) } satisfies StoredState,
-          revision: (current?.revision ?? 0) + 1,
-          updatedAt: now,
-          expiresAt: now + this.ttlMs,
-        }
-        if (await this.store.putConversation(next)) {
-          written = text
-          return
-        }
-      }
-      throw new ConversationWriteError(`Conversation ${key.id} changed ${MAX_WRITE_ATTEMPTS} times while this turn tried to save it; the turn's last events were not saved.`)
+      await this.#amend(key, (before) => ({ ...before, v: 1, messages, events: events.reduce(appendToTranscript, before?.events ?? []) }), "the turn's last events were not saved")
+      written = text
     }
     return {
       record(event) {
@@ -133,6 +136,33 @@ export class ConversationLog {
         return writes
       },
     }
+  }
+
+  /**
+   * Write the conversation on top of what is stored: `change` gets the stored state (none for a
+   * new conversation) and returns the next, or `undefined` to write nothing. Retried on a
+   * conflict (another tab, a recovered call). Resolves to whether it wrote.
+   */
+  async #amend(key: Writer, change: (state: StoredState | undefined) => StoredState | undefined, lost: string): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const current = await this.store.getConversation(key.id)
+      if (current && !key.owns(current)) {
+        throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
+      }
+      const state = change(current?.state as StoredState | undefined)
+      if (!state) return false
+      const now = this.clock.now()
+      const next: ConversationRecord = {
+        id: key.id,
+        secretHash: current?.secretHash ?? key.secretHash(),
+        state,
+        revision: (current?.revision ?? 0) + 1,
+        updatedAt: now,
+        expiresAt: now + this.ttlMs,
+      }
+      if (await this.store.putConversation(next)) return true
+    }
+    throw new ConversationWriteError(`Conversation ${key.id} changed ${MAX_WRITE_ATTEMPTS} times while this turn tried to save it; ${lost}.`)
   }
 }
 

@@ -169,10 +169,17 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
-      const begun = await storeCall(() => conversations.begin(body.conversation!))
+      const begun = await storeCall(() => conversations.begin(body.conversation!, body.requestId))
       if (begun instanceof Response) return begun
-      if (!begun) {
+      if (begun === 'forbidden') {
         return problem(403, 'CONVERSATION_FORBIDDEN', `Conversation ${body.conversation.id} belongs to another secret. Start a new conversation (a new random id).`)
+      }
+      if (begun === 'already applied') {
+        return problem(
+          409,
+          'REQUEST_ALREADY_APPLIED',
+          `Request ${body.requestId} was already taken in conversation ${body.conversation.id} (a retry whose first try arrived); nothing was done again. Restore the conversation (GET ?conversation=<id>) to see what it did.`,
+        )
       }
       recorder = begun
       const said = userText(body)

@@ -65,6 +65,15 @@ export const chatRequestBodySchema = z.object({
   /** A person answers one question at a time; a few in one request is plenty. */
   elicitResponses: z.array(elicitResponseSchema).max(MAX_ANSWERS_PER_REQUEST).optional(),
   abort: z.object({ callId: z.string().min(1), token: z.string().min(1), reason: z.string().optional() }).optional(),
+  /**
+   * The client's id for this request, the same on every retry of it: in a conversation, a retried
+   * turn whose first try was taken (its response lost) is refused with 409 REQUEST_ALREADY_APPLIED
+   * instead of running twice; the client restores the conversation to see what it did.
+   */
+  requestId: z
+    .string()
+    .regex(/^[A-Za-z0-9_:-]{8,128}$/, 'an id of 8 to 128 characters from A-Z a-z 0-9 _ : - (random: the client makes one per request, and keeps it for its retries)')
+    .optional(),
 })
 
 const issueSchema = z.object({ path: z.string(), message: z.string() })

@@ -1,0 +1,79 @@
+/**
+ * A turn retried after its response was lost is the same turn: with the client's request id, the
+ * conversation remembers the turns it took, so the retry runs nothing (no second tool call, no
+ * second ticket) and says how to see what the first try did.
+ */
+import { z } from 'zod'
+import { describe, expect, it } from 'vitest'
+import { createMcpTool, type McpMessage } from '../../src/index.ts'
+import { createChatHandler, type ChatHandler } from '../../src/server.ts'
+import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
+import { createScriptedModel } from '../../src/testing.ts'
+
+let booked = 0
+const book = createMcpTool('book_ticket')
+  .parameters(z.object({ route: z.string() }))
+  .elicits({ confirm: z.object({ ok: z.boolean() }) })
+  .execute(function* (params, ctx) {
+    yield* ctx.step('reserve', function* () {
+      booked++
+    })
+    const answer = yield* ctx.elicit('confirm', { message: `Book ${params.route}?` })
+    return { booked: answer.action === 'accept' }
+  })
+const model = createScriptedModel({
+  onUserMessage: [{ match: /ticket to (\w+)/, reply: (_t, m) => ({ toolCalls: [{ name: 'book_ticket', input: { route: m![1]! } }] }) }],
+  fallback: 'ok',
+})
+const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
+
+async function post(handler: ChatHandler, body: ChatRequestBody): Promise<{ status: number; events: ChatStreamEvent[]; problem?: { code: string; message: string } }> {
+  const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+  if (!response.ok) return { status: response.status, events: [], problem: (await response.json()) as { code: string; message: string } }
+  const events: ChatStreamEvent[] = []
+  for await (const e of readChatEvents(response.body!)) events.push(e)
+  return { status: response.status, events }
+}
+
+describe('a turn with a request id', () => {
+  it('retried after its first try was taken runs nothing again, and says so with 409 REQUEST_ALREADY_APPLIED', async () => {
+    booked = 0
+    const handler = createChatHandler({ tools: [book], model })
+    const conversation = { id: 'idempotent-turns-0001', secret: 'x'.repeat(40) }
+    const body: ChatRequestBody = { messages: [user('a ticket to OSL')], conversation, requestId: 'req-0001-abcdef' }
+    const first = await post(handler, body)
+    expect(first.events.some((e) => e.type === 'elicit_request')).toBe(true)
+    const retry = await post(handler, body)
+    expect(retry.status).toBe(409)
+    expect(retry.problem).toEqual({
+      code: 'REQUEST_ALREADY_APPLIED',
+      message: `Request req-0001-abcdef was already taken in conversation ${conversation.id} (a retry whose first try arrived); nothing was done again. Restore the conversation (GET ?conversation=<id>) to see what it did.`,
+    })
+    expect(booked).toBe(1)
+    expect(handler.calls.size).toBe(1)
+    // Another request id is another turn: the person asked again, so it books again.
+    const other = await post(handler, { ...body, requestId: 'req-0002-abcdef' })
+    expect(other.status).toBe(200)
+    expect(booked).toBe(2)
+    await handler.close()
+  })
+
+  it('sent twice at once is taken once', async () => {
+    booked = 0
+    const handler = createChatHandler({ tools: [book], model })
+    const conversation = { id: 'idempotent-turns-0002', secret: 'y'.repeat(40) }
+    const body: ChatRequestBody = { messages: [user('a ticket to BER')], conversation, requestId: 'req-same-123456' }
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(handler, body)))
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409])
+    expect(booked).toBe(1)
+    await handler.close()
+  })
+
+  it('refuses a malformed request id, naming the rule', async () => {
+    const handler = createChatHandler({ tools: [book], model })
+    const bad = await post(handler, { messages: [user('hi')], requestId: 'no spaces allowed' })
+    expect(bad.status).toBe(400)
+    expect(bad.problem?.message).toContain('requestId: an id of 8 to 128 characters')
+    await handler.close()
+  })
+})
