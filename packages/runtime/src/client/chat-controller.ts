@@ -79,8 +79,11 @@ export interface ChatController {
 /** How often, and how long, a chat that lost its server checks whether it is back. */
 const RECONNECT_EVERY_MS = 2_000
 const RECONNECT_ATTEMPTS = 60
-/** Follow-ups of calls still running after a reload: 1, 2, 4, 8, 8, 8 s (about half a minute). */
-const FOLLOW_UP_ROUNDS = 6
+/**
+ * Follow-ups of calls still running after a reload: 1, 2, 4, then every 8 s, about two minutes in
+ * all — long enough for a call whose server stopped to be taken over (within 15 s) and finish.
+ */
+const FOLLOW_UP_ROUNDS = 16
 
 export function createChatController(options: ChatControllerOptions = {}): ChatController {
   const api = options.api ?? '/api/chat'
@@ -105,6 +108,12 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   /** Ends the pending follow-up of running calls (a new request makes it moot). */
   let followUp: AbortController | undefined
   let life = new AbortController()
+  /** The request id of each user message, kept for its retries (a retry of a taken turn is refused, not run again). */
+  const requestIds = new Map<string, string>()
+  /** Replies already asked for after a restore, by request id: each is asked for once. */
+  const repliesAsked = new Set<string>()
+  /** A response broke mid-turn: restore the conversation once the server answers again. */
+  let reloadWhenBack = false
 
   const executor: PluginExecutor = createPluginExecutor({ registry, store, send: sendAnswer })
 
@@ -143,6 +152,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
           // OPTIONS: any answer at all means the endpoint is back, and it answers this one with 204.
           await doFetch(api, { method: 'OPTIONS', headers: { ...options.headers }, signal })
           dispatch({ type: 'reachable' })
+          if (reloadWhenBack) {
+            reloadWhenBack = false
+            reload()
+          }
           return
         } catch {
           if (signal.aborted) return
@@ -154,11 +167,13 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   /** Send a user message's turn; if it does not reach the server, the message is marked failed (Retry). */
   function sendMessage(itemId: string, message: McpMessage): Promise<void> {
     let before: readonly McpMessage[] = []
+    const requestId = requestIds.get(itemId) ?? newRequestId()
+    requestIds.set(itemId, requestId)
     return post(
       () => {
         before = model.conversation
         dispatch({ type: 'request', conversation: [...model.conversation, message] })
-        return { messages: [...model.conversation] }
+        return { messages: [...model.conversation], requestId }
       },
       // Not taken by the server: the message leaves the conversation until it is retried.
       () => dispatch({ type: 'message_undelivered', id: itemId, conversation: before }),
@@ -189,6 +204,14 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         watchForServer()
         throw new ChatEndpointError(`The chat server could not be reached (${(error as Error).message}); checking again in the background.`, { cause: error })
       }
+      if (response.status === 409 && key) {
+        // A retry of a turn the server took before (its response was lost): what it did is in
+        // the conversation, so restore it instead of running the turn again.
+        delivered = true
+        dispatch({ type: 'turn_ended' })
+        reload()
+        return
+      }
       if (!response.ok || !response.body) throw await responseError(response)
       delivered = true
       for await (const event of readChatEvents(response.body, controller.signal)) {
@@ -210,6 +233,12 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         return
       }
       if (!delivered) onUndelivered?.()
+      else if (key) {
+        // The response broke mid-turn (its server stopped?): the turn's calls go on, or are taken
+        // over by another server; once the endpoint answers again, the conversation shows where they are.
+        reloadWhenBack = true
+        watchForServer()
+      }
       dispatch({ type: 'turn_failed', error: error instanceof Error ? error : new Error(String(error)) })
     } finally {
       signal.removeEventListener('abort', end)
@@ -330,10 +359,33 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       dispatch({ type: 'restored', events: snapshot.data.events, conversation: snapshot.data.messages })
       for (const event of snapshot.data.events) if (event.type === 'elicit_request' && isOpen(event.callId, event.request.id)) react(event)
       followRunningCalls(conversationKey, round, signal)
+      askForReply()
     } catch (error) {
       if (!signal.aborted) dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
       throw error
     }
+  }
+
+  /** Restore the conversation again (after this one's first restore): the server knows better. */
+  function reload(): void {
+    if (!key) return
+    restoring = undefined
+    void restore().catch(() => {})
+  }
+
+  /**
+   * Every call of the last turn ended while no response was there to go on (the page was reloaded,
+   * the server stopped and another took the calls over): the model has not replied to their
+   * results yet. Ask for that reply — once, under one request id, so two tabs get one reply.
+   */
+  function askForReply(): void {
+    if (model.view.items.some((i) => i.kind === 'tool' && (i.status === 'running' || i.status === 'awaiting_input'))) return
+    const ids = pendingReplyFor(model.conversation)
+    if (!ids) return
+    const requestId = `reply:${ids}`.replace(/[^A-Za-z0-9_:-]/g, '-').slice(0, 128)
+    if (repliesAsked.has(requestId)) return
+    repliesAsked.add(requestId)
+    void post(() => ({ messages: [...model.conversation], requestId }))
   }
 
   /** The restored question `elicitId` of `callId` is still open (its plugin shows it again). */
@@ -439,6 +491,27 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       for (const callId of executor.active()) void executor.cancel(callId, 'chat closed')
     },
   }
+}
+
+/** A random id for one request and its retries. */
+function newRequestId(): string {
+  const bytes = new Uint8Array(12)
+  globalThis.crypto.getRandomValues(bytes)
+  return `req-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+/**
+ * The tool-use ids (joined) whose results end the conversation without a reply from the model
+ * after them: every tool use of the last assistant message has its result. Undefined otherwise.
+ */
+function pendingReplyFor(conversation: readonly McpMessage[]): string | undefined {
+  const last = conversation[conversation.length - 1]
+  const assistant = conversation[conversation.length - 2]
+  if (last?.role !== 'user' || assistant?.role !== 'assistant' || last.content.length === 0) return undefined
+  if (!last.content.every((b) => b.type === 'tool_result')) return undefined
+  const uses = assistant.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))
+  const answered = new Set(last.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])))
+  return uses.length > 0 && uses.every((id) => answered.has(id)) ? uses.join(':') : undefined
 }
 
 /** Waits `ms`; `false` (at once) when `signal` ends first. */

@@ -70,6 +70,9 @@ function page(handler: ChatHandler, storage: ConversationStorage): ChatControlle
   })
 }
 
+/** Lets what the last step started run (a request it sent, if any). */
+const sleep0 = () => new Promise((resolve) => setTimeout(resolve, 50))
+
 /** What a person sees of the items (ids are per page). */
 const seen = (items: readonly ChatItem[]) =>
   items.map((i) =>
@@ -195,13 +198,55 @@ describe('conversations survive reloads and restarts', () => {
     expect(card()).toMatchObject({ status: 'running' })
     await until(second, () => card()?.status === 'completed')
     expect(card()).toMatchObject({ result: { counted: 2 }, progress: { message: 'counted', progress: 2, total: 2 } })
-    // The model is not asked about it after its client left (#14): the next message carries on.
-    expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool'])
+    // No response was there to go on when it ended: the page that found its result asks the
+    // model for its reply (once), so the closing reply arrives after a reload too.
+    await until(second, () => second.getState().items.some((i) => i.kind === 'assistant'))
+    expect(seen(second.getState().items).slice(-1)).toEqual([{ assistant: 'slow_count done.' }])
+    await until(second, () => second.getState().status === 'ready')
+    // A third tab opened now finds the reply there and asks for none.
+    const third = page(handler, storage)
+    await third.restore()
+    await sleep0()
+    expect(third.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant'])
+    expect(third.getState().status).toBe('ready')
+    third.dispose()
     await turn
     await second.sendMessage('count again')
-    await until(second, () => second.getState().items.filter((i) => i.kind === 'tool' && i.status === 'completed').length === 2)
-    expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'user', 'tool', 'assistant'])
+    await until(second, () => second.getState().items.filter((i) => i.kind === 'assistant').length === 2)
+    expect(second.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant', 'user', 'tool', 'assistant'])
     second.dispose()
+  }, 20_000)
+
+  it('a message retried after its response was lost is not taken twice: the page restores what the first try did', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    let posts = 0
+    let loseNext = true
+    const chat = createChatController({
+      id: 'main',
+      storage,
+      plugins: [bookingPlugin.client],
+      fetch: (async (url: string, init: RequestInit) => {
+        const response = await handler(new Request(`http://127.0.0.1${url}`, init))
+        if (init.method !== 'POST') return response
+        posts++
+        if (!loseNext) return response
+        // The server took the turn; its response never came back.
+        loseNext = false
+        await response.text()
+        throw new TypeError('network connection was lost')
+      }) as typeof fetch,
+    })
+    await chat.sendMessage('Book me a flight')
+    const failed = chat.getState().items.find((i) => i.kind === 'user')
+    expect(failed).toMatchObject({ failed: true })
+    await chat.retry(failed!.id)
+    await nextEmission(chat, FlightList)
+    // One call on the server; the retry was refused (409) and the page restored it instead.
+    expect(posts).toBe(2)
+    expect(handler.calls.size).toBe(1)
+    expect(seen(chat.getState().items)).toEqual([{ user: 'Book me a flight' }, { assistant: 'On it. ' }, expect.objectContaining({ tool: 'book_flight', status: 'awaiting_input', asks: 'pickFlight' })])
+    chat.dispose()
   }, 20_000)
 
   it('newConversation starts over under a new key', async () => {
