@@ -39,7 +39,8 @@ import { GenerationSession } from './core/generation-session.ts'
 import { listSources } from './core/source-files.ts'
 import { watcherReady } from './watcher-ready.ts'
 import { warnOnce } from './warn-once.ts'
-import { McpBridgeBuildError, UnsupportedViteError } from './core/errors.ts'
+import { McpBridgeBuildError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
+import { appZodVersion, isBeforeZod4 } from './core/zod-version.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
 import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
@@ -48,7 +49,7 @@ export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
 
-export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, UnsupportedViteError } from './core/errors.ts'
+export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
@@ -168,6 +169,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       if (inert) return
       const vite = (this as { meta?: { viteVersion?: string } } | undefined)?.meta?.viteVersion
       if (vite && Number(vite.split('.')[0]) < 8) throw new UnsupportedViteError(vite)
+      const zod = appZodVersion(resolve(user.root ?? process.cwd()))
+      if (zod && isBeforeZod4(zod)) throw new UnsupportedZodError(zod)
       view = viewMarkOf(user)
       if (view) return viewBuildConfig()
       // Options are checked for good in configResolved (against the final root); here only the

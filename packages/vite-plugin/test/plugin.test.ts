@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createServer, type Plugin } from 'vite'
-import { mcpBridge, UnsupportedViteError } from '../src/index.ts'
+import { mcpBridge, UnsupportedViteError, UnsupportedZodError } from '../src/index.ts'
 import { tempProject } from './support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -153,5 +153,28 @@ describe('mcpBridge() on an older Vite', () => {
     expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '7.1.3' } }, {}, { command: 'serve', mode: 'development' })).toThrow(UnsupportedViteError)
     expect(() => configOf(mcpBridge()).call(old, {}, { command: 'serve', mode: 'test' })).not.toThrow()
     expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, {}, { command: 'build', mode: 'production' })).not.toThrow()
+  })
+
+  it('refuses an app whose zod is older than 4 (installed past the peer range), naming the version and the safe upgrade', () => {
+    const root = tempProject('zod3')
+    try {
+      rmSync(join(root, 'node_modules', 'zod'))
+      mkdirSync(join(root, 'node_modules', 'zod'))
+      writeFileSync(join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '3.25.76' }))
+      const error = (() => {
+        try {
+          configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'development' })
+        } catch (e) {
+          return e as UnsupportedZodError
+        }
+      })()
+      expect(error).toBeInstanceOf(UnsupportedZodError)
+      expect(error!.code).toBe('ZOD_VERSION_UNSUPPORTED')
+      expect(error!.message).toMatch(/^mcp-bridge needs zod 4 \(\^4\.6\), and this app has zod 3\.25\.76\. .*npm install zod@\^4\.6.*@hookform\/resolvers@\^5\.1/)
+      // The repository's own zod 4 passes.
+      expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root: tempProject('zod4') }, { command: 'serve', mode: 'development' })).not.toThrow()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

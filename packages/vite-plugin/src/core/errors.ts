@@ -25,6 +25,20 @@ export class UnsupportedViteError extends McpBridgeError {
   }
 }
 
+/** The app's zod is older than the zod 4 the runtime reads schemas with (installed past the peer range). */
+export class UnsupportedZodError extends McpBridgeError {
+  readonly code = 'ZOD_VERSION_UNSUPPORTED'
+  constructor(found: string) {
+    super(
+      `mcp-bridge needs zod 4 (^4.6), and this app has zod ${found}. Tool schemas are zod 4 schemas: their types, their ` +
+        "JSON Schema and their descriptions come from zod 4, and zod 3.25's `zod/v4` is an early preview of it whose types and " +
+        'metadata do not carry over. Upgrade with `npm install zod@^4.6`, and the libraries that read your zod schemas with it ' +
+        '(`@hookform/resolvers@^5.1` for react-hook-form: its older versions throw on zod 4 instead of showing field errors). ' +
+        'README: "Apps on zod 3".',
+    )
+  }
+}
+
 /** A tool module's top-level code did not settle within the import time limit. */
 export class ModuleLoadTimeoutError extends McpBridgeError {
   readonly code = 'MODULE_LOAD_TIMEOUT'
