@@ -88,8 +88,11 @@ export {
   encodeModelContext,
   extractModelContext,
   MODEL_CONTEXT_BOUNDARY,
+  MODEL_CONTEXT_EXTENSION,
   MODEL_CONTEXT_KEY,
 } from './model-context/model-context.ts'
+export { PlainFormError } from './tool/plain-form.ts'
+export type { PlainChoice, PlainForms, PlainFormSpec } from './tool/plain-form.ts'
 export type { ExtractedModelContext, ModelContext } from './model-context/model-context.ts'
 export { assertJsonSafe, ModelContextError } from './model-context/json-safe.ts'
 

@@ -31,6 +31,7 @@ import { buildSamplingRequest, completeSample } from '../sampling/sample.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
 import { elicitId, type ElicitRequest } from '../tool/elicit-request.ts'
+import { renderPlainForm } from '../tool/plain-form.ts'
 import type { ElicitResult, ElicitsMap } from '../tool/elicits.ts'
 import type { McpToolContext } from '../tool/context.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
@@ -397,6 +398,7 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
     data = checked.data as Record<string, unknown>
   }
   assertJsonSafe(data)
+  const plain = renderPlainForm(tool.name, key, tool.plainForms?.[key], data)
   const request: ElicitRequest = {
     id: elicitId(callId, call.seq),
     key,
@@ -405,6 +407,7 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
     context: data,
     params: call.params,
     handoff: call.handoffValue,
+    ...(plain && { plain }),
   }
   const resolvers = withResolvers<Resumption>()
   call.waiting = { request, resolvers }

@@ -2,6 +2,7 @@
  * What the connected client declared. A 2025-11-25 client declares its capabilities once, at
  * `initialize`; a 2026-07-28 client sends them with every request in the `_meta` envelope.
  */
+import { MODEL_CONTEXT_EXTENSION } from '../model-context/model-context.ts'
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server'
 import type { ClientCapabilityName } from '../errors/call-errors.ts'
 import type { SamplingRequest } from '../sampling/provider.ts'
@@ -34,6 +35,16 @@ export interface MissingCapability {
  * Form-mode elicitation (all a tool asks for): declared as `elicitation.form`, or as a bare
  * `elicitation: {}` (what clients before URL mode sent). A client declaring only `url` has no forms.
  */
+/**
+ * Whether the client declared that it reads a question's context from the message's JSON section
+ * (`MODEL_CONTEXT_EXTENSION` under `extensions`, or `experimental` before 2025-11-25). Only then is
+ * the section appended: for a person reading a plain form it would be raw JSON.
+ */
+export function readsModelContext(caps: ClientCapabilities): boolean {
+  const { extensions, experimental } = caps as { extensions?: Record<string, unknown>; experimental?: Record<string, unknown> }
+  return extensions?.[MODEL_CONTEXT_EXTENSION] !== undefined || experimental?.[MODEL_CONTEXT_EXTENSION] !== undefined
+}
+
 export function supportsFormElicitation(caps: ClientCapabilities): boolean {
   const elicitation = caps.elicitation as { form?: unknown; url?: unknown } | undefined
   return elicitation !== undefined && (elicitation.form !== undefined || elicitation.url === undefined)

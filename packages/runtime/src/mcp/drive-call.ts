@@ -8,7 +8,7 @@
  * tool as an `McpCapabilityError`, which it may catch.
  */
 import { race, until, type Operation } from 'effection'
-import { inputRequired, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
+import { inputRequired, type ClientCapabilities, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import type { BridgeEvent } from '../bridge/events.ts'
 import { readEvent } from '../calls/live-call.ts'
@@ -17,7 +17,8 @@ import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { SamplingRequest } from '../sampling/provider.ts'
 import type { InputWait } from './call-state.ts'
-import { missingForSampling, speaksBefore20251125 } from './client-capabilities.ts'
+import { missingForSampling, readsModelContext, speaksBefore20251125 } from './client-capabilities.ts'
+import { withChoices } from '../tool/plain-form.ts'
 import type { McpCall } from './mcp-call.ts'
 
 export type Stop =
@@ -38,7 +39,7 @@ export function* driveCall(call: McpCall, ctx: ServerContext | undefined, quiet 
         if (!quiet) yield* until(reporter.report(event))
         break
       case 'elicit':
-        return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request) }
+        return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request, call.extra.caps, call.extra.version) }
       case 'sample': {
         const parked = yield* race([call.extra.sampler.parked(), ended(call)])
         if (!parked) break // the call ended; its terminal event follows
@@ -75,9 +76,17 @@ function elicitWait(call: McpCall, request: ElicitRequest): InputWait {
   return { kind: 'elicit', inputKey: `elicit-${request.key}-${call.host.journal.length + 1}`, elicitId: request.id }
 }
 
-/** MCP clients get the context in both places, so it survives clients that strip unknown keywords: the schema extension and the message section. */
-function elicitInput(request: ElicitRequest): InputRequest {
-  const encoded = encodeModelContext({ message: request.message, context: request.context, schema: request.schema.json })
+/**
+ * The question as an MCP form. A person may read it in a plain form (no UI of this tool), so the
+ * message is the question, plus the key's plain-form summary; free string fields with choices are
+ * titled selects. The context travels as data in the schema (`x-model-context`), and as a JSON
+ * section of the message only for a client that declares it reads it (`readsModelContext`): for
+ * anyone else that section would be raw JSON under the question.
+ */
+function elicitInput(request: ElicitRequest, caps: ClientCapabilities, version: string | undefined): InputRequest {
+  const schema = withChoices(request.schema.json, request.plain?.choices, speaksBefore20251125(version))
+  const message = request.plain?.summary ? `${request.message}\n\n${request.plain.summary}` : request.message
+  const encoded = encodeModelContext({ message, context: request.context, schema }, { section: readsModelContext(caps) })
   return inputRequired.elicit({
     mode: 'form',
     message: encoded.message,

@@ -13,6 +13,11 @@ import { isPlainObject, type JsonSchema } from '../schema/json-schema.ts'
 import { assertJsonSafe, ModelContextError } from './json-safe.ts'
 
 export const MODEL_CONTEXT_KEY = 'x-model-context'
+/**
+ * What an MCP client declares (under `extensions`, or `experimental`) to say it reads the context
+ * from the message's JSON section: `{ extensions: { 'io.mcp-bridge/model-context': {} } }`.
+ */
+export const MODEL_CONTEXT_EXTENSION = 'io.mcp-bridge/model-context'
 export const MODEL_CONTEXT_MIME = 'application/json'
 export const MODEL_CONTEXT_BOUNDARY = `--${MODEL_CONTEXT_KEY}: ${MODEL_CONTEXT_MIME}`
 const SEPARATOR = '\n\n'
@@ -30,7 +35,11 @@ export interface EncodedModelContext<S extends object> {
   schema: S & { 'x-model-context'?: ModelContext }
 }
 
-export function encodeModelContext<S extends object>(input: EncodeModelContextInput<S>): EncodedModelContext<S> {
+/**
+ * `section: false` keeps the context out of the message (the schema still carries it): for a
+ * reader that is a person, a JSON section is noise. Default `true`.
+ */
+export function encodeModelContext<S extends object>(input: EncodeModelContextInput<S>, options: { section?: boolean } = {}): EncodedModelContext<S> {
   const { message, context, schema } = input
   if (typeof message !== 'string') throw new ModelContextError('(message)', 'must be a string: the human-readable question')
   if (!isPlainObject(context)) throw new ModelContextError('', 'must be a plain object of named values')
@@ -40,7 +49,7 @@ export function encodeModelContext<S extends object>(input: EncodeModelContextIn
   // then we still append (an empty) section, so the last section is always ours.
   if (json === '{}' && !message.includes(MODEL_CONTEXT_BOUNDARY)) return { message, schema: { ...schema } }
   return {
-    message: `${message}${SEPARATOR}${MODEL_CONTEXT_BOUNDARY}\n${json}`,
+    message: options.section === false ? message : `${message}${SEPARATOR}${MODEL_CONTEXT_BOUNDARY}\n${json}`,
     // Re-parse so the schema holds exactly what the message holds (no undefined props, no shared refs).
     schema: { ...schema, [MODEL_CONTEXT_KEY]: JSON.parse(json) as ModelContext },
   }

@@ -27,6 +27,7 @@ export type ViolationRule =
   | 'unknown-keyword'
   | 'unsupported-format'
   | 'pattern'
+  | 'plain-form-unanswerable'
 
 export interface Violation {
   severity: ViolationSeverity

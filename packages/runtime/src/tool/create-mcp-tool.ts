@@ -15,6 +15,7 @@ import { isZodObject, toJsonSchema } from '../schema/zod-to-json-schema.ts'
 import { compileElicits, type CompileResult } from './compile-elicits.ts'
 import type { McpToolContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
+import { plainFormProblem, plainFormWarnings, type PlainForms, type PlainFormSpec } from './plain-form.ts'
 import { ToolDefinitionError } from '../errors/definition-errors.ts'
 import { ElicitationSchemaError } from '../schema/elicitation-schema-error.ts'
 import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mcp-tool.ts'
@@ -52,6 +53,11 @@ export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObje
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilderWithElicits<N, P, E, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E, O>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E, O>
+  /**
+   * How questions read in a plain MCP form (a client without this tool's UI): titled choices for
+   * free string fields, and a readable summary of the context, per key. See "A plain MCP form".
+   */
+  plainForm(forms: PlainForms<E>): McpToolBuilderWithElicits<N, P, E, O>
   /** The tool body: one generator that may elicit, sample, log and notify. */
   execute<R extends ReturnInput<O>>(body: (params: z.output<P>, ctx: McpToolContext<E>) => Operation<R>): McpTool<N, P, E, ReturnOutput<O, R>>
   /** Three phases: `before` (server, once) → `client` (interactive) → `after` (server, once). */
@@ -69,6 +75,7 @@ interface BuilderState {
   parametersJson: JsonSchema
   requirements: Partial<ToolRequirements>
   elicits: { map: ElicitsMap; compiled: CompileResult } | undefined
+  plainForms: Readonly<Record<string, PlainFormSpec>>
 }
 
 export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N, EmptyParameters> {
@@ -85,6 +92,7 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
     parametersJson: toJsonSchema(parameters, 'input').json,
     requirements: {},
     elicits: undefined,
+    plainForms: {},
   }
   return new Builder(state) as unknown as McpToolBuilder<N, EmptyParameters>
 }
@@ -168,6 +176,13 @@ class Builder {
     return this.with({ elicits: { map, compiled } })
   }
 
+  plainForm(forms: Record<string, PlainFormSpec>): Builder {
+    if (!this.state.elicits) this.fail('.plainForm({...}) comes after .elicits({...}): it describes the keys declared there')
+    const problem = plainFormProblem(forms, this.state.elicits.compiled.entries)
+    if (problem) this.fail(problem)
+    return this.with({ plainForms: Object.freeze({ ...this.state.plainForms, ...forms }) })
+  }
+
   execute(execute: unknown): McpTool {
     if (typeof execute !== 'function') this.fail('.execute() takes a generator function: .execute(function* (params, ctx) { ... })')
     return this.finish({ kind: 'execute', execute: execute as ExecuteBody<z.ZodObject, ElicitsMap, unknown>['execute'] })
@@ -204,7 +219,8 @@ class Builder {
         sampling: this.state.requirements.sampling ?? false,
       }),
       jsonSchema: Object.freeze({ parameters: this.state.parametersJson, ...(this.state.returns && { output: this.state.returns.json }) }),
-      warnings: Object.freeze([...elicits.compiled.warnings]),
+      plainForms: this.state.plainForms,
+      warnings: Object.freeze([...elicits.compiled.warnings, ...plainFormWarnings(this.state.name, elicits.compiled.entries, this.state.plainForms)]),
       body: Object.freeze(body),
     }
     return Object.freeze(tool)

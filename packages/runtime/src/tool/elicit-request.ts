@@ -7,6 +7,7 @@
 import type { z } from 'zod'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { UntypedContext } from './elicits.ts'
+import type { RenderedPlainForm } from './plain-form.ts'
 
 export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext, P = unknown> {
   /** Names this question within its tool call: `<callId>#<n>` for the call's n-th question. */
@@ -26,6 +27,8 @@ export interface ElicitRequest<K extends string = string, R extends z.ZodObject 
   params: P
   /** A handoff tool's `before()` value; `undefined` for `.execute()` tools. */
   handoff: unknown
+  /** How it reads in a plain MCP form (the key's `.plainForm()`, run on this context), if declared. */
+  plain?: RenderedPlainForm
 }
 
 /** The id of the `seq`-th question of a call. */

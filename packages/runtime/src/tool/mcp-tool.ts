@@ -12,6 +12,7 @@ import type { ElicitViolation } from '../schema/violation.ts'
 import type { CompiledElicits } from './compile-elicits.ts'
 import type { AfterPhaseContext, McpToolContext, ServerPhaseContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
+import type { PlainFormSpec } from './plain-form.ts'
 
 export interface ToolRequirements {
   /** The client must support elicitation (default: true when `.elicits` declares any key). */
@@ -69,6 +70,8 @@ export interface McpTool<
   readonly compiled: CompiledElicits
   readonly requirements: Readonly<ToolRequirements>
   readonly jsonSchema: McpToolJsonSchemas
+  /** How each key's question reads in a plain MCP form (`.plainForm()`); keys without one read as declared. */
+  readonly plainForms: Readonly<Record<string, PlainFormSpec>>
   /** Schema warnings (keywords clients may not enforce); errors throw at definition time. */
   readonly warnings: readonly ElicitViolation[]
   readonly body: ExecuteBody<P, E, R> | HandoffBody<P, E, R>

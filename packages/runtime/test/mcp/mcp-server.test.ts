@@ -3,13 +3,13 @@
  * (through the stdio entry with an in-memory transport).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { extractModelContext } from '../../src/index.ts'
+import { extractModelContext, MODEL_CONTEXT_EXTENSION } from '../../src/index.ts'
 import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
 import { JsonRpcStdioTransport } from '../../src/mcp/stdio-transport.ts'
 import { PassThrough } from 'node:stream'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
-import { accept, connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
+import { accept, connectClient, FULL_CAPABILITIES, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
 import { until } from '../support/until.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
@@ -49,8 +49,8 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     expect(tools.map((t) => t.name).sort()).toEqual(['add', 'book_flight'])
   })
 
-  it('runs book_flight end to end; the client reads x-model-context from the schema and from the message', async () => {
-    const client = await connect(serve([bookFlight]), generation)
+  it('runs book_flight end to end; a client that declares it reads x-model-context from the schema and from the message', async () => {
+    const client = await connect(serve([bookFlight]), generation, { capabilities: { ...FULL_CAPABILITIES, extensions: { [MODEL_CONTEXT_EXTENSION]: {} } } })
     seatAndTip(client)
     const result = await client.call('book_flight', { from: 'NYC', destination: 'LAX' })
 

@@ -11,7 +11,7 @@ import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { InMemoryTransport as Memory132 } from 'mcp-sdk-1-32/inMemory.js'
 import { CreateMessageRequestSchema as Sample132, ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
 import { z } from 'zod'
-import { createMcpTool, extractModelContext } from '../../src/index.ts'
+import { createMcpTool, extractModelContext, MODEL_CONTEXT_EXTENSION } from '../../src/index.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
@@ -27,7 +27,7 @@ describe.each(peers)('$name client', (peer) => {
     server.listen({ transport: serverSide as never })
     // The two SDK versions' classes differ in detail; the test uses the part they share.
     const ClientClass = peer.Client as unknown as typeof Client132
-    const client = new ClientClass({ name: 'sdk1-test', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } })
+    const client = new ClientClass({ name: 'sdk1-test', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, experimental: { [MODEL_CONTEXT_EXTENSION]: {} } } })
     const asked: Array<Record<string, unknown>> = []
     const answers = [{ flightId: 'SH-142' }, { row: 3, seat: 'B' }]
     client.setRequestHandler(peer.Elicit as never, (async (request: { params: Record<string, unknown> }) => {

@@ -34,7 +34,9 @@ describe('createMcpTool', () => {
     expect(tool.compiled.pickFlight!.wire).toMatchObject({ type: 'object', properties: { flightId: { type: 'string' } } })
     expect(tool.compiled.confirm!.wire).toMatchObject({ properties: { ok: { type: 'boolean' } } })
     expect(tool.body.kind).toBe('execute')
-    expect(tool.warnings).toEqual([])
+    // A free id a person in a plain MCP form could not know: a warning with the fix (see plain-form.test.ts).
+    expect(tool.warnings.map((w) => [w.rule, w.key, w.property])).toEqual([['plain-form-unanswerable', 'pickFlight', 'flightId']])
+    expect(tool.plainForms).toEqual({})
   })
 
   it('is immutable: each step returns a new builder and the tool is frozen', () => {
