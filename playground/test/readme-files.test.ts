@@ -45,3 +45,12 @@ describe("README: MCP Apps, in the playground's own words", () => {
     expect(section).toContain('docs/screenshots/mcp-apps-flight-list.png')
   })
 })
+
+describe('README: A plain MCP form, as the playground writes it', () => {
+  it("the .plainForm({...}) shown is reserve_table's, which plain-form.test.ts completes with SDK clients", () => {
+    const section = readme.slice(readme.indexOf('## A plain MCP form'), readme.indexOf('## Test a tool'))
+    const shown = /\n {2}\.plainForm\(\{\n[\s\S]*?\n {2}\}\)\n/.exec(section)?.[0]
+    expect(shown).toBeDefined()
+    expect(readFileSync(resolve(root, 'playground/src/tools/reserve-table/tool.ts'), 'utf8')).toContain(shown)
+  })
+})

@@ -18,6 +18,16 @@ export const bookFlight = createMcpTool('book_flight')
       context: z.object({ flightId: z.string(), taken: z.array(z.string()), rows: z.int() }),
     },
   })
+  // In an MCP client without this tool's UI, the questions are plain forms: the flights become a
+  // titled select, and the seat question says which seats are taken.
+  .plainForm({
+    pickFlight: {
+      choices: { flightId: ({ flights }) => flights.map((f) => ({ value: f.id, title: `${f.airline} ${f.id}, ${f.departs}–${f.arrives}, $${f.price}` })) },
+    },
+    pickSeat: {
+      summary: ({ taken, rows }) => `Rows 1–${rows}, seats ${SEAT_LETTERS.join(', ')}. Taken: ${taken.length > 0 ? taken.join(', ') : 'none'}.`,
+    },
+  })
   .execute(function* (params, ctx) {
     const flights = searchFlights(params.from, params.destination)
     yield* ctx.log('info', `Found ${flights.length} flights from ${params.from} to ${params.destination}`)

@@ -11,12 +11,13 @@ export const chooseColor = createMcpTool('choose_color')
   .elicits({
     pick: {
       response: z.object({
-        color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a hex color like #3b82f6'),
-        name: z.string().max(40).optional(),
+        color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a hex color like #3b82f6').describe('A hex color such as #3b82f6'),
+        name: z.string().max(40).optional().describe('A name for it (optional)'),
       }),
       context: z.object({ defaultColor: z.string() }),
     },
   })
+  .plainForm({ pick: { summary: ({ defaultColor }) => `The current color is ${defaultColor}.` } })
   .execute(function* (params, ctx) {
     const answer = yield* ctx.elicit('pick', { message: `Please select a color for ${params.purpose}`, defaultColor: '#3b82f6' })
     if (answer.action !== 'accept') return { chosen: false }

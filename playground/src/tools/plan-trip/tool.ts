@@ -29,7 +29,13 @@ export const planTrip = createMcpTool('plan_trip')
       date: z.iso.date().describe('The day, YYYY-MM-DD').optional(),
     }),
   )
-  .elicits({ pickActivity: z.object({ activityId: z.string() }) })
+  // The activities travel with the question too: a plain MCP form offers them as a titled select.
+  .elicits({ pickActivity: { response: z.object({ activityId: z.string() }), context: z.object({ activities: z.array(activitySchema) }) } })
+  .plainForm({
+    pickActivity: {
+      choices: { activityId: ({ activities }) => activities.map((a) => ({ value: a.id, title: `${a.name} — ${a.hours} h, ${a.price === 0 ? 'free' : `$${a.price}`}` })) },
+    },
+  })
   .handoff({
     *before(params, ctx) {
       const activities = findActivities(params.city)
@@ -38,7 +44,7 @@ export const planTrip = createMcpTool('plan_trip')
       return { lookupId, city: params.city, activities } satisfies TripHandoff
     },
     *client(trip, ctx) {
-      return yield* ctx.elicit('pickActivity', { message: `What would you like to do in ${trip.city}?` })
+      return yield* ctx.elicit('pickActivity', { message: `What would you like to do in ${trip.city}?`, activities: trip.activities })
     },
     *after(trip, answer, ctx) {
       if (answer.action !== 'accept') return { planned: false as const, reason: answer.action === 'decline' ? 'You declined.' : 'Cancelled.' }
