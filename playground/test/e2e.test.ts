@@ -448,7 +448,11 @@ describe('chat experience', () => {
     await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 15_000 })
     expect(await tool.locator('.tool-title').innerText()).toBe('Book a flight')
     expect(await tool.locator('.tool-status').innerText()).toBe('Completed')
-    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual(['✓ Flight id: JS-501', '✓ Row: 3 · Seat: B'])
+    // The flight by what the person picked (its plain-form title), not by its id alone.
+    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/^✓ Flight id: JetStream JS-501, \d\d:\d\d–\d\d:\d\d, \$\d+$/),
+      '✓ Row: 3 · Seat: B',
+    ])
     expect(await tool.getByRole('grid').count()).toBe(0)
   }, 60_000)
 

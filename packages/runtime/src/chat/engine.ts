@@ -24,6 +24,7 @@ import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
 import { summarizeAnswer } from '../schema/field-labels.ts'
+import { withChoices } from '../tool/plain-form.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { ChatModel } from './model.ts'
@@ -177,7 +178,8 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     }
     if (asked) {
       const { action } = response.result
-      const summary = response.result.action === 'accept' ? summarizeAnswer(asked.schema.json, response.result.content) : ''
+      // What the person chose, by its title where the key's plain form names its choices.
+      const summary = response.result.action === 'accept' ? summarizeAnswer(withChoices(asked.schema.json, asked.plain?.choices, false), response.result.content) : ''
       ctx.emit({ type: 'elicit_answered', callId: call.callId, elicitId: response.elicitId, key: asked.key, action, summary })
     }
     await settle(ctx, conversation, call)
