@@ -18,6 +18,8 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
 import { appRouteOptionsSchema, appRoutes, type AppRouteOptions } from './app-routes.ts'
 import { OptionsError } from '../errors/options-error.ts'
+import { forClient } from '../errors/client-errors.ts'
+import { staticRoot } from './static-root.ts'
 
 export interface ServeAppOptions extends AppRouteOptions {
   /** The built client (Vite's client outDir). Without it only the chat and MCP paths answer. */
@@ -60,8 +62,10 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
   }
 
   const api = appRoutes(app, routes)
-  const files = dir
-    ? sirv(dir, {
+  const root = dir === undefined ? undefined : staticRoot(dir)
+  for (const link of root?.skipped ?? []) console.warn(`[mcp-bridge] serveApp: not serving ${link}: only files inside ${dir} are served.`)
+  const files = root
+    ? sirv(root.dir, {
         single: true,
         etag: true,
         gzip: true,
@@ -78,8 +82,9 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
   const server = createServer((req, res) => {
     api(req, res, (error) => {
       if (error) {
+        // The details are for the server's log; the client gets a code and a sentence.
         res.writeHead(500, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ code: 'SERVER_ERROR', message: error instanceof Error ? error.message : String(error) }))
+        res.end(JSON.stringify(forClient(error, 'a request failed')))
         return
       }
       if (files) files(req, res, () => notFound(res))
@@ -110,6 +115,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
     (closing ??= (async () => {
       server.close()
       server.closeAllConnections()
+      root?.dispose()
       await closeAppServer(app)
     })())
   if (handleSignals) {

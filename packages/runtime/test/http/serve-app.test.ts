@@ -2,11 +2,11 @@
  * serveApp: the app server and the built client under Node — routes, static files with their
  * cache rules, client-side routes, closing, and clear errors for bad definitions and options.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
 
 const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))
@@ -47,6 +47,47 @@ describe('serveApp', () => {
     await s.close()
     expect(log).toEqual(['chat closed', 'mcp closed', 'store closed'])
     await expect(get('/')).rejects.toThrow()
+  })
+
+  it('serves only files whose real path is inside the client folder: a link out or to nowhere is skipped with a warning, not served, not a crash', async () => {
+    const client = mkdtempSync(join(tmpdir(), 'serve-app-links-'))
+    const outside = mkdtempSync(join(tmpdir(), 'serve-app-outside-'))
+    try {
+      mkdirSync(join(client, 'assets'))
+      writeFileSync(join(client, 'index.html'), '<!doctype html><title>linked</title>')
+      writeFileSync(join(client, 'assets/app.js'), 'console.log("app")')
+      writeFileSync(join(outside, 'secret.txt'), 'root:x:0:0')
+      symlinkSync(join(outside, 'secret.txt'), join(client, 'secret.txt'))
+      symlinkSync(outside, join(client, 'outside-folder'))
+      symlinkSync(join(client, 'nothing-here'), join(client, 'gone.txt'))
+      symlinkSync(join(client, 'assets/app.js'), join(client, 'alias.js'))
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+      const s = await serveApp(app(), { staticDir: client, port: 0, handleSignals: false })
+      served.push(s)
+      const warned = warn.mock.calls.map(([line]) => String(line))
+      warn.mockRestore()
+      expect(warned).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/not serving secret\.txt → points outside the client folder/),
+          expect.stringMatching(/not serving outside-folder → points outside the client folder/),
+          expect.stringMatching(/not serving gone\.txt → points nowhere/),
+        ]),
+      )
+      expect(warned).toHaveLength(3)
+      const text = async (path: string) => (await fetch(new URL(path, s.url))).text()
+      for (const path of ['/secret.txt', '/outside-folder/secret.txt', '/gone.txt']) {
+        const response = await fetch(new URL(path, s.url))
+        expect([path, response.status]).toEqual([path, 404])
+        expect(await response.text()).not.toContain('root:x')
+      }
+      expect(await text('/alias.js')).toBe('console.log("app")') // a link inside the folder is fine
+      const asset = await fetch(new URL('/assets/app.js', s.url))
+      expect([await asset.text(), asset.headers.get('cache-control')]).toEqual(['console.log("app")', 'public, max-age=31536000, immutable'])
+      await s.close()
+    } finally {
+      rmSync(client, { recursive: true, force: true })
+      rmSync(outside, { recursive: true, force: true })
+    }
   })
 
   it('takes other paths, and answers 404 outside them without a static dir', async () => {
