@@ -18,6 +18,7 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { forClient } from '../errors/client-errors.ts'
 import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
+import { readLimited } from '../http/read-limited.ts'
 import { crossOriginHeaders, foreignRequestProblem, preflightResponse, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
@@ -267,26 +268,6 @@ function userText(body: ChatRequestBody): string | undefined {
   if (last?.role !== 'user') return undefined
   const text = last.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
   return text || undefined
-}
-
-async function readLimited(request: Request, max: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > max) return undefined
-  if (!request.body) return ''
-  const reader = request.body.getReader()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > max) {
-      await reader.cancel()
-      return undefined
-    }
-    chunks.push(value)
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks))
 }
 
 function problem(status: number, code: string, message: string, issues?: unknown): Response {

@@ -85,6 +85,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
+    maxArgumentBytes: options.maxArgumentBytes,
     clientKey: options.clientKey,
     apps: options.apps,
     clock: options.clock,

@@ -16,6 +16,7 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import { toNodeListener } from '../http/node-adapter.ts'
+import { readLimited } from '../http/read-limited.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
 import type { Scope } from 'effection'
@@ -29,7 +30,11 @@ export interface McpHttpOptions extends RequestOriginOptions {
   maxLegacySessionsPerClient?: number
   /** Close a 2025-11-25 session no request has used for this long, in ms. Default 10 minutes. */
   legacySessionIdleMs?: number
+  /** Largest request body, in bytes; a larger one gets 413 before it is parsed. Default 1 MiB. */
+  maxBodyBytes?: number
 }
+
+const DEFAULT_MAX_BODY_BYTES = 1 << 20
 
 const optionsSchema = z
   .object({
@@ -38,6 +43,7 @@ const optionsSchema = z
     maxLegacySessions: z.number().int().min(1).optional(),
     maxLegacySessionsPerClient: z.number().int().min(1).optional(),
     legacySessionIdleMs: z.number().int().min(1000).max(24 * 3600_000).optional(),
+    maxBodyBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
   })
   .strict()
 
@@ -77,10 +83,13 @@ export function createMcpHttpHandler(
     return jsonRpcError(answer.refused.status, answer.refused.status === 404 ? -32001 : -32000, answer.refused.message)
   }
 
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   async function fetch(request: Request): Promise<Response> {
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return jsonRpcError(403, -32000, foreign)
-    return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request)
+    const bounded = await withBoundedBody(request, maxBodyBytes)
+    if (!bounded) return jsonRpcError(413, -32600, `The request body is larger than ${maxBodyBytes} bytes (createHandler({ maxBodyBytes })); nothing was read past it.`)
+    return (await isLegacyRequest(bounded)) ? legacy(bounded) : modern.fetch(bounded)
   }
 
   return {
@@ -91,6 +100,14 @@ export function createMcpHttpHandler(
       await sessions.close()
     },
   }
+}
+
+/** The request with its body read (up to `max` bytes) into memory; undefined past `max`. */
+async function withBoundedBody(request: Request, max: number): Promise<Request | undefined> {
+  if (request.method !== 'POST' || !request.body) return request
+  const text = await readLimited(request, max)
+  if (text === undefined) return undefined
+  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal })
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -48,6 +48,8 @@ import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
 import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
 import { forClient } from '../errors/client-errors.ts'
 import type { Seat } from './view-desk.ts'
+import { exceedsJsonBounds } from '../schema/json-schema.ts'
+import { MAX_JSON_DEPTH } from '../model-context/json-safe.ts'
 
 export interface ToolCallService {
   tools: ReadonlyMap<string, AnyMcpTool>
@@ -60,6 +62,8 @@ export interface ToolCallService {
   clock: Clock
   /** The server's scope: every round runs as a task of it. */
   scope: Scope
+  /** Largest arguments of one call, in bytes of JSON. */
+  maxArgumentBytes: number
 }
 
 /** What an MCP call records for its recovery: the client it serves, as of its first round. */
@@ -98,6 +102,8 @@ export function* serveToolCall(
 ): Operation<CallToolResult | InputRequiredResult> {
   const { name } = request.params
   const args = request.params.arguments ?? {}
+  const oversize = argumentsProblem(name, args, service.maxArgumentBytes)
+  if (oversize) throw new ProtocolError(ProtocolErrorCode.InvalidParams, oversize)
   const tool = service.tools.get(name)
   const caps = clientCapabilitiesOf(server, ctx)
   const version = protocolVersionOf(server, ctx)
@@ -337,6 +343,20 @@ function watchCancellation(call: McpCall, ctx: ServerContext): void {
   if (signal.aborted) return onAbort()
   signal.addEventListener('abort', onAbort, { once: true })
   call.extra.detachCancel = () => signal.removeEventListener('abort', onAbort)
+}
+
+/**
+ * Why a call's arguments are refused before anything reads them, if they are: nested past
+ * MAX_JSON_DEPTH (checked without recursion, so a hostile nesting costs no stack), or larger than
+ * `max` bytes of JSON (a suspended call holds them).
+ */
+function argumentsProblem(tool: string, args: unknown, max: number): string | undefined {
+  if (exceedsJsonBounds(args, { depth: MAX_JSON_DEPTH, nodes: Number.POSITIVE_INFINITY })) {
+    return `The arguments of "${tool}" nest deeper than ${MAX_JSON_DEPTH} levels; no tool takes that. Nothing was run.`
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(args))
+  if (bytes > max) return `The arguments of "${tool}" are ${bytes} bytes of JSON; this server takes at most ${max} (maxArgumentBytes). Nothing was run.`
+  return undefined
 }
 
 function invalidState(why: string): ProtocolError {

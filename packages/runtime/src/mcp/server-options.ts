@@ -55,6 +55,12 @@ export interface McpServerOptions {
    */
   lockLeaseMs?: number
   /**
+   * Largest `tools/call` arguments, in bytes of JSON (default 256 KiB): a suspended call holds
+   * its arguments, so this bounds what each one costs. Larger (or nested deeper than 64 levels)
+   * is refused with -32602 before the tool runs.
+   */
+  maxArgumentBytes?: number
+  /**
    * Who an HTTP request is from, for `maxSuspendedCallsPerClient`. Default: the remote address
    * (through `handler.node`); a stdio connection is one client.
    */
@@ -95,6 +101,7 @@ export interface ResolvedServerOptions {
   maxSuspendedCalls: number
   maxSuspendedCallsPerClient: number
   lockLeaseMs: number
+  maxArgumentBytes: number
   clientKey: ClientKey
   onError: (error: Error) => void
   store: CallStore | undefined
@@ -116,6 +123,7 @@ const optionsSchema = z
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
+    maxArgumentBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: z.function().optional(),
     onError: z.function().optional(),
@@ -159,6 +167,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
     maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
     lockLeaseMs: options.lockLeaseMs ?? LEASE_MS,
+    maxArgumentBytes: options.maxArgumentBytes ?? 256 << 10,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     store: input.store,
