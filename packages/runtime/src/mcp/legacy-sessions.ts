@@ -3,6 +3,10 @@
  * DELETEs it). Bounded three ways, so one client cannot deny the others: at most `maxSessions`
  * in all, `maxSessionsPerClient` per client (`clientKey`), and a session no request has used for
  * `idleMs` — none in flight, none open such as a GET stream — is closed.
+ *
+ * Many clients never DELETE (the MCP Inspector, SDK 1.x, the conformance suite): a client at its
+ * cap gets its least recently used idle session closed to make room, rather than a 429 — only a
+ * client whose every session is busy is refused.
  */
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
@@ -28,6 +32,8 @@ interface Session {
   client: string
   /** Requests of this session whose responses are still open. */
   inFlight: number
+  /** When its last response ended (or it began): the least recently used idle one goes first. */
+  lastUsed: number
 }
 
 export type SessionAnswer = { response: Response } | { refused: { status: number; message: string } }
@@ -61,8 +67,13 @@ export class LegacySessions {
   /** An `initialize` without a session: a new one, if the limits allow. */
   async open(request: Request, client: string): Promise<SessionAnswer> {
     const { maxSessions, maxSessionsPerClient } = this.limits
-    if (this.#perClient.of(client) >= maxSessionsPerClient) {
-      return { refused: { status: 429, message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient); close one (DELETE) first.` } }
+    if (this.#perClient.of(client) >= maxSessionsPerClient && !(await this.#closeLeastRecentlyUsed(client))) {
+      return {
+        refused: {
+          status: 429,
+          message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient), each of them busy; close one (DELETE) or wait for one to finish.`,
+        },
+      }
     }
     if (this.#sessions.size >= maxSessions) {
       return { refused: { status: 503, message: `This server holds ${maxSessions} sessions already (maxLegacySessions); try again later.` } }
@@ -72,7 +83,7 @@ export class LegacySessions {
       sessionIdGenerator: () => randomUUID(),
       // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing.
       eventStore: createSessionEventStore(),
-      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0 }),
+      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
     })
     transport.onclose = () => {
@@ -92,6 +103,19 @@ export class LegacySessions {
     const open = [...this.#sessions.values()]
     await Promise.all(open.map((s) => s.server.close()))
     await this.#destroy()
+  }
+
+  /** Close `client`'s least recently used idle session; false when every one of them is busy. */
+  async #closeLeastRecentlyUsed(client: string): Promise<boolean> {
+    let oldest: [string, Session] | undefined
+    for (const entry of this.#sessions) {
+      const [, session] = entry
+      if (session.client === client && session.inFlight === 0 && (!oldest || session.lastUsed < oldest[1].lastUsed)) oldest = entry
+    }
+    if (!oldest) return false
+    this.#remove(oldest[0])
+    await oldest[1].server.close()
+    return true
   }
 
   #add(id: string, session: Session): void {
@@ -151,6 +175,7 @@ export class LegacySessions {
 
   #settled(id: string, session: Session): void {
     session.inFlight -= 1
+    session.lastUsed = this.limits.clock.now()
     if (session.inFlight === 0 && this.#sessions.get(id) === session) this.#idle.touch(id)
   }
 }

@@ -140,16 +140,32 @@ describe('2025-11-25 sessions', () => {
     })
   const HTTP_URL: { value?: URL } = {}
 
-  it('are limited per client (429 naming the option) and in all (503)', async () => {
+  it('are limited per client — its least recently used idle session makes room; 429 only when every one is busy — and in all (503)', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight], clientKey: (r) => r.headers.get('x-client') ?? 'none' })
     const http = await serveHttp(server, { maxLegacySessionsPerClient: 2, maxLegacySessions: 3 })
     open.push(server, http)
     HTTP_URL.value = http.url
-    expect((await init({ 'x-client': 'mallory' })).status).toBe(200)
-    expect((await init({ 'x-client': 'mallory' })).status).toBe(200)
-    const third = await init({ 'x-client': 'mallory' })
-    expect(third.status).toBe(429)
-    expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\)/)
+    const sessionOf = async (response: Response) => (await response.text(), response.headers.get('mcp-session-id')!)
+    const list = (id: string) => post(http.url, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    const first = await sessionOf(await init({ 'x-client': 'mallory' }))
+    const second = await sessionOf(await init({ 'x-client': 'mallory' }))
+    expect((await list(first)).status).toBe(200) // used last: the second is now the least recently used
+    // A client that never DELETEs (the Inspector, SDK 1.x) opens a third: its idle LRU session goes.
+    const third = await sessionOf(await init({ 'x-client': 'mallory' }))
+    expect((await list(second)).status).toBe(404)
+    expect((await list(first)).status).toBe(200)
+    expect((await list(third)).status).toBe(200)
+    // Both of its sessions busy (an open GET stream each): now it is refused, and told why.
+    const streams = [first, third].map((id) => {
+      const stop = new AbortController()
+      const opened = fetch(http.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, signal: stop.signal })
+      return { stop, opened }
+    })
+    await Promise.all(streams.map((s) => s.opened))
+    const busy = await init({ 'x-client': 'mallory' })
+    expect(busy.status).toBe(429)
+    expect(((await busy.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them busy/)
+    for (const s of streams) s.stop.abort()
     expect((await init({ 'x-client': 'alice' })).status).toBe(200)
     const full = await init({ 'x-client': 'bob' })
     expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/)])
