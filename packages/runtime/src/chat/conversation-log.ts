@@ -16,7 +16,7 @@ import type { CallStore, ConversationRecord } from '../calls/stores/call-store.t
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
-import { appendToTranscript } from './transcript.ts'
+import { appendToTranscript, boundTranscript } from './transcript.ts'
 import type { Clock } from '../time/clock.ts'
 
 /** Writes that lost a race this many times in a row give up (someone is rewriting it in a loop). */
@@ -59,6 +59,8 @@ export class ConversationLog {
     private readonly store: CallStore,
     private readonly ttlMs: number,
     private readonly clock: Clock,
+    /** The transcript is kept within this many bytes; older turns go first. */
+    private readonly maxTranscriptBytes: number,
   ) {}
 
   /**
@@ -123,7 +125,11 @@ export class ConversationLog {
       const messages = JSON.parse(text) as McpMessage[]
       const events = pending
       pending = []
-      await this.#amend(key, (before) => ({ ...before, v: 1, messages, events: events.reduce(appendToTranscript, before?.events ?? []) }), "the turn's last events were not saved")
+      await this.#amend(
+        key,
+        (before) => ({ ...before, v: 1, messages, events: boundTranscript(events.reduce(appendToTranscript, before?.events ?? []), this.maxTranscriptBytes) }),
+        "the turn's last events were not saved",
+      )
       written = text
     }
     return {

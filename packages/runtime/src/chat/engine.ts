@@ -46,6 +46,12 @@ export interface ChatLimits {
   /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
   conversationTtlMs: number
   /**
+   * Most bytes of a kept conversation's transcript (what a reload shows), default 2 MiB: past it
+   * the oldest turns are dropped, so one client cannot grow a conversation, or each turn's cost,
+   * without bound. (Its messages are bounded by `maxBodyBytes`.)
+   */
+  maxTranscriptBytes: number
+  /**
    * How long a running call's lock outlives a server that crashed, in ms (default 10 s): after
    * it, a live instance takes the call over and runs it on from its journal (within 1.5× this).
    */
@@ -60,6 +66,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxCallsPerClient: 20,
   idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
+  maxTranscriptBytes: 2 << 20,
   lockLeaseMs: LEASE_MS,
 }
 

@@ -86,6 +86,7 @@ const optionsSchema = z
         maxCallsPerClient: positive,
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        maxTranscriptBytes: z.number().int().min(16 << 10, 'at least 16384 bytes').max(64 << 20, 'at most 64 MiB'),
         conversationTtlMs: z.number().int().min(60_000, 'at least a minute (60000 ms)').max(366 * 24 * 3600_000, 'at most a year'),
         lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)'),
       })
@@ -112,7 +113,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const clientKey = options.clientKey ?? defaultClientKey
   const clock = options.clock ?? systemClock
   const store = options.store ?? createMemoryStore({ clock })
-  const conversations = new ConversationLog(store, limits.conversationTtlMs, clock)
+  const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,

@@ -44,3 +44,22 @@ export function appendToTranscript(events: readonly TranscriptEvent[], event: Tr
       return [...events, event]
   }
 }
+
+/**
+ * The transcript kept within `maxBytes` of JSON: whole turns go from the front (a turn starts at a
+ * user message) until the rest fits, so a reload shows the latest turns as they were. What one
+ * client sends cannot grow a conversation — and the cost of each of its writes — without bound.
+ */
+export function boundTranscript(events: readonly TranscriptEvent[], maxBytes: number): TranscriptEvent[] {
+  const sizes = events.map((e) => Buffer.byteLength(JSON.stringify(e)) + 1)
+  let total = sizes.reduce((a, b) => a + b, 0)
+  let start = 0
+  while (total > maxBytes && start < events.length - 1) {
+    // Drop the first turn: up to (not including) the next user message, or one event if none follows.
+    let end = start + 1
+    while (end < events.length - 1 && events[end]!.type !== 'user_message') end++
+    for (let i = start; i < end; i++) total -= sizes[i]!
+    start = end
+  }
+  return start === 0 ? [...events] : events.slice(start)
+}

@@ -19,7 +19,7 @@ import {
   createChatController,
   type ToolItem,
 } from '../../src/client.ts'
-import { appendToTranscript, MAX_LOGS_PER_CALL } from '../../src/chat/transcript.ts'
+import { appendToTranscript, boundTranscript, MAX_LOGS_PER_CALL } from '../../src/chat/transcript.ts'
 import type { TranscriptEvent } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookingPlugin, FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
@@ -268,6 +268,45 @@ describe('conversations survive reloads and restarts', () => {
     chat.dispose()
     reloaded.dispose()
   }, 20_000)
+})
+
+describe('a conversation one client keeps growing', () => {
+  it('stays within maxTranscriptBytes: the oldest turns go, the latest stay restorable', async () => {
+    const store = createMemoryStore()
+    const handler = createChatHandler({ tools: [slowCount], model, store, limits: { maxTranscriptBytes: 64 << 10 } })
+    handlers.push(handler)
+    const key = { id: 'growing-conversation-1', secret: 'g'.repeat(43) }
+    const big = (i: number) => `turn ${i} ${'x'.repeat(20_000)}`
+    for (let i = 0; i < 20; i++) {
+      const response = await handler(
+        new Request('http://127.0.0.1/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: big(i) }] }], conversation: key }),
+        }),
+      )
+      await response.text()
+    }
+    const record = await store.getConversation(key.id)
+    const events = (record!.state as { events: TranscriptEvent[] }).events
+    expect(Buffer.byteLength(JSON.stringify(events))).toBeLessThanOrEqual(64 << 10)
+    const said = events.flatMap((e) => (e.type === 'user_message' ? [e.text.slice(0, 8)] : []))
+    expect(said.at(-1)).toBe('turn 19 ')
+    expect(said.length).toBeLessThan(20)
+    // Each kept turn is whole: it starts at its user message.
+    expect(events[0]!.type).toBe('user_message')
+    const restored = await getSnapshot(handler, key)
+    expect(restored.status).toBe(200)
+  })
+
+  it('boundTranscript drops whole turns from the front and keeps at least the last event', () => {
+    const turn = (n: number): TranscriptEvent[] => [{ type: 'user_message', text: `q${n}` }, { type: 'text_delta', text: `a${n}`.padEnd(50, '.') }]
+    const events = [...turn(1), ...turn(2), ...turn(3)]
+    const size = (es: TranscriptEvent[]) => es.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e)) + 1, 0)
+    expect(boundTranscript(events, size(events))).toEqual(events)
+    expect(boundTranscript(events, size(events) - 1)).toEqual([...turn(2), ...turn(3)])
+    expect(boundTranscript(events, 10)).toEqual([events.at(-1)])
+  })
 })
 
 describe('the transcript keeps what a reload needs, small', () => {
