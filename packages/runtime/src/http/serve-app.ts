@@ -16,7 +16,9 @@ import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
-import { appRouteOptionsSchema, appRoutes, type AppRouteOptions } from './app-routes.ts'
+import { appRouteOptionsSchema, appRoutes, resolveAppRoutes, type AppRouteOptions } from './app-routes.ts'
+import { createRateLimiter, type RateLimit } from './rate-limit.ts'
+import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import { forClient } from '../errors/client-errors.ts'
 import { staticRoot } from './static-root.ts'
@@ -30,6 +32,21 @@ export interface ServeAppOptions extends AppRouteOptions {
   host?: string
   /** Close on SIGTERM and SIGINT (default true). */
   handleSignals?: boolean
+  /**
+   * A client whose request headers have not all arrived after this long is cut off (default
+   * 10 s): slow-header sockets cannot pile up.
+   */
+  headersTimeoutMs?: number
+  /** A client whose whole request (headers and body) has not arrived after this long is cut off (default 30 s). */
+  requestTimeoutMs?: number
+  /**
+   * Requests to the chat and MCP paths per client (its remote address), as a token bucket; past
+   * it, `429 RATE_LIMITED` with `Retry-After`. Off by default: set it when the server faces the
+   * internet without a proxy that limits rates.
+   */
+  rateLimit?: RateLimit
+  /** What the rate limit is measured with (default: wall time). */
+  clock?: Clock
 }
 
 export interface ServedApp {
@@ -49,13 +66,19 @@ const optionsSchema = appRouteOptionsSchema.extend({
   port: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   handleSignals: z.boolean().optional(),
+  headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  rateLimit: z
+    .strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() })
+    .optional(),
+  clock: clockOption.optional(),
 })
 
 export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
   if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of createAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('serveApp', summarizeIssues(parsed.error.issues))
-  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, ...routes } = parsed.data
+  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, rateLimit, clock, ...routes } = parsed.data
   const dir = staticDir instanceof URL ? fileURLToPath(staticDir) : staticDir
   if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) {
     throw new OptionsError('serveApp', { option: 'staticDir', problem: `staticDir ${dir} is not a directory; build the client first (vite build)` })
@@ -79,7 +102,17 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
     res.writeHead(404, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Nothing is served at this path.' }))
   }
-  const server = createServer((req, res) => {
+  const { chatPath, mcpPath } = resolveAppRoutes(routes)
+  const limited = rateLimit ? createRateLimiter(rateLimit, (clock as Clock | undefined) ?? systemClock) : undefined
+  const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs), connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) }, (req, res) => {
+    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
+    const decision = limited && (pathname === chatPath || pathname === mcpPath) ? limited(req.socket.remoteAddress ?? 'unknown') : undefined
+    if (decision && !decision.ok) {
+      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) })
+      res.end(JSON.stringify({ code: 'RATE_LIMITED', message: `Too many requests from this client; try again in ${seconds} s.` }))
+      return
+    }
     api(req, res, (error) => {
       if (error) {
         // The details are for the server's log; the client gets a code and a sentence.

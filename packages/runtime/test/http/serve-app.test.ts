@@ -3,11 +3,12 @@
  * cache rules, client-side routes, closing, and clear errors for bad definitions and options.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
+import { createTestClock } from '../../src/testing.ts'
 
 const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))
 mkdirSync(join(dist, 'assets'))
@@ -89,6 +90,36 @@ describe('serveApp', () => {
       rmSync(outside, { recursive: true, force: true })
     }
   })
+
+  it('limits the chat and MCP paths per client with rateLimit (429 RATE_LIMITED, Retry-After); static files are not counted', async () => {
+    const clock = createTestClock()
+    const s = await serveApp(app(), { staticDir: dist, port: 0, handleSignals: false, rateLimit: { requestsPerSecond: 1, burst: 2 }, clock })
+    served.push(s)
+    const chat = () => fetch(new URL('/api/chat', s.url), { method: 'POST', body: '{}' })
+    expect((await chat()).status).toBe(200)
+    expect((await chat()).status).toBe(200)
+    const refused = await chat()
+    expect([refused.status, refused.headers.get('retry-after'), await refused.json()]).toEqual([429, '1', { code: 'RATE_LIMITED', message: 'Too many requests from this client; try again in 1 s.' }])
+    expect((await fetch(new URL('/mcp', s.url), { method: 'POST', body: '{}' })).status).toBe(429) // one bucket for the client
+    for (let i = 0; i < 5; i++) expect((await fetch(new URL('/assets/app-1234.js', s.url))).status).toBe(200)
+    await clock.advance(1000)
+    expect((await chat()).status).toBe(200)
+    await expect(serveApp(app(), { rateLimit: { requestsPerSecond: 0 } } as never)).rejects.toThrow(OptionsError)
+  })
+
+  it('cuts off a client whose headers do not arrive within headersTimeoutMs', async () => {
+    const s = await serveApp(app(), { staticDir: dist, port: 0, handleSignals: false, headersTimeoutMs: 500 })
+    served.push(s)
+    const { port } = new URL(s.url)
+    const socket = connect(Number(port), '127.0.0.1')
+    socket.on('error', () => {})
+    let answer = ''
+    socket.on('data', (d: Buffer) => (answer += d))
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n') // …and the rest never comes
+    await new Promise((resolve) => socket.once('close', resolve))
+    expect(answer).toMatch(/^HTTP\/1\.1 408/)
+  }, 20_000)
 
   it('takes other paths, and answers 404 outside them without a static dir', async () => {
     const s = await serveApp(app(), { chatPath: '/chat', mcpPath: '/rpc', port: 0, handleSignals: false })
