@@ -299,7 +299,14 @@ export class CallRegistry<X = undefined> {
     if (this.#perClient.of(spec.client) >= maxCallsPerClient) {
       throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
     }
-    if (this.#calls.size >= maxCalls) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
+    if (this.#calls.size >= maxCalls) {
+      // Full: make room at the expense of the client holding the most calls waiting, if it holds
+      // more than this one would — so many addresses cannot fill the server for everyone else.
+      const victim = this.#evictionCandidate(spec.client)
+      if (!victim) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
+      this.#forget(victim)
+      void victim.host.abort(`the server was full (${this.options.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`)
+    }
     let call: LiveCall<X> | undefined
     const registry = this
     const host = createBridgeHost({
@@ -349,6 +356,16 @@ export class CallRegistry<X = undefined> {
       this.#end(call, endOf(host.events))
     }
     return call
+  }
+
+  /** The longest-waiting parked call of the client holding the most, if it holds more than `client` would with one more. */
+  #evictionCandidate(client: string): LiveCall<X> | undefined {
+    const waiting = new Map<string, LiveCall<X>[]>()
+    for (const call of this.#calls.values()) if (this.isParked(call)) waiting.set(call.client, [...(waiting.get(call.client) ?? []), call])
+    let top: LiveCall<X>[] | undefined
+    for (const calls of waiting.values()) if (!top || calls.length > top.length) top = calls
+    if (!top || top[0]!.client === client || this.#perClient.of(top[0]!.client) <= this.#perClient.of(client) + 1) return undefined
+    return top.reduce((oldest, call) => (call.createdAt < oldest.createdAt ? call : oldest))
   }
 
   get(callId: string): LiveCall<X> | undefined {

@@ -1,8 +1,18 @@
 /**
- * The network address a request came from, for per-client limits. A fetch `Request` does not
- * carry it, so the Node adapter records it beside each request it builds; elsewhere (Workers,
- * Deno, behind a proxy) give the handlers a `clientKey` of your own, e.g. from a trusted header.
+ * Who a request is from, for per-client limits. A fetch `Request` does not carry its address, so
+ * the Node adapter records it beside each request it builds; elsewhere (Workers, Deno) give the
+ * handlers a `clientKey` of your own.
+ *
+ * The default key is the address's **network**, not the address: one IPv6 host holds a whole /64,
+ * so keying by address would let it take every place as 2^64 "clients". IPv4 addresses stay
+ * whole by default (a /24 is often many people behind one provider); `createClientKey` sets both,
+ * and — behind proxies you run — reads the client's address from `X-Forwarded-For` / `Forwarded`.
  */
+import { isIPv4, isIPv6 } from 'node:net'
+import { z } from 'zod'
+import { summarizeIssues } from '../errors/issues.ts'
+import { OptionsError } from '../errors/options-error.ts'
+
 const addresses = new WeakMap<Request, string>()
 
 export function recordClientAddress(request: Request, address: string | undefined): void {
@@ -14,7 +24,83 @@ export function clientAddressOf(request: Request): string | undefined {
   return addresses.get(request)
 }
 
-/** Who a request is from, for quotas: the remote address, else one shared bucket. */
+/** Who a request is from, for quotas. */
 export type ClientKey = (request: Request) => string
 
-export const defaultClientKey: ClientKey = (request) => clientAddressOf(request) ?? 'unknown'
+export interface ClientKeyOptions {
+  /**
+   * How many proxies of yours stand in front of the server (default 0: none). With `n`, the
+   * client is the address the n-th proxy from the server saw: the n-th entry from the right of
+   * `X-Forwarded-For` (or of `Forwarded: for=`). Never more than you run: a client can write
+   * any entries to the left of yours.
+   */
+  trustProxyHops?: number
+  /** Bits of an IPv4 address that name a client (default 32: the whole address). */
+  ipv4PrefixBits?: number
+  /** Bits of an IPv6 address that name a client (default 64: one site's network). */
+  ipv6PrefixBits?: number
+}
+
+const optionsSchema = z
+  .object({
+    trustProxyHops: z.number().int().min(0).max(10, 'at most 10: the proxies you run in front').optional(),
+    ipv4PrefixBits: z.number().int().min(8).max(32).optional(),
+    ipv6PrefixBits: z.number().int().min(16).max(128).optional(),
+  })
+  .strict()
+
+export function createClientKey(options: ClientKeyOptions = {}): ClientKey {
+  const checked = optionsSchema.safeParse(options ?? {})
+  if (!checked.success) throw new OptionsError('createClientKey', summarizeIssues(checked.error.issues))
+  const { trustProxyHops = 0, ipv4PrefixBits = 32, ipv6PrefixBits = 64 } = checked.data
+  return (request) => {
+    const address = trustProxyHops === 0 ? clientAddressOf(request) : forwardedAddress(request, trustProxyHops)
+    return address ? networkOf(address, ipv4PrefixBits, ipv6PrefixBits) : 'unknown'
+  }
+}
+
+export const defaultClientKey: ClientKey = createClientKey()
+
+/** The address the `hops`-th proxy from the server saw, from the forwarding headers. */
+function forwardedAddress(request: Request, hops: number): string | undefined {
+  const forwarded = request.headers.get('forwarded')
+  const chain = forwarded
+    ? [...forwarded.matchAll(/for="?\[?([^\]";,]+)\]?(?::\d+)?"?/gi)].map((m) => m[1]!)
+    : (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  // The last proxy appended what it saw last; the one before it, before; and so on.
+  const entry = chain[chain.length - hops]
+  return entry ?? clientAddressOf(request)
+}
+
+/** `2001:db8:1:2::/64`, `203.0.113.7` (or `203.0.113.0/24`): the part of an address that names a client. */
+export function networkOf(address: string, ipv4Bits = 32, ipv6Bits = 64): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1]
+  const plain = mapped ?? address.replace(/%.*$/, '')
+  if (isIPv4(plain)) {
+    if (ipv4Bits === 32) return plain
+    const value = plain.split('.').reduce((n, part) => n * 256 + Number(part), 0)
+    const masked = Math.floor(value / 2 ** (32 - ipv4Bits)) * 2 ** (32 - ipv4Bits)
+    return `${[24, 16, 8, 0].map((shift) => Math.floor(masked / 2 ** shift) % 256).join('.')}/${ipv4Bits}`
+  }
+  if (!isIPv6(plain)) return address
+  const groups = expandIPv6(plain)
+  const bits = groups.flatMap((g) => g.toString(2).padStart(16, '0').split('')).map((b, i) => (i < ipv6Bits ? b : '0'))
+  const kept = Array.from({ length: 8 }, (_, i) => parseInt(bits.slice(i * 16, i * 16 + 16).join(''), 2).toString(16))
+  return `${kept.join(':')}/${ipv6Bits}`
+}
+
+/** The eight 16-bit groups of an IPv6 address (`::` filled with zeros; an IPv4 tail is two groups). */
+function expandIPv6(address: string): number[] {
+  const [head = '', tail] = address.split('::')
+  const groupsOf = (text: string) => text.split(':').filter(Boolean).flatMap(group)
+  const left = groupsOf(head)
+  if (tail === undefined) return left
+  const right = groupsOf(tail)
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
+}
+
+function group(text: string): number[] {
+  if (!text.includes('.')) return [parseInt(text, 16)]
+  const [a = 0, b = 0, c = 0, d = 0] = text.split('.').map(Number)
+  return [a * 256 + b, c * 256 + d]
+}

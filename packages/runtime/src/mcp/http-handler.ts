@@ -14,7 +14,7 @@ import { createMcpHandler, isLegacyRequest, type McpServer, type McpServerFactor
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import type { ClientKey } from '../http/client-address.ts'
+import { clientAddressOf, recordClientAddress, type ClientKey } from '../http/client-address.ts'
 import { toNodeListener } from '../http/node-adapter.ts'
 import { readLimited } from '../http/read-limited.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
@@ -107,7 +107,10 @@ async function withBoundedBody(request: Request, max: number): Promise<Request |
   if (request.method !== 'POST' || !request.body) return request
   const text = await readLimited(request, max)
   if (text === undefined) return undefined
-  return new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal })
+  const bounded = new Request(request.url, { method: request.method, headers: request.headers, body: text, signal: request.signal })
+  // Still the same client: the address the Node adapter saw goes with the copy.
+  recordClientAddress(bounded, clientAddressOf(request))
+  return bounded
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
