@@ -67,10 +67,11 @@ export class ConversationLog {
    * Start recording a turn of this conversation; undefined if the id belongs to another secret.
    * (A new id is fine: the first write creates it.)
    */
-  async begin(key: ConversationKey, requestId?: string): Promise<TurnRecorder | 'forbidden' | 'already applied'> {
+  async begin(key: ConversationKey, requestId?: string, onNew?: () => Promise<void>): Promise<TurnRecorder | 'forbidden' | 'already applied'> {
     const writer: Writer = { id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }
     const record = await this.store.getConversation(key.id)
     if (record && !writer.owns(record)) return 'forbidden'
+    if (!record) await onNew?.()
     let state = record?.state as StoredState | undefined
     if (requestId !== undefined) {
       // Claimed with a write on top of what was read: of two tries of one request (a retry whose

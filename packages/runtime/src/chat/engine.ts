@@ -51,6 +51,8 @@ export interface ChatLimits {
    * without bound. (Its messages are bounded by `maxBodyBytes`.)
    */
   maxTranscriptBytes: number
+  /** Conversations one client (`clientKey`) keeps, default 50: a new one past it forgets its oldest. */
+  maxConversationsPerClient: number
   /**
    * How long a running call's lock outlives a server that crashed, in ms (default 10 s): after
    * it, a live instance takes the call over and runs it on from its journal (within 1.5× this).
@@ -67,6 +69,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
   maxTranscriptBytes: 2 << 20,
+  maxConversationsPerClient: 50,
   lockLeaseMs: LEASE_MS,
 }
 

@@ -27,6 +27,7 @@ import { encodeChatEvent } from '../protocol/codec.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
 import { chatRecovery } from './recover-chat-call.ts'
+import { ClientConversations } from './client-conversations.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 import { OptionsError } from '../errors/options-error.ts'
@@ -86,6 +87,7 @@ const optionsSchema = z
         maxCallsPerClient: positive,
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        maxConversationsPerClient: z.number().int().min(1).max(100_000),
         maxTranscriptBytes: z.number().int().min(16 << 10, 'at least 16384 bytes').max(64 << 20, 'at most 64 MiB'),
         conversationTtlMs: z.number().int().min(60_000, 'at least a minute (60000 ms)').max(366 * 24 * 3600_000, 'at most a year'),
         lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)'),
@@ -114,6 +116,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const clock = options.clock ?? systemClock
   const store = options.store ?? createMemoryStore({ clock })
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
+  const perClient = new ClientConversations(store, clock, limits.conversationTtlMs, limits.maxConversationsPerClient)
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
     idleTimeoutMs: limits.idleTimeoutMs,
     maxCalls: limits.maxActiveCalls,
@@ -171,7 +174,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
-      const begun = await storeCall(() => conversations.begin(body.conversation!, body.requestId))
+      const begun = await storeCall(() => conversations.begin(body.conversation!, body.requestId, () => perClient.admit(clientKey(request), body.conversation!.id)))
       if (begun instanceof Response) return begun
       if (begun === 'forbidden') {
         return problem(403, 'CONVERSATION_FORBIDDEN', `Conversation ${body.conversation.id} belongs to another secret. Start a new conversation (a new random id).`)

@@ -299,6 +299,28 @@ describe('a conversation one client keeps growing', () => {
     expect(restored.status).toBe(200)
   })
 
+  it('one client keeps at most maxConversationsPerClient: a new one past it forgets its oldest; other clients keep theirs', async () => {
+    const store = createMemoryStore()
+    const handler = createChatHandler({ tools: [slowCount], model, store, limits: { maxConversationsPerClient: 3 }, clientKey: (r) => r.headers.get('x-client') ?? '?' })
+    handlers.push(handler)
+    const start = async (client: string, id: string) => {
+      const response = await handler(
+        new Request('http://127.0.0.1/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client': client },
+          body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], conversation: { id, secret: 's'.repeat(43) } }),
+        }),
+      )
+      await response.text()
+    }
+    await start('alice', 'alice-conversation-0')
+    for (let i = 0; i < 5; i++) await start('mallory', `mallory-conversation-${i}`)
+    await start('mallory', 'mallory-conversation-4') // a turn of one she has: no new one
+    const kept = async (id: string) => (await getSnapshot(handler, { id, secret: 's'.repeat(43) })).status
+    expect(await Promise.all([0, 1, 2, 3, 4].map((i) => kept(`mallory-conversation-${i}`)))).toEqual([404, 404, 200, 200, 200])
+    expect(await kept('alice-conversation-0')).toBe(200)
+  })
+
   it('boundTranscript drops whole turns from the front and keeps at least the last event', () => {
     const turn = (n: number): TranscriptEvent[] => [{ type: 'user_message', text: `q${n}` }, { type: 'text_delta', text: `a${n}`.padEnd(50, '.') }]
     const events = [...turn(1), ...turn(2), ...turn(3)]
