@@ -120,6 +120,52 @@ describe('playground in Chromium', () => {
     await page.getByText('Try one of these:').waitFor({ timeout: 30_000 })
   }, 90_000)
 
+  it('two tabs of one conversation stay in step: a booking made in the second closes the question in the first, and both show it booked after a reload', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    const second = await page.context().newPage()
+    pages.push(second)
+    await second.goto(base)
+    // The second tab books it.
+    await second.getByRole('button', { name: /JetStream JS-501/ }).click({ timeout: 30_000 })
+    await second.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    await second.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    await second.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+    // The first tab, untouched, follows: its flight question closes and the booking shows.
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
+    expect(await page.getByRole('button', { name: /JetStream JS-501/ }).count()).toBe(0)
+    for (const tab of [page, second]) {
+      await tab.reload()
+      await tab.getByLabel('Booking confirmation').waitFor({ timeout: 30_000 })
+      expect(await tab.getByRole('region', { name: 'Book a flight' }).getAttribute('data-status')).toBe('completed')
+      expect(await tab.getByText(/did not finish|already finished|call_/).count()).toBe(0)
+    }
+    await second.close()
+  }, 90_000)
+
+  it('a tab that missed what another did is refused without harm and catches up: its stale answer changes nothing', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    // Another page of the conversation, in a context that shares only the key (no tab-to-tab messages):
+    // it books, while this page still shows the flight question.
+    const key = await page.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('mcp-bridge:chat:'))!)
+    const other = await (await browser.newContext({ viewport: { width: 900, height: 1000 } })).newPage()
+    pages.push(other)
+    await other.addInitScript(([k, v]) => localStorage.setItem(k, v), key)
+    await other.goto(base)
+    await other.getByRole('button', { name: /JetStream JS-501/ }).click({ timeout: 30_000 })
+    await other.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    await other.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    await other.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+    // This page answers its stale question: refused (409), nothing changes, and it shows the booking.
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
+    await other.reload()
+    await other.getByLabel('Booking confirmation').waitFor({ timeout: 30_000 })
+    expect(await other.getByRole('region', { name: 'Book a flight' }).getAttribute('data-status')).toBe('completed')
+    await other.close()
+  }, 90_000)
+
   for (const [name, viewport] of [
     ['desktop', { width: 1280, height: 800 }],
     ['phone', { width: 390, height: 844 }],

@@ -52,6 +52,8 @@ interface Writer {
 export interface TurnRecorder {
   record(event: TranscriptEvent): void
   checkpoint(messages: readonly McpMessage[]): Promise<void>
+  /** The conversation's revision as this turn last wrote (or read) it. */
+  revision(): number | undefined
 }
 
 export class ConversationLog {
@@ -67,12 +69,19 @@ export class ConversationLog {
    * Start recording a turn of this conversation; undefined if the id belongs to another secret.
    * (A new id is fine: the first write creates it.)
    */
-  async begin(key: ConversationKey, requestId?: string, onNew?: () => Promise<void>): Promise<TurnRecorder | 'forbidden' | 'already applied'> {
+  async begin(
+    key: ConversationKey,
+    { requestId, knownRevision, onNew }: { requestId?: string; knownRevision?: number; onNew?: () => Promise<void> } = {},
+  ): Promise<TurnRecorder | 'forbidden' | 'already applied' | 'moved on'> {
     const writer: Writer = { id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }
     const record = await this.store.getConversation(key.id)
     if (record && !writer.owns(record)) return 'forbidden'
+    // A request from a page that has not seen the latest (another tab answered, a recovered call
+    // ended): nothing of it runs, and its messages never overwrite what is stored.
+    if (knownRevision !== undefined && (record?.revision ?? 0) !== knownRevision) return 'moved on'
     if (!record) await onNew?.()
     let state = record?.state as StoredState | undefined
+    let revision = record?.revision
     if (requestId !== undefined) {
       // Claimed with a write on top of what was read: of two tries of one request (a retry whose
       // first response was lost, two tabs), exactly one goes on.
@@ -85,10 +94,10 @@ export class ConversationLog {
           return seen ? undefined : { v: 1, messages: [], events: [], ...before, requests: [...(before?.requests ?? []), requestId].slice(-MAX_REQUEST_IDS) }
         },
         'its request id was not recorded',
-      )
+      ).then((written) => (revision = written ?? revision))
       if (seen) return 'already applied'
     }
-    return this.#recorder(writer, state && JSON.stringify(state.messages))
+    return this.#recorder(writer, state && JSON.stringify(state.messages), revision)
   }
 
   /**
@@ -103,6 +112,7 @@ export class ConversationLog {
     const recorder = this.#recorder(
       { id, owns: (r) => r.secretHash === secretHash, secretHash: () => secretHash, seal: (e) => (e.type === 'tool_call' ? { ...e, token: undefined } : e) },
       JSON.stringify((record.state as StoredState).messages),
+      record.revision,
     )
     return { messages: (record.state as StoredState).messages, recorder }
   }
@@ -115,7 +125,7 @@ export class ConversationLog {
     return { id: record.id, revision: record.revision, messages: state.messages, events: state.events.map((e) => openToken(e, key.secret)) }
   }
 
-  #recorder(key: Writer, storedMessages: string | undefined): TurnRecorder {
+  #recorder(key: Writer, storedMessages: string | undefined, revision: number | undefined): TurnRecorder {
     let pending: TranscriptEvent[] = []
     let writes = Promise.resolve()
     /** The messages as last stored: a checkpoint with no new events and the same messages writes nothing. */
@@ -126,11 +136,12 @@ export class ConversationLog {
       const messages = JSON.parse(text) as McpMessage[]
       const events = pending
       pending = []
-      await this.#amend(
-        key,
-        (before) => ({ ...before, v: 1, messages, events: boundTranscript(events.reduce(appendToTranscript, before?.events ?? []), this.maxTranscriptBytes) }),
-        "the turn's last events were not saved",
-      )
+      revision =
+        (await this.#amend(
+          key,
+          (before) => ({ ...before, v: 1, messages, events: boundTranscript(events.reduce(appendToTranscript, before?.events ?? []), this.maxTranscriptBytes) }),
+          "the turn's last events were not saved",
+        )) ?? revision
       written = text
     }
     return {
@@ -142,22 +153,23 @@ export class ConversationLog {
         writes = writes.then(() => write(text))
         return writes
       },
+      revision: () => revision,
     }
   }
 
   /**
    * Write the conversation on top of what is stored: `change` gets the stored state (none for a
    * new conversation) and returns the next, or `undefined` to write nothing. Retried on a
-   * conflict (another tab, a recovered call). Resolves to whether it wrote.
+   * conflict (another tab, a recovered call). Resolves to the revision written, if it wrote.
    */
-  async #amend(key: Writer, change: (state: StoredState | undefined) => StoredState | undefined, lost: string): Promise<boolean> {
+  async #amend(key: Writer, change: (state: StoredState | undefined) => StoredState | undefined, lost: string): Promise<number | undefined> {
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const current = await this.store.getConversation(key.id)
       if (current && !key.owns(current)) {
         throw new ConversationWriteError(`Conversation ${key.id} belongs to another secret; nothing was written.`)
       }
       const state = change(current?.state as StoredState | undefined)
-      if (!state) return false
+      if (!state) return undefined
       const now = this.clock.now()
       const next: ConversationRecord = {
         id: key.id,
@@ -167,7 +179,7 @@ export class ConversationLog {
         updatedAt: now,
         expiresAt: now + this.ttlMs,
       }
-      if (await this.store.putConversation(next)) return true
+      if (await this.store.putConversation(next)) return next.revision
     }
     throw new ConversationWriteError(`Conversation ${key.id} changed ${MAX_WRITE_ATTEMPTS} times while this turn tried to save it; ${lost}.`)
   }

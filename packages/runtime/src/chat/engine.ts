@@ -91,6 +91,8 @@ export interface EngineContext {
    * when a call asks or ends, and at its end.
    */
   checkpoint?(messages: readonly McpMessage[]): Promise<void>
+  /** The kept conversation's revision as last written (sent with `conversation_state`). */
+  revision?(): number | undefined
   signal: AbortSignal
 }
 
@@ -100,7 +102,9 @@ const LOST = 'This tool call is no longer running (it ended, expired, or the ser
 
 export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promise<void> {
   const conversation: McpMessage[] = body.messages.map((m) => ({ ...m, content: [...m.content] }))
-  const finish = () => ctx.emit({ type: 'conversation_state', messages: conversation })
+  /** The turn ends with the conversation sent back (not when it only confirmed an abort, or the client left). */
+  let ends = false
+  const finish = () => void (ends = true)
   try {
     await ctx.checkpoint?.(conversation)
     await turn(ctx, body, conversation, finish)
@@ -108,15 +112,20 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
     // A model or adapter failure ends the turn, not the protocol: the client still gets the
     // conversation so far as the final event, and can send the next message.
     ctx.emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
-    finish()
+    ends = true
   }
   // Also when the client left mid-turn: its calls went on, and a reload will look for them here.
+  // Saved before the end is sent, so the revision the client learns is the one stored.
+  let saved = true
   try {
     await ctx.checkpoint?.(conversation)
   } catch (error) {
+    saved = false
     const said = forClient(error, 'a conversation could not be saved')
     ctx.emit({ type: 'error', code: said.code, message: `The conversation could not be saved. ${said.message}` })
   }
+  const revision = saved ? ctx.revision?.() : undefined
+  if (ends) ctx.emit({ type: 'conversation_state', messages: conversation, ...(revision !== undefined && { revision }) })
 }
 
 /** Why a call cannot be answered or aborted any more, for the user and the model. */

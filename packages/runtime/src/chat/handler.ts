@@ -174,10 +174,23 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
-      const begun = await storeCall(() => conversations.begin(body.conversation!, body.requestId, () => perClient.admit(clientKey(request), body.conversation!.id)))
+      const begun = await storeCall(() =>
+        conversations.begin(body.conversation!, {
+          ...(body.requestId !== undefined && { requestId: body.requestId }),
+          ...(body.conversationRevision !== undefined && { knownRevision: body.conversationRevision }),
+          onNew: () => perClient.admit(clientKey(request), body.conversation!.id),
+        }),
+      )
       if (begun instanceof Response) return begun
       if (begun === 'forbidden') {
         return problem(403, 'CONVERSATION_FORBIDDEN', `Conversation ${body.conversation.id} belongs to another secret. Start a new conversation (a new random id).`)
+      }
+      if (begun === 'moved on') {
+        return problem(
+          409,
+          'CONVERSATION_MOVED_ON',
+          `Conversation ${body.conversation.id} changed since this page last saw it (another tab or window, or a call that finished on the server); nothing was done. Restore it (GET ?conversation=<id>) and act on what is there.`,
+        )
       }
       if (begun === 'already applied') {
         return problem(
@@ -214,7 +227,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
               ...(body.conversation && { conversationId: body.conversation.id }),
               emit,
               signal: stop.signal,
-              ...(recorder && { checkpoint: recorder.checkpoint }),
+              ...(recorder && { checkpoint: recorder.checkpoint, revision: recorder.revision }),
               ...(options.system && { system: options.system }),
             },
             body,

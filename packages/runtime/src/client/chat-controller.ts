@@ -130,16 +130,20 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   }
 
   /** Requests run one after another (after the restore), so the conversation each carries is the latest. */
-  function post(build: () => ChatRequestBody, onUndelivered?: () => void): Promise<void> {
+  function post(build: () => ChatRequestBody, onUndelivered?: () => void, onMovedOn?: () => void): Promise<void> {
     const signal = lifetime()
-    const run = queue.then(() => restore()).then(() => (signal.aborted ? undefined : stream(build(), signal, onUndelivered)))
+    const run = queue.then(() => restore()).then(() => (signal.aborted ? undefined : stream(build(), signal, onUndelivered, onMovedOn)))
     queue = run.catch(() => {})
     return run
   }
 
-  /** Every request names the conversation it belongs to, when it is kept. */
+  /**
+   * Every request names the conversation it belongs to, when it is kept, and the revision of it
+   * this page has seen: a page behind another tab is told so (409) instead of overwriting it.
+   */
   function withKey(body: ChatRequestBody): string {
-    return JSON.stringify(key ? { ...body, conversation: key } : body)
+    if (!key) return JSON.stringify(body)
+    return JSON.stringify({ ...body, conversation: key, ...(model.revision !== undefined && { conversationRevision: model.revision }) })
   }
 
   /** Checks every 2 s, for up to 2 minutes and only during this lifetime, whether the endpoint answers again. */
@@ -164,11 +168,16 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     })().finally(() => (reconnecting = undefined))
   }
 
-  /** Send a user message's turn; if it does not reach the server, the message is marked failed (Retry). */
-  function sendMessage(itemId: string, message: McpMessage): Promise<void> {
+  /**
+   * Send a user message's turn; if it does not reach the server, the message is marked failed
+   * (Retry). If the conversation moved on in another tab, the message goes again — once — on top
+   * of what the restore brought back.
+   */
+  function sendMessage(itemId: string, message: McpMessage, again = true): Promise<void> {
     let before: readonly McpMessage[] = []
     const requestId = requestIds.get(itemId) ?? newRequestId()
     requestIds.set(itemId, requestId)
+    const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
     return post(
       () => {
         before = model.conversation
@@ -177,10 +186,16 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       },
       // Not taken by the server: the message leaves the conversation until it is retried.
       () => dispatch({ type: 'message_undelivered', id: itemId, conversation: before }),
+      () => {
+        if (!again) return
+        const id = `user-${model.ids + 1}`
+        dispatch({ type: 'user_sent', id, text })
+        void sendMessage(id, message, false)
+      },
     )
   }
 
-  async function stream(body: ChatRequestBody, signal: AbortSignal, onUndelivered?: () => void): Promise<void> {
+  async function stream(body: ChatRequestBody, signal: AbortSignal, onUndelivered?: () => void, onMovedOn?: () => void): Promise<void> {
     const controller = new AbortController()
     const end = () => controller.abort(signal.reason)
     signal.addEventListener('abort', end, { once: true })
@@ -205,11 +220,14 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         throw new ChatEndpointError(`The chat server could not be reached (${(error as Error).message}); checking again in the background.`, { cause: error })
       }
       if (response.status === 409 && key) {
-        // A retry of a turn the server took before (its response was lost): what it did is in
-        // the conversation, so restore it instead of running the turn again.
-        delivered = true
+        // A retry of a turn the server took before (its response was lost), or a page behind
+        // another tab: nothing ran. Restore what is there; a message is sent again on top of it.
+        const code = ((await response.json().catch(() => ({}))) as { code?: string }).code
+        delivered = code === 'REQUEST_ALREADY_APPLIED'
+        settleAnswers(delivered ? { ok: true } : { ok: false, message: 'This conversation changed in another tab or window; it is shown again as it is now.' })
         dispatch({ type: 'turn_ended' })
         reload()
+        if (code === 'CONVERSATION_MOVED_ON') onMovedOn?.()
         return
       }
       if (!response.ok || !response.body) throw await responseError(response)
@@ -221,6 +239,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       }
       settleAnswers({ ok: true })
       dispatch({ type: 'turn_ended' })
+      announce()
     } catch (error) {
       settleAnswers({
         ok: false,
@@ -291,7 +310,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   /** An out-of-band abort: its response only confirms it (`call_aborted`); errors show as usual. */
   async function abortNow(body: ChatRequestBody): Promise<void> {
     try {
-      const response = await doFetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body: withKey(body), signal: lifetime() })
+      // Without the conversation: the turn running the call records its end there, and this
+      // request's messages (taken mid-turn) must not overwrite what that turn writes.
+      const response = await doFetch(api, { method: 'POST', headers: { 'content-type': 'application/json', ...options.headers }, body: JSON.stringify(body), signal: lifetime() })
       if (!response.ok || !response.body) throw await responseError(response)
       for await (const event of readChatEvents(response.body)) if (event.type === 'error') dispatch({ type: 'error', error: new ChatEndpointError(event.message) })
     } catch (error) {
@@ -356,10 +377,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       if (!snapshot.success) throw new ChatEndpointError('The chat endpoint sent a conversation this client does not understand (is it the same version?).')
       if (signal.aborted) throw signal.reason
       clearScreen('the chat was reloaded')
-      dispatch({ type: 'restored', events: snapshot.data.events, conversation: snapshot.data.messages })
+      dispatch({ type: 'restored', events: snapshot.data.events, conversation: snapshot.data.messages, revision: snapshot.data.revision })
       for (const event of snapshot.data.events) if (event.type === 'elicit_request' && isOpen(event.callId, event.request.id)) react(event)
       followRunningCalls(conversationKey, round, signal)
       askForReply()
+      tabs()
     } catch (error) {
       if (!signal.aborted) dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
       throw error
@@ -371,6 +393,32 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     if (!key) return
     restoring = undefined
     void restore().catch(() => {})
+  }
+
+  /**
+   * Tabs of one conversation stay in step: a turn that ended here tells the others (same browser,
+   * a BroadcastChannel per conversation), and a tab that is not busy restores what changed — an
+   * answer given in one closes the question in the other.
+   */
+  let channel: BroadcastChannel | undefined
+  function tabs(): BroadcastChannel | undefined {
+    if (!key || typeof BroadcastChannel === 'undefined') return undefined
+    if (channel?.name !== `mcp-bridge:conversation:${key.id}`) {
+      channel?.close()
+      channel = new BroadcastChannel(`mcp-bridge:conversation:${key.id}`)
+      // Under Node (tests, SSR) an open channel would keep the process alive.
+      ;(channel as { unref?: () => void }).unref?.()
+      channel.onmessage = (message: MessageEvent<{ revision?: unknown }>) => {
+        const revision = message.data?.revision
+        if (typeof revision !== 'number' || (model.revision ?? 0) >= revision || life.signal.aborted) return
+        if (inflight) return // this tab is mid-turn: its own request learns it (409) and restores
+        reload()
+      }
+    }
+    return channel
+  }
+  function announce(): void {
+    if (model.revision !== undefined) tabs()?.postMessage({ revision: model.revision })
   }
 
   /**
@@ -421,7 +469,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     // A call the in-flight response is running is aborted at once, beside that response (which
     // then reports its end); one waiting for an answer is aborted in turn, like any request.
     if (item?.status === 'running' && inflight) await abortNow({ messages: [...model.conversation], abort })
-    else await post(() => ({ messages: [...model.conversation], abort }))
+    // If the conversation moved on in another tab, the abort goes again on top of the restore.
+    else await post(() => ({ messages: [...model.conversation], abort }), undefined, () => void post(() => ({ messages: [...model.conversation], abort })))
   }
 
   return {
@@ -483,6 +532,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     },
     dispose() {
       life.abort(new ChatEndpointError('the chat was closed'))
+      channel?.close()
+      channel = undefined
       if (restoring && !restoring.finished) {
         // Forgotten at once: StrictMode mounts again right away, and that mount restores anew.
         restoring.controller.abort()

@@ -93,6 +93,8 @@ export interface ChatModel {
   assistantId: string | undefined
   /** Counter for item ids. */
   ids: number
+  /** The kept conversation's revision this page's messages come from (sent back as `conversationRevision`). */
+  revision: number | undefined
 }
 
 export type ChatInput =
@@ -122,12 +124,12 @@ export type ChatInput =
   | { type: 'restore_empty' }
   | { type: 'restore_failed'; error: Error }
   /** A snapshot from the server replaces what is on screen. */
-  | { type: 'restored'; events: readonly TranscriptEvent[]; conversation: readonly McpMessage[] }
+  | { type: 'restored'; events: readonly TranscriptEvent[]; conversation: readonly McpMessage[]; revision: number }
   /** A new conversation: nothing on screen. */
   | { type: 'cleared' }
 
 export function initialChatModel(): ChatModel {
-  return { view: { status: 'ready', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0 }
+  return { view: { status: 'ready', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0, revision: undefined }
 }
 
 export interface ChatReducerOptions {
@@ -185,7 +187,7 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
       case 'restored': {
         let next = { ...initialChatModel(), ids: model.ids }
         for (const event of input.events) next = applyEvent(next, event, options)
-        next = { ...next, conversation: input.conversation }
+        next = { ...next, conversation: input.conversation, revision: input.revision }
         return withView(next, { status: restingStatus(next.view.items) })
       }
       case 'cleared':
@@ -285,7 +287,7 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
             },
       )
     case 'conversation_state':
-      return { ...model, conversation: event.messages }
+      return { ...model, conversation: event.messages, ...(event.revision !== undefined && { revision: event.revision }) }
     case 'error':
       return withView(model, { error: new ChatEndpointError(event.message) })
   }

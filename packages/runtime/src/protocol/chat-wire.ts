@@ -70,6 +70,13 @@ export const chatRequestBodySchema = z.object({
    * turn whose first try was taken (its response lost) is refused with 409 REQUEST_ALREADY_APPLIED
    * instead of running twice; the client restores the conversation to see what it did.
    */
+  /**
+   * The revision of the kept conversation this request's messages came from (the last
+   * `conversation_state.revision` or restored snapshot). If the conversation moved on since —
+   * another tab, a call that finished on the server — the request is refused with 409
+   * CONVERSATION_MOVED_ON and nothing runs: restore, then act on what is there.
+   */
+  conversationRevision: z.number().int().min(0).optional(),
   requestId: z
     .string()
     .regex(/^[A-Za-z0-9_:-]{8,128}$/, 'an id of 8 to 128 characters from A-Z a-z 0-9 _ : - (random: the client makes one per request, and keeps it for its retries)')
@@ -138,7 +145,12 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     total: z.number().optional(),
   }),
   /** Ends a response: the conversation so far, to send back with the next request. */
-  z.object({ type: z.literal('conversation_state'), messages: z.array(mcpMessageSchema) }),
+  z.object({
+    type: z.literal('conversation_state'),
+    messages: z.array(mcpMessageSchema),
+    /** The kept conversation's revision once this turn is saved: the next request names it (`conversationRevision`). */
+    revision: z.number().int().optional(),
+  }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
 ])
 

@@ -69,6 +69,29 @@ describe('a turn with a request id', () => {
     await handler.close()
   })
 
+  it("a request from a page behind the stored conversation is refused (409 CONVERSATION_MOVED_ON) and writes nothing; the end of a turn names the revision it saved", async () => {
+    booked = 0
+    const handler = createChatHandler({ tools: [book], model })
+    const conversation = { id: 'idempotent-turns-0003', secret: 'z'.repeat(40) }
+    const first = await post(handler, { messages: [user('a ticket to OSL')], conversation })
+    const state = first.events.findLast((e) => e.type === 'conversation_state')
+    expect(state).toMatchObject({ revision: expect.any(Number) })
+    const revision = (state as { revision: number }).revision
+    const stored = await handler.calls.store.getConversation(conversation.id)
+    expect(stored!.revision).toBe(revision)
+    // A page that saw an older revision (another tab moved on since): nothing runs, nothing is written.
+    const stale = await post(handler, { messages: [user('a ticket to BER')], conversation, conversationRevision: revision - 1 })
+    expect([stale.status, stale.problem?.code]).toEqual([409, 'CONVERSATION_MOVED_ON'])
+    expect(stale.problem?.message).toMatch(/changed since this page last saw it .* nothing was done\. Restore it/)
+    expect((await handler.calls.store.getConversation(conversation.id))!.revision).toBe(revision)
+    expect(booked).toBe(1)
+    // The page that saw the latest goes on.
+    const current = await post(handler, { messages: [user('a ticket to BER')], conversation, conversationRevision: revision })
+    expect(current.status).toBe(200)
+    expect(booked).toBe(2)
+    await handler.close()
+  })
+
   it('refuses a malformed request id, naming the rule', async () => {
     const handler = createChatHandler({ tools: [book], model })
     const bad = await post(handler, { messages: [user('hi')], requestId: 'no spaces allowed' })

@@ -34,7 +34,7 @@ describe('reduceChat', () => {
   it('restores from the transcript exactly what the live stream showed, question and tokens included', () => {
     const live = fold([{ type: 'turn_started' }, ...stream.map((event): ChatInput => ({ type: 'event', event })), { type: 'turn_ended' }])
     const transcript = stream.reduce(appendToTranscript, [] as TranscriptEvent[])
-    const restored = fold([{ type: 'restoring' }, { type: 'restored', events: transcript, conversation: live.conversation }])
+    const restored = fold([{ type: 'restoring' }, { type: 'restored', events: transcript, conversation: live.conversation, revision: 3 }])
     expect(restored.view).toEqual(live.view)
     expect(restored.calls).toEqual(live.calls)
     expect(restored.conversation).toEqual(live.conversation)
