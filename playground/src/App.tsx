@@ -75,57 +75,60 @@ export function App() {
           </button>
         )}
       </header>
-      <main className="messages" role="log" aria-label="Conversation" aria-relevant="additions" ref={follow.contentRef}>
-        {chat.items.length === 0 && chat.status !== 'restoring' && (
-          <div className="empty">
-            <p>Try one of these:</p>
-            {EXAMPLES.map((e) => (
-              <button key={e} className="secondary" onClick={() => send(e)}>
-                {e}
-              </button>
-            ))}
-          </div>
-        )}
-        {chat.items.map((item) =>
-          item.kind === 'tool' ? (
-            <ToolCard key={item.id} item={item} chat={chat} />
-          ) : item.kind === 'user' ? (
-            <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
-              <span className="sr-only">You: </span>
-              <div className="bubble user">{item.text}</div>
-              {item.failed && (
-                <p className="failed-note">
-                  Not sent.{' '}
-                  <button className="secondary small" onClick={() => void chat.retry(item.id)}>
-                    Retry
-                  </button>
-                </p>
-              )}
+      {/* The main landmark holds the conversation (a log) and the composer, so all content is in landmarks. */}
+      <main>
+        <section className="messages" role="log" aria-label="Conversation" aria-relevant="additions" ref={follow.contentRef}>
+          {chat.items.length === 0 && chat.status !== 'restoring' && (
+            <div className="empty">
+              <p>Try one of these:</p>
+              {EXAMPLES.map((e) => (
+                <button key={e} className="secondary" onClick={() => send(e)}>
+                  {e}
+                </button>
+              ))}
             </div>
-          ) : (
-            // Busy while it streams: assistive tech reads it once, complete.
-            <div key={item.id} className="bubble-row assistant" aria-busy={busy && item.id === lastId}>
-              <span className="sr-only">Assistant: </span>
-              <div className="bubble assistant">
-                <Suspense fallback={<p className="plain">{item.text}</p>}>
-                  <Markdown text={item.text} />
-                </Suspense>
+          )}
+          {chat.items.map((item) =>
+            item.kind === 'tool' ? (
+              <ToolCard key={item.id} item={item} chat={chat} />
+            ) : item.kind === 'user' ? (
+              <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
+                <span className="sr-only">You: </span>
+                <div className="bubble user">{item.text}</div>
+                {item.failed && (
+                  <p className="failed-note">
+                    Not sent.{' '}
+                    <button className="secondary small" onClick={() => void chat.retry(item.id)}>
+                      Retry
+                    </button>
+                  </p>
+                )}
               </div>
-            </div>
-          ),
+            ) : (
+              // Busy while it streams: assistive tech reads it once, complete.
+              <div key={item.id} className="bubble-row assistant" aria-busy={busy && item.id === lastId}>
+                <span className="sr-only">Assistant: </span>
+                <div className="bubble assistant">
+                  <Suspense fallback={<p className="plain">{item.text}</p>}>
+                    <Markdown text={item.text} />
+                  </Suspense>
+                </div>
+              </div>
+            ),
+          )}
+          {chat.error && (
+            <p className="error" role="alert">
+              {chat.error.message}
+            </p>
+          )}
+        </section>
+        {!follow.following && (
+          <button className="jump secondary small" onClick={follow.jumpToLatest}>
+            Jump to latest ↓
+          </button>
         )}
-        {chat.error && (
-          <p className="error" role="alert">
-            {chat.error.message}
-          </p>
-        )}
+        <Composer ref={composer} busy={busy} waiting={waiting} onSend={send} onStop={() => void chat.stop()} />
       </main>
-      {!follow.following && (
-        <button className="jump secondary small" onClick={follow.jumpToLatest}>
-          Jump to latest ↓
-        </button>
-      )}
-      <Composer ref={composer} busy={busy} waiting={waiting} onSend={send} onStop={() => void chat.stop()} />
     </div>
   )
 }

@@ -381,6 +381,8 @@ describe('playground in Chromium', () => {
       const tool = page.getByRole('region', { name: 'Build a report' })
       await page.waitForFunction(() => document.querySelector('[aria-label="Build a report"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 10_000 })
       await page.getByRole('button', { name: 'Send' }).waitFor()
+      // Focus stays in the chat (the message box), never falls to <body> with the Stop button.
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message')
       const stoppedAt = Number(await tool.locator('progress').getAttribute('value'))
       await page.waitForTimeout(3_500) // 20 steps take 3 s: nothing may move meanwhile
       expect(Number(await tool.locator('progress').getAttribute('value'))).toBe(stoppedAt)
@@ -591,16 +593,37 @@ describe('accessibility (axe-core)', () => {
     return found
   }
 
-  it('reports no serious or critical violations in the main states, light mode', async () => {
+  it('reports no serious, critical or moderate violations in the main states, light mode', async () => {
     const found = await scanStates()
     expect(Object.keys(found)).toHaveLength(6)
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((state) => [state, []])))
   }, 120_000)
 
-  it('reports no serious or critical violations in the main states, dark mode', async () => {
+  it('reports no serious, critical or moderate violations in the main states, dark mode', async () => {
     await page.emulateMedia({ colorScheme: 'dark' })
     const found = await scanStates()
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((state) => [state, []])))
+  }, 120_000)
+  it('reports none for the activity picker and for a message that was not sent, light and dark', async () => {
+    const found: Record<string, AxeFinding[]> = {}
+    await send('Plan a day in Oslo')
+    await page.getByRole('button', { name: /museum pass/i }).waitFor({ timeout: 30_000 })
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      found[`activities-${scheme}`] = await seriousViolations(page)
+    }
+    await page.getByRole('button', { name: /museum pass/i }).click()
+    await page.getByText(/Reserved/).first().waitFor({ timeout: 30_000 })
+    // The server cannot be reached: the message stays, marked not sent, with Retry.
+    await page.route('**/api/chat', (route) => route.abort())
+    await send('Book a flight')
+    await page.getByText('Not sent.').waitFor({ timeout: 30_000 })
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      found[`not-sent-${scheme}`] = await seriousViolations(page)
+    }
+    await page.unroute('**/api/chat')
+    expect(found).toEqual({ 'activities-light': [], 'activities-dark': [], 'not-sent-light': [], 'not-sent-dark': [] })
   }, 120_000)
 })
 

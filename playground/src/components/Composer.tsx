@@ -64,7 +64,16 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
         Enter sends; Shift+Enter adds a line.
       </span>
       {busy ? (
-        <button type="button" className="secondary" onClick={onStop} aria-keyshortcuts="Escape">
+        <button
+          type="button"
+          className="secondary"
+          // The button goes away with the response: focus goes to the message box, not to <body>.
+          onClick={() => {
+            onStop()
+            box.current?.focus({ preventScroll: true })
+          }}
+          aria-keyshortcuts="Escape"
+        >
           Stop
         </button>
       ) : (

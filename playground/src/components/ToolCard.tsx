@@ -41,7 +41,7 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
   return (
     <section className={`tool ${item.status}`} aria-label={item.title} data-status={item.status} data-tool={item.toolName}>
       <div className="tool-head">
-        <span className="tool-title">{item.title}</span>
+        <h2 className="tool-title">{item.title}</h2>
         <span className={`tool-status ${item.status}`}>{STATUS[item.status]}</span>
         {running && (
           <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Cancel ${item.title}`}>

@@ -18,7 +18,7 @@ export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe
     const { violations } = await axe.run(document, { resultTypes: ['violations'] })
     return violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical' || v.impact === 'moderate')
       .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))
   })
 }

@@ -18,7 +18,7 @@ export function ActivityPicker({ city, date, lookupId, activities, onRespond, on
       <ul className="activities">
         {activities.map((a) => (
           <li key={a.id}>
-            <button className="activity" onClick={() => onRespond({ activityId: a.id })} aria-label={`${a.name}, ${a.hours} h, $${a.price}`}>
+            <button className="activity" onClick={() => onRespond({ activityId: a.id })}>
               <strong>{a.name}</strong> · {a.hours} h · {a.price === 0 ? 'free' : `$${a.price}`}
             </button>
           </li>
