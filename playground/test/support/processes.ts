@@ -11,14 +11,17 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
-import { afterAll } from 'vitest'
 
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
 /** A data folder for the servers this test file starts: their calls and tickets stay out of playground/data/. */
 const DATA = mkdtempSync(join(tmpdir(), 'mcp-bridge-playground-data-'))
-// Removed with the test file that made it (after its servers were stopped in its own afterAll).
-afterAll(() => rmSync(DATA, { recursive: true, force: true }))
+// Removed with the test file that made it (after its servers were stopped in its own afterAll);
+// outside Vitest (the doc screenshots script), when the process exits.
+if (process.env.VITEST) {
+  const { afterAll } = await import('vitest')
+  afterAll(() => rmSync(DATA, { recursive: true, force: true }))
+} else process.once('exit', () => rmSync(DATA, { recursive: true, force: true }))
 
 /**
  * The test's environment minus what must not reach the app (Vitest's, real-model variables,
