@@ -92,11 +92,14 @@ interface FieldProps {
 function Field({ id, field, value, errors, onChange }: FieldProps) {
   const errorId = `${id}-error`
   const describedBy = errors.length > 0 ? errorId : undefined
+  // What the person must give: a multi-select is "required" to be sent, but an empty selection
+  // is a valid answer unless it needs at least one — so only then is it marked.
+  const mustAnswer = field.kind === 'multi-select' ? (field.minItems ?? 0) > 0 : field.required
   // One inline span, so the required mark stays beside the text whatever the label's layout.
   const label = (
     <span className="mcp-label-text">
       {field.label}
-      {field.required && (
+      {mustAnswer && (
         <span className="mcp-required" aria-hidden="true">
           {'\u00a0*'}
         </span>
@@ -143,7 +146,7 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
         {/* A group cannot be aria-required: the legend says it in words to assistive tech. */}
         <legend>
           {label}
-          {field.required && <span style={VISUALLY_HIDDEN}> (required)</span>}
+          {mustAnswer && <span style={VISUALLY_HIDDEN}> (required)</span>}
         </legend>
         {hint}
         {field.choices.map((c) => (

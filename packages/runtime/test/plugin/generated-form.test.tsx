@@ -108,6 +108,17 @@ describe('GeneratedForm', () => {
     expect(onSubmit.mock.calls).toEqual([[{ action: 'decline' }], [{ action: 'cancel' }]])
   })
 
+  it('marks a multi-select required only when it needs a choice: an empty selection of one that may be empty is sent as []', () => {
+    const onSubmit = vi.fn()
+    const schema = wireOf(z.object({ liked: z.array(z.enum(['food', 'crew'])).max(2), must: z.array(z.enum(['a', 'b'])).min(1) }))
+    render(<GeneratedForm message="How was it?" schema={schema} onSubmit={onSubmit} />)
+    const legends = screen.getAllByRole('group').map((g) => g.querySelector('legend')!.textContent!.replace(/\s+/g, ' '))
+    expect(legends).toEqual(['Liked', 'Must * (required)'])
+    fireEvent.click(screen.getByLabelText('a'))
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+    expect(onSubmit).toHaveBeenCalledWith({ action: 'accept', content: { liked: [], must: ['a'] } })
+  })
+
   it('asks a required yes/no question without a default explicitly: no answer is not sent as false', () => {
     const onSubmit = vi.fn()
     render(<GeneratedForm message="m" schema={wireOf(z.object({ agree: z.boolean().meta({ title: 'Agree to the terms' }) }))} onSubmit={onSubmit} />)
