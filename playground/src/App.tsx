@@ -41,6 +41,8 @@ export function App() {
   const busy = chat.status === 'streaming'
   const waiting = chat.items.some((i) => i.kind === 'tool' && i.status === 'awaiting_input')
   const lastId = chat.items.at(-1)?.id
+  // Between sending and the first word of the reply (or the first tool card): show that work goes on.
+  const working = busy && chat.items.at(-1)?.kind === 'user'
 
   // Escape stops what is going on, like the Stop button.
   useEffect(() => {
@@ -115,6 +117,16 @@ export function App() {
                 </div>
               </div>
             ),
+          )}
+          {working && (
+            <div className="bubble-row assistant" role="status">
+              <span className="sr-only">The assistant is working on it…</span>
+              <div className="bubble assistant working" aria-hidden="true">
+                <span />
+                <span />
+                <span />
+              </div>
+            </div>
           )}
           {chat.error && (
             <p className="error" role="alert">

@@ -120,6 +120,20 @@ describe('playground in Chromium', () => {
     await page.getByText('Try one of these:').waitFor({ timeout: 30_000 })
   }, 90_000)
 
+  it('shows that the assistant is working between sending and the first word of the reply', async () => {
+    // A slow model, as a real one is before its first token: the response is held back a moment.
+    await page.route('**/api/chat', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 1_500))
+      await route.continue()
+    })
+    await send('Book a flight from Oslo to Berlin')
+    const working = page.getByRole('status').filter({ hasText: 'The assistant is working on it…' })
+    await working.waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor({ timeout: 30_000 })
+    expect(await working.count()).toBe(0)
+    await page.unroute('**/api/chat')
+  }, 60_000)
+
   it('two tabs of one conversation stay in step: a booking made in the second closes the question in the first, and both show it booked after a reload', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
