@@ -301,7 +301,7 @@ describe('playground in Chromium', () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /SkyHigh/ }).click()
     await page.getByRole('grid', { name: 'Cabin' }).waitFor()
-    await page.getByRole('button', { name: 'Cancel Book a flight' }).click()
+    await page.getByRole('button', { name: 'Stop Book a flight' }).click()
     await page.getByText(/book_flight did not finish: The user cancelled this tool call/).waitFor()
     expect(await page.getByRole('grid', { name: 'Cabin' }).count()).toBe(0)
     expect(await page.getByRole('region', { name: 'Book a flight' }).getAttribute('data-status')).toBe('cancelled')
@@ -391,7 +391,7 @@ describe('playground in Chromium', () => {
       await send('Build a 20-step report')
       await page.getByText(/Section \d+ of 20/).waitFor()
       if (how === 'Escape') await page.keyboard.press('Escape')
-      else await page.getByRole('button', { name: 'Stop' }).click()
+      else await page.getByRole('button', { name: 'Stop', exact: true }).click()
       const tool = page.getByRole('region', { name: 'Build a report' })
       await page.waitForFunction(() => document.querySelector('[aria-label="Build a report"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 10_000 })
       await page.getByRole('button', { name: 'Send' }).waitFor()
@@ -406,10 +406,10 @@ describe('playground in Chromium', () => {
     }, 60_000)
   }
 
-  it('Cancel stops a running report at once: progress stops, the result never arrives', async () => {
+  it("the card's Stop ends a running report at once: progress stops, the result never arrives", async () => {
     await send('Build a 20-step report')
     await page.getByText(/Section \d+ of 20/).waitFor()
-    await page.getByRole('button', { name: 'Cancel Build a report' }).click()
+    await page.getByRole('button', { name: 'Stop Build a report' }).click()
     await page.getByText(/Sorry, build_report did not finish/).waitFor()
     const tool = page.getByRole('region', { name: 'Build a report' })
     expect(await tool.getAttribute('data-status')).toBe('cancelled')
@@ -429,7 +429,7 @@ describe('playground in Chromium', () => {
     await page.reload()
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor({ timeout: 30_000 })
     expect(await page.getByRole('status').innerText()).toBe('Waiting for you')
-    await page.getByRole('button', { name: 'Cancel Book a flight' }).click()
+    await page.getByRole('button', { name: 'Stop Book a flight' }).click()
     await page.getByText(/book_flight did not finish: The user cancelled this tool call/).waitFor()
     await send('Pick a theme color')
     await page.getByLabel('Hex color').waitFor()

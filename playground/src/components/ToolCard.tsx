@@ -44,8 +44,9 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
         <h2 className="tool-title">{item.title}</h2>
         <span className={`tool-status ${item.status}`}>{STATUS[item.status]}</span>
         {running && (
-          <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Cancel ${item.title}`}>
-            Cancel
+          // "Stop" ends the whole call, as the composer's Stop does; a question's own "Cancel" only answers it.
+          <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Stop ${item.title}`}>
+            Stop
           </button>
         )}
       </div>
