@@ -581,6 +581,17 @@ describe('chat experience', () => {
     expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B/)
   }, 60_000)
 
+  it('on a phone, the header keeps its height from the empty chat to a question with a status (the chat does not move)', async () => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    const height = () => page.locator('header').evaluate((e) => Math.round(e.getBoundingClientRect().height))
+    await page.getByLabel('Message').waitFor()
+    const empty = await height()
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    expect(await page.getByRole('status').first().innerText()).toBe('Waiting for you')
+    expect(await height()).toBe(empty)
+  }, 60_000)
+
   it('on a phone, every control of the seat map is at least 44 px, and taken seats differ by more than colour', async () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await send('Book a flight from Oslo to Berlin')
