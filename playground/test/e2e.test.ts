@@ -134,6 +134,21 @@ describe('playground in Chromium', () => {
     await page.unroute('**/api/chat')
   }, 60_000)
 
+  it('an answer that could not be delivered says so, and the notice goes once the server answers again; the answer then goes through', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    const flight = page.getByRole('button', { name: /JetStream JS-501/ })
+    await flight.waitFor()
+    await page.route('**/api/chat', (route) => route.abort())
+    await flight.click()
+    const notice = page.getByText(/Your answer could not be delivered: the chat server could not be reached/)
+    await notice.waitFor({ timeout: 10_000 })
+    await page.unroute('**/api/chat')
+    // The reconnect check (every 2 s) finds the server: the stale notice is taken back.
+    await notice.waitFor({ state: 'detached', timeout: 15_000 })
+    await flight.click()
+    await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
+  }, 60_000)
+
   it('two tabs of one conversation stay in step: a booking made in the second closes the question in the first, and both show it booked after a reload', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()

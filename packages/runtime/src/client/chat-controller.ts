@@ -156,6 +156,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
           // OPTIONS: any answer at all means the endpoint is back, and it answers this one with 204.
           await doFetch(api, { method: 'OPTIONS', headers: { ...options.headers }, signal })
           dispatch({ type: 'reachable' })
+          // "Could not be delivered" no longer holds: the question is ready to be answered again.
+          store.dropErrors((error) => error.path === '' && error.message.startsWith(UNDELIVERED))
           if (reloadWhenBack) {
             reloadWhenBack = false
             reload()
@@ -245,7 +247,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         ok: false,
         message: delivered
           ? 'Your answer may not have arrived (the connection broke); please try again.'
-          : `Your answer could not be delivered: ${unreachable ? 'the chat server could not be reached. Try again in a moment.' : error instanceof Error ? error.message : String(error)}`,
+          : `${UNDELIVERED} ${unreachable ? 'the chat server could not be reached. Try again in a moment.' : error instanceof Error ? error.message : String(error)}`,
       })
       if (controller.signal.aborted) {
         dispatch({ type: 'turn_aborted' })
@@ -543,6 +545,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     },
   }
 }
+
+/** How an answer that did not reach the server begins (taken back once the server answers again). */
+const UNDELIVERED = 'Your answer could not be delivered:'
 
 /** A random id for one request and its retries. */
 function newRequestId(): string {

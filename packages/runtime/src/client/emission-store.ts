@@ -40,6 +40,8 @@ export interface EmissionStore {
   /** Mark a call's emissions as sending their answer, or not any more. */
   sending(callId: string, sending: boolean): void
   progress(callId: string, message: string): void
+  /** Take back errors that no longer hold (an answer that could not be delivered, once the server is back). */
+  dropErrors(stale: (error: IssueSummary) => boolean): void
 }
 
 export function createEmissionStore(): EmissionStore {
@@ -70,5 +72,15 @@ export function createEmissionStore(): EmissionStore {
     },
     progress: (callId, message) =>
       update({ ...snapshot, progress: [...snapshot.progress.filter((p) => p.callId !== callId), { callId, message }] }),
+    dropErrors: (stale) => {
+      if (!snapshot.emissions.some((e) => e.errors?.some(stale))) return
+      update({
+        ...snapshot,
+        emissions: snapshot.emissions.map((e) => {
+          const kept = e.errors?.filter((error) => !stale(error))
+          return e.errors && kept!.length !== e.errors.length ? { ...e, errors: kept!.length > 0 ? kept : undefined } : e
+        }),
+      })
+    },
   }
 }

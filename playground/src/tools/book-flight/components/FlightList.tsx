@@ -1,11 +1,12 @@
 import type { RenderedProps } from '@mcp-bridge/runtime'
 import type { Flight } from '../data.ts'
+import { ErrorList } from '../../../components/ErrorList.tsx'
 
 /** The answer: a flight, or an explicit "not now" (a decline, which the tool handles). */
 export type FlightChoice = { flightId: string } | { declined: true }
 type Props = { flights: Flight[]; route: string } & RenderedProps<FlightChoice>
 
-export function FlightList({ flights, route, onRespond, onCancel }: Props) {
+export function FlightList({ flights, route, onRespond, onCancel, errors }: Props) {
   return (
     <section className="card" aria-label="Flights">
       <h3>
@@ -25,6 +26,7 @@ export function FlightList({ flights, route, onRespond, onCancel }: Props) {
           </li>
         ))}
       </ul>
+      <ErrorList errors={errors} />
       <div className="actions">
         <button className="secondary" onClick={() => onRespond({ declined: true })}>
           Not now
