@@ -255,17 +255,17 @@ export class CallRegistry<X = undefined> {
     this.#recovering++
     try {
       const plan = record && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
+      // A tool not served here, or no room: left for another instance (or a later scan).
+      const leave = () => this.store.unlock(lease).catch(() => undefined)
+      if (!plan) return void (await leave())
       let call: LiveCall<X>
       try {
-        if (!plan) throw new Error('not recoverable here')
         call = this.#run(
           { ...plan.spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
           { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
         )
       } catch {
-        // A tool not served here, or no room: left for another instance (or a later scan).
-        await this.store.unlock(lease).catch(() => undefined)
-        return
+        return void (await leave())
       }
       call.lease = lease
       console.info(`[mcp-bridge] recovered tool call ${callId} (${record!.tool}): its server (${record!.owner}) stopped while running it; running it on from its journal (${record!.journal.length} entries).`)
