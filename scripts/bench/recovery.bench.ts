@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createSqliteStore } from '@mcp-bridge/runtime/server'
-import { finishAll, randomDelay, sendAnswer, spawnCrashServer, startBooking } from '../../packages/runtime/test/support/crash-trial.ts'
+import { finishAll, sendAnswer, spawnCrashServer, startBooking, whenRunning } from '../../packages/runtime/test/support/crash-trial.ts'
 
 async function trial(leaseMs: number, rounds: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-recovery-'))
@@ -21,7 +21,7 @@ async function trial(leaseMs: number, rounds: number) {
   for (let round = 0; round < rounds; round++) {
     const bookings = await Promise.all(Array.from({ length: 10 }, (_, i) => startBooking(server.url, `B${round}-${i}`)))
     for (const b of bookings) void sendAnswer(server.url, b)
-    await randomDelay(200)
+    await whenRunning(store, bookings)
     await server.kill()
     const killedAt = Date.now()
     const stranded = new Set((await Promise.all(bookings.map(async (b) => ((await store.get(b.callId))?.status === 'running' ? b.callId : undefined)))).filter(Boolean))

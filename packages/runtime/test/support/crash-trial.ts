@@ -123,3 +123,18 @@ export function readLedger(path: string): Array<{ key: string; runs: number }> {
 }
 
 export const randomDelay = (maxMs: number) => new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * maxMs)))
+
+/**
+ * The moment to kill: once a call of `bookings` is running a step (polled, up to 2 s — on a busy
+ * machine the answers may take a while to arrive), then a random 0–`jitterMs` more. So kills
+ * land in the middle of steps every round, at a random point of them.
+ */
+export async function whenRunning(store: CallStore, bookings: readonly Booking[], jitterMs = 60): Promise<void> {
+  const deadline = Date.now() + 2_000
+  while (Date.now() < deadline) {
+    const records = await Promise.all(bookings.map((b) => store.get(b.callId)))
+    if (records.some((r) => r?.status === 'running')) break
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await randomDelay(jitterMs)
+}
