@@ -117,6 +117,24 @@ export class ConversationLog {
     return { messages: (record.state as StoredState).messages, recorder }
   }
 
+  /**
+   * Forget a conversation (its record expires now): undefined if unknown or the secret does not
+   * match. Resolves with the calls its transcript names, with their tokens, so the caller can
+   * cancel those still waiting.
+   */
+  async delete(key: ConversationKey): Promise<{ calls: Array<{ callId: string; token: string }> } | undefined> {
+    const record = await this.store.getConversation(key.id)
+    if (!record || !tokenMatches(record.secretHash, key.secret)) return undefined
+    const now = this.clock.now()
+    if (!(await this.store.putConversation({ ...record, revision: record.revision + 1, updatedAt: now, expiresAt: now }))) return this.delete(key)
+    const calls = (record.state as StoredState).events.flatMap((e) => {
+      if (e.type !== 'tool_call' || e.token === undefined) return []
+      const opened = openToken(e, key.secret)
+      return opened.type === 'tool_call' && opened.token !== undefined ? [{ callId: opened.callId, token: opened.token }] : []
+    })
+    return { calls }
+  }
+
   /** The conversation as the client restores it; undefined if unknown or the secret does not match. */
   async snapshot(key: ConversationKey): Promise<ConversationSnapshot | undefined> {
     const record = await this.store.getConversation(key.id)

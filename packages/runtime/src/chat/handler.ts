@@ -22,7 +22,7 @@ import { readLimited } from '../http/read-limited.ts'
 import { crossOriginHeaders, foreignRequestProblem, preflightResponse, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
-import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type ChatRequestBody, type ChatStreamEvent } from '../protocol/chat-wire.ts'
+import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type ChatRequestBody, type ChatStreamEvent, type ConversationKey } from '../protocol/chat-wire.ts'
 import { encodeChatEvent } from '../protocol/codec.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
@@ -137,7 +137,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     // A page of another origin in allowedOrigins (the client hosted apart from the chat) may read
     // the answer; its preflight is answered here.
     const cors = crossOriginHeaders(request)
-    if (request.method === 'OPTIONS') return preflightResponse(cors, 'GET, POST')
+    if (request.method === 'OPTIONS') return preflightResponse(cors, 'GET, POST, DELETE')
     const response = await route(request)
     for (const [name, value] of Object.entries(cors)) response.headers.set(name, value)
     return response
@@ -145,8 +145,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   async function route(request: Request): Promise<Response> {
     if (request.method === 'GET') return restore(request)
+    if (request.method === 'DELETE') return forget(request)
     if (request.method !== 'POST') {
-      return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, or GET ?conversation=<id> to restore one (got ${request.method}).`)
+      return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, GET ?conversation=<id> to restore one, or DELETE ?conversation=<id> to delete it (got ${request.method}).`)
     }
     const type = request.headers.get('content-type') ?? ''
     if (!/^application\/json\b/i.test(type)) {
@@ -249,23 +250,46 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
 
   /** `GET ?conversation=<id>` with `Authorization: Bearer <secret>`: the conversation, for a reload. */
   async function restore(request: Request): Promise<Response> {
+    const key = conversationKeyOf(request, 'GET on the chat endpoint restores a conversation')
+    if (key instanceof Response) return key
+    const snapshot = await storeCall(() => conversations.snapshot(key))
+    if (snapshot instanceof Response) return snapshot
+    if (!snapshot) return notFound(key.id)
+    return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+  }
+
+  /**
+   * `DELETE ?conversation=<id>` with the secret: the conversation is forgotten, and calls of it
+   * still waiting for an answer are cancelled (their `finally` runs) — nobody could answer them.
+   */
+  async function forget(request: Request): Promise<Response> {
+    const key = conversationKeyOf(request, 'DELETE on the chat endpoint deletes a conversation')
+    if (key instanceof Response) return key
+    const deleted = await storeCall(() => conversations.delete(key))
+    if (deleted instanceof Response) return deleted
+    if (!deleted) return notFound(key.id)
+    for (const call of deleted.calls) await calls.abort(call.callId, call.token, 'the conversation was deleted').catch(() => undefined)
+    return new Response(null, { status: 204 })
+  }
+
+  /** The conversation key of a GET or DELETE: the id in the query, the secret as a Bearer token. */
+  function conversationKeyOf(request: Request, what: string): ConversationKey | Response {
     const id = new URL(request.url).searchParams.get('conversation')
-    if (id === null) return problem(400, 'CONVERSATION_ID_MISSING', 'GET on the chat endpoint restores a conversation: add ?conversation=<id>.')
+    if (id === null) return problem(400, 'CONVERSATION_ID_MISSING', `${what}: add ?conversation=<id>.`)
     const secret = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1]
     if (secret === undefined) {
       return problem(401, 'CONVERSATION_SECRET_MISSING', "Send the conversation's secret as the header `Authorization: Bearer <secret>`.")
     }
     const key = conversationKeySchema.safeParse({ id, secret })
     if (!key.success) return problem(400, 'INVALID_CONVERSATION_KEY', `Not a conversation key: ${formatIssues(summarizeIssues(key.error.issues))}`)
-    const snapshot = await storeCall(() => conversations.snapshot(key.data))
-    if (snapshot instanceof Response) return snapshot
-    if (!snapshot) {
-      return problem(404, 'CONVERSATION_NOT_FOUND', `No conversation ${id} with this secret (it was never saved, or expired: limits.conversationTtlMs).`)
-    }
-    return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+    return key.data
   }
 
   return Object.assign(handle, { calls, close: () => calls.close('the chat server closed') })
+}
+
+function notFound(id: string): Response {
+  return problem(404, 'CONVERSATION_NOT_FOUND', `No conversation ${id} with this secret (it was never saved, or expired: limits.conversationTtlMs).`)
 }
 
 /** A store that cannot be reached is the server's problem, said as such (503), not a crash. */

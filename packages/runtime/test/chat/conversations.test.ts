@@ -249,6 +249,25 @@ describe('conversations survive reloads and restarts', () => {
     chat.dispose()
   }, 20_000)
 
+  it('DELETE with the secret forgets a conversation and cancels its calls still waiting; without it, nothing changes', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    await chat.sendMessage('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const key = keyIn(storage)
+    expect(handler.calls.size).toBe(1)
+    const del = (secret: string) =>
+      handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${secret}` } }))
+    expect((await del('w'.repeat(43))).status).toBe(404)
+    expect((await getSnapshot(handler, key)).status).toBe(200)
+    expect((await del(key.secret)).status).toBe(204)
+    expect((await getSnapshot(handler, key)).status).toBe(404)
+    expect(handler.calls.size).toBe(0) // its question can never be answered: the call was cancelled
+    expect((await del(key.secret)).status).toBe(404)
+    chat.dispose()
+  }, 20_000)
+
   it('newConversation starts over under a new key', async () => {
     const handler = serve(createMemoryStore())
     const storage = memoryStorage()
