@@ -28,7 +28,7 @@ import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type 
 import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 
 export { ChatEndpointError, QuestionPendingError } from './chat-errors.ts'
-export type { AnswerRecord, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './chat-state.ts'
+export type { AnswerRecord, ChatItem, ChatState, ChatStatus, ConversationSummary, PendingElicitation, ToolItem } from './chat-state.ts'
 
 export interface ChatControllerOptions {
   /** The chat endpoint (default `/api/chat`). */
@@ -56,8 +56,14 @@ export interface ChatController {
    * waits for it. `useChat` calls it on mount.
    */
   restore(): Promise<void>
-  /** Forget this conversation and start a new one (a new key; the old one stays on the server until it expires). */
+  /** Start a new conversation (a new key); the one on screen stays in `conversations`, to reopen. */
   newConversation(): void
+  /** Show a kept conversation again (one of `state.conversations`). */
+  openConversation(id: string): Promise<void>
+  /** A title of the person's own for a kept conversation. */
+  renameConversation(id: string, title: string): void
+  /** Delete a kept conversation, on the server too (its waiting calls are cancelled); the current one starts over. */
+  deleteConversation(id: string): Promise<void>
   /** Send again a user message that failed to reach the server. */
   retry(itemId: string): Promise<void>
   /** Send a user message (ignored while empty): a string, or `{ text }` as the AI SDK's `sendMessage` takes. */
@@ -180,6 +186,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     const requestId = requestIds.get(itemId) ?? newRequestId()
     requestIds.set(itemId, requestId)
     const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
+    if (key && keys) {
+      keys.touch(key, text)
+      listConversations()
+    }
     return post(
       () => {
         before = model.conversation
@@ -384,10 +394,30 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       followRunningCalls(conversationKey, round, signal)
       askForReply()
       tabs()
+      listConversations()
     } catch (error) {
       if (!signal.aborted) dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
       throw error
     }
+  }
+
+  function newConversation(): void {
+    inflight?.abort()
+    restoring?.controller.abort()
+    followUp?.abort()
+    clearScreen('the chat was reloaded')
+    dispatch({ type: 'cleared' })
+    if (keys) {
+      key = keys.renew()
+      restoring = { done: Promise.resolve(), controller: new AbortController(), finished: true }
+      listConversations()
+    }
+  }
+
+  /** The kept conversations, as the state shows them. */
+  function listConversations(): void {
+    if (!keys) return
+    dispatch({ type: 'conversations', list: keys.list().map((e) => ({ id: e.id, title: e.title, updatedAt: e.updatedAt, current: e.id === key?.id })) })
   }
 
   /** Restore the conversation again (after this one's first restore): the server knows better. */
@@ -475,6 +505,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     else await post(() => ({ messages: [...model.conversation], abort }), undefined, () => void post(() => ({ messages: [...model.conversation], abort })))
   }
 
+  listConversations()
+
   return {
     subscribe(listener) {
       listeners.add(listener)
@@ -484,16 +516,40 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     store,
     registry,
     restore,
-    newConversation() {
+    newConversation,
+    async openConversation(id) {
+      if (!keys || id === key?.id) return
+      const opened = keys.open(id)
+      if (!opened) return
       inflight?.abort()
       restoring?.controller.abort()
       followUp?.abort()
-      clearScreen('the chat was reloaded')
+      clearScreen('another conversation was opened')
       dispatch({ type: 'cleared' })
-      if (keys) {
-        key = keys.renew()
-        restoring = { done: Promise.resolve(), controller: new AbortController(), finished: true }
+      key = opened
+      restoring = undefined
+      listConversations()
+      await restore().catch(() => {})
+    },
+    renameConversation(id, title) {
+      keys?.rename(id, title)
+      listConversations()
+    },
+    async deleteConversation(id) {
+      const entry = keys?.list().find((e) => e.id === id)
+      if (!keys || !entry) return
+      const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}conversation=${encodeURIComponent(id)}`, {
+        method: 'DELETE',
+        headers: { ...options.headers, authorization: `Bearer ${entry.secret}` },
+      }).catch((error: unknown) => error as Error)
+      // Gone on the server already (expired) is as good as deleted; anything else keeps it listed.
+      if (response instanceof Error || (!response.ok && response.status !== 404)) {
+        dispatch({ type: 'error', error: new ChatEndpointError(`The conversation could not be deleted${response instanceof Error ? ` (${response.message})` : `: the endpoint answered ${response.status}`}; it is still listed.`) })
+        return
       }
+      keys.remove(id)
+      if (id === key?.id) newConversation()
+      else listConversations()
     },
     async sendMessage(message) {
       const trimmed = (typeof message === 'string' ? message : (message?.text ?? '')).trim()

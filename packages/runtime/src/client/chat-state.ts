@@ -75,6 +75,16 @@ export interface ChatState {
   status: ChatStatus
   error: Error | undefined
   items: readonly ChatItem[]
+  /** The conversations this chat keeps in this browser (with an `id`), the most recently used first. */
+  conversations: readonly ConversationSummary[]
+}
+
+export interface ConversationSummary {
+  id: string
+  title: string
+  updatedAt: number
+  /** The one on screen. */
+  current: boolean
 }
 
 /** What the client knows of a live call: its token, and the question it waits on. */
@@ -127,9 +137,11 @@ export type ChatInput =
   | { type: 'restored'; events: readonly TranscriptEvent[]; conversation: readonly McpMessage[]; revision: number }
   /** A new conversation: nothing on screen. */
   | { type: 'cleared' }
+  /** The list of kept conversations changed. */
+  | { type: 'conversations'; list: readonly ConversationSummary[] }
 
 export function initialChatModel(): ChatModel {
-  return { view: { status: 'ready', error: undefined, items: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0, revision: undefined }
+  return { view: { status: 'ready', error: undefined, items: [], conversations: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0, revision: undefined }
 }
 
 export interface ChatReducerOptions {
@@ -184,14 +196,16 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
         return withView(model, { status: 'ready' })
       case 'restore_failed':
         return withView(model, { status: 'error', error: input.error })
+      case 'conversations':
+        return withView(model, { conversations: input.list })
       case 'restored': {
-        let next = { ...initialChatModel(), ids: model.ids }
+        let next = withView({ ...initialChatModel(), ids: model.ids }, { conversations: model.view.conversations })
         for (const event of input.events) next = applyEvent(next, event, options)
         next = { ...next, conversation: input.conversation, revision: input.revision }
         return withView(next, { status: restingStatus(next.view.items) })
       }
       case 'cleared':
-        return { ...initialChatModel(), ids: model.ids }
+        return withView({ ...initialChatModel(), ids: model.ids }, { conversations: model.view.conversations })
     }
   }
 }

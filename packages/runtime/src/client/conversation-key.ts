@@ -5,6 +5,7 @@
  * "main" reveals nothing. Where nothing can be remembered (storage blocked, a server render) the
  * key lives as long as the page.
  */
+import { z } from 'zod'
 import { conversationKeySchema, type ConversationKey } from '../protocol/chat-wire.ts'
 
 /** The part of the Web Storage API the key needs. */
@@ -14,12 +15,31 @@ export interface ConversationStorage {
   removeItem(key: string): void
 }
 
+/** A conversation this browser keeps: its key, a title for people, when it was last used. */
+export interface ConversationEntry extends ConversationKey {
+  title: string
+  updatedAt: number
+}
+
 export interface ConversationKeyStore {
   /** The remembered key, or a new one (remembered): `fresh` when it was made just now (the server has nothing under it yet). */
   load(): ConversationKey & { fresh?: true }
-  /** A new key in place of the old one. */
+  /** A new key in place of the old one (the old one stays in the list). */
   renew(): ConversationKey
+  /** The conversations of this chat in this browser, the most recently used first. */
+  list(): ConversationEntry[]
+  /** Note that `key` was used now; its title is set the first time (the first message). */
+  touch(key: ConversationKey, title: string): void
+  /** Make a listed conversation the current one; undefined if it is not listed. */
+  open(id: string): ConversationKey | undefined
+  rename(id: string, title: string): void
+  /** Take a conversation off the list (the server copy is the caller's to delete). */
+  remove(id: string): void
 }
+
+/** Conversations listed per chat and browser (the server keeps 50 per client by default too). */
+const MAX_LISTED = 50
+const entrySchema = conversationKeySchema.extend({ title: z.string().max(200), updatedAt: z.number() })
 
 export function conversationKeyStore(name: string, storage: ConversationStorage | undefined = defaultStorage()): ConversationKeyStore {
   const slot = `mcp-bridge:chat:${name}`
@@ -31,7 +51,42 @@ export function conversationKeyStore(name: string, storage: ConversationStorage 
     }
     return key
   }
+  const listSlot = `mcp-bridge:chats:${name}`
+  const readList = (): ConversationEntry[] => {
+    try {
+      const parsed = z.array(entrySchema).safeParse(JSON.parse(storage?.getItem(listSlot) ?? '[]'))
+      return parsed.success ? parsed.data : []
+    } catch {
+      return []
+    }
+  }
+  const writeList = (entries: ConversationEntry[]) => {
+    try {
+      storage?.setItem(listSlot, JSON.stringify(entries.sort((a, b) => b.updatedAt - a.updatedAt).slice(0, MAX_LISTED)))
+    } catch {
+      // As above: the list is a convenience of this browser.
+    }
+  }
   return {
+    list: readList,
+    touch(key, title) {
+      const entries = readList()
+      const known = entries.find((e) => e.id === key.id)
+      const clean = title.replace(/\s+/g, ' ').trim().slice(0, 80) || 'New chat'
+      writeList([...entries.filter((e) => e.id !== key.id), { ...key, title: known?.title ?? clean, updatedAt: Date.now() }])
+    },
+    open(id) {
+      const entry = readList().find((e) => e.id === id)
+      return entry && remember({ id: entry.id, secret: entry.secret })
+    },
+    rename(id, title) {
+      const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200)
+      if (!clean) return
+      writeList(readList().map((e) => (e.id === id ? { ...e, title: clean } : e)))
+    },
+    remove(id) {
+      writeList(readList().filter((e) => e.id !== id))
+    },
     load() {
       let saved: unknown
       try {

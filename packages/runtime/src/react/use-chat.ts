@@ -13,6 +13,9 @@ export interface UseChatResult extends ChatState {
   respond: ChatController['respond']
   abort: ChatController['abort']
   newConversation: ChatController['newConversation']
+  openConversation: ChatController['openConversation']
+  renameConversation: ChatController['renameConversation']
+  deleteConversation: ChatController['deleteConversation']
   retry: ChatController['retry']
   stop: ChatController['stop']
   store: ChatController['store']
@@ -34,6 +37,9 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
     respond: controller.respond,
     abort: controller.abort,
     newConversation: controller.newConversation,
+    openConversation: controller.openConversation,
+    renameConversation: controller.renameConversation,
+    deleteConversation: controller.deleteConversation,
     retry: controller.retry,
     stop: controller.stop,
     store: controller.store,

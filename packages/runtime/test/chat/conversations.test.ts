@@ -268,6 +268,46 @@ describe('conversations survive reloads and restarts', () => {
     chat.dispose()
   }, 20_000)
 
+  it('keeps a list of the conversations: New chat keeps the old one, which reopens as it was; renamed; deleted on the server too', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    await chat.restore()
+    await chat.sendMessage('count to two')
+    await until(chat, () => chat.getState().items.some((i) => i.kind === 'tool' && i.status === 'completed'))
+    const first = keyIn(storage)
+    chat.newConversation()
+    await chat.sendMessage('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const titles = () => chat.getState().conversations.map((c) => [c.title, c.current])
+    expect(titles()).toEqual([['Book me a flight', true], ['count to two', false]])
+    // Reopen the first: as it was, from the server.
+    await chat.openConversation(first.id)
+    expect(chat.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant'])
+    expect(titles()).toEqual([['Book me a flight', false], ['count to two', true]])
+    chat.renameConversation(first.id, '  Counting  ')
+    expect(chat.getState().conversations.find((c) => c.id === first.id)?.title).toBe('Counting')
+    // A reload (a new page on the same storage) lists them too.
+    const again = page(handler, storage)
+    await again.restore()
+    expect(again.getState().conversations.map((c) => c.title)).toEqual(['Book me a flight', 'Counting'])
+    again.dispose()
+    // Delete the one with the open question: gone here and on the server; its call cancelled.
+    const second = chat.getState().conversations.find((c) => !c.current)!
+    const listed = JSON.parse(storage.data.get('mcp-bridge:chats:main')!) as ConversationKey[]
+    const secondKey = listed.find((k) => k.id === second.id)!
+    expect((await getSnapshot(handler, { id: secondKey.id, secret: secondKey.secret })).status).toBe(200)
+    await chat.deleteConversation(second.id)
+    expect(chat.getState().conversations.map((c) => c.title)).toEqual(['Counting'])
+    expect((await getSnapshot(handler, { id: secondKey.id, secret: secondKey.secret })).status).toBe(404)
+    expect(handler.calls.size).toBe(0)
+    // Deleting the one on screen starts over.
+    await chat.deleteConversation(first.id)
+    expect(chat.getState().items).toEqual([])
+    expect(chat.getState().conversations).toEqual([])
+    chat.dispose()
+  }, 30_000)
+
   it('newConversation starts over under a new key', async () => {
     const handler = serve(createMemoryStore())
     const storage = memoryStorage()
