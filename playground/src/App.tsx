@@ -9,11 +9,12 @@
  * streaming reply once it is complete, via `aria-busy`), each message says who speaks, a new
  * question takes the focus and the composer gets it back when nothing waits any more.
  */
-import { lazy, Suspense, useEffect, useRef } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { useChat, useFollowLatest, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 import { Composer } from './components/Composer.tsx'
 import { ToolCard } from './components/ToolCard.tsx'
+import { ConversationList } from './components/ConversationList.tsx'
 
 // The markdown renderer loads with the first reply, in its own chunk (the first page stays small).
 const Markdown = lazy(() => import('./components/Markdown.tsx').then((m) => ({ default: m.Markdown })))
@@ -31,6 +32,7 @@ const STATUS_TEXT: Record<UseChatResult['status'], string> = {
 export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'playground' })
   const composer = useRef<HTMLTextAreaElement>(null)
+  const [showChats, setShowChats] = useState(false)
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
   // Sending takes you to your message, wherever you had scrolled to read (and the reply follows).
@@ -71,12 +73,18 @@ export function App() {
         <p className="status" role="status">
           {STATUS_TEXT[chat.status]}
         </p>
+        {chat.conversations.length > 0 && (
+          <button className="secondary small" aria-expanded={showChats} onClick={() => setShowChats((shown) => !shown)}>
+            Chats
+          </button>
+        )}
         {chat.items.length > 0 && (
           <button className="secondary small" onClick={() => chat.newConversation()}>
             New chat
           </button>
         )}
       </header>
+      {showChats && <ConversationList chat={chat} onOpened={() => setShowChats(false)} />}
       {/* The main landmark holds the conversation (a log) and the composer, so all content is in landmarks. */}
       <main>
         <section className="messages" role="log" aria-label="Conversation" aria-relevant="additions" ref={follow.contentRef}>

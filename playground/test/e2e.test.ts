@@ -149,6 +149,31 @@ describe('playground in Chromium', () => {
     await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
   }, 60_000)
 
+  it('lists the conversations: New chat keeps the old one, which reopens as it was; one is renamed, one deleted; the list survives a reload', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    await page.getByRole('button', { name: 'New chat' }).click()
+    await send('Pick a theme color')
+    await page.getByLabel('Hex color').waitFor()
+    await page.getByRole('button', { name: 'Chats' }).click()
+    const list = page.getByRole('navigation', { name: 'Conversations' })
+    expect(await list.getByRole('listitem').allInnerTexts()).toEqual([expect.stringMatching(/^Pick a theme color/), expect.stringMatching(/^Book a flight from Oslo to Berlin/)])
+    // Reopen the booking: its question is back, answerable.
+    await list.getByRole('button', { name: 'Book a flight from Oslo to Berlin', exact: true }).click()
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click({ timeout: 30_000 })
+    await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Chats' }).click()
+    await list.getByRole('button', { name: 'Rename Book a flight from Oslo to Berlin' }).click()
+    await list.getByLabel('New title for Book a flight from Oslo to Berlin').fill('Berlin trip')
+    await list.getByRole('button', { name: 'Save' }).click()
+    await list.getByRole('button', { name: 'Delete Pick a theme color' }).click()
+    await page.reload()
+    await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Chats' }).click()
+    expect(await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Berlin trip', exact: true }).getAttribute('aria-current')).toBe('page')
+    expect(await page.getByRole('navigation', { name: 'Conversations' }).getByRole('listitem').count()).toBe(1)
+  }, 90_000)
+
   it('two tabs of one conversation stay in step: a booking made in the second closes the question in the first, and both show it booked after a reload', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
