@@ -653,13 +653,18 @@ export class CallRegistry<X = undefined> {
         expiresAt: now + this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs),
         ...(change.outcome && { outcome: change.outcome }),
       }
+      // A new call's first record: from the moment it is stored others can find it (a recovery
+      // scan lists running records), so its lock is taken first — a running record whose lock is
+      // free means its server stopped, and another instance would take it over.
+      if (call.revision === 0 && change.status === 'running' && !call.lease) {
+        call.lease = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
+        if (!call.lease) throw new CallSupersededError(call.callId) // a call of this id is held elsewhere
+      }
       let written = call.revision === 0 ? await this.store.create(record) : await this.store.update(record)
       // The record expired while a request held the call for longer than its retention: this
       // copy is still the current one (nobody can take over a call without its record).
       if (!written && call.revision > 0 && !(await this.store.get(call.callId))) written = await this.store.create(record)
       if (written) {
-        // A new call's first record: from now on others can find it, so it holds its lock while it runs.
-        if (call.revision === 0 && change.status === 'running' && !call.lease) call.lease = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
         call.revision = record.revision
         call.storedQuestion = change.status === 'waiting' ? change.pending?.id : undefined
         return

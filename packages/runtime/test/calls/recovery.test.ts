@@ -206,6 +206,37 @@ describe('a call running when its server stopped', () => {
     expect(b.handler.calls.size).toBe(0)
     expect(a.handler.calls.size).toBe(1)
   }, 60_000)
+
+  it('is never stored running with its lock free: another instance scanning at the moment a new call is first stored cannot take it over', async () => {
+    const db = join(dir, 'first-write.db')
+    const ledgerPath = join(dir, 'first-write-ledger.db')
+    const clock = createTestClock()
+    const store = await createSqliteStore({ path: db, clock })
+    cleanups.push(() => store.close())
+    // Another instance's recovery scan, run right after each record is first stored: it lists the
+    // running records and tries to take their locks, as #recoverOne does.
+    const taken: Array<{ listed: boolean; locked: boolean }> = []
+    const scanned = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name !== 'create') return Reflect.get(target, name, receiver)
+        return async (record: Parameters<typeof store.create>[0]) => {
+          const created = await target.create(record)
+          if (record.status !== 'running') return created
+          const listed = await target.stranded(10)
+          const lease = await target.lock(record.callId, 'another-instance', LEASE)
+          taken.push({ listed: listed.includes(record.callId), locked: lease !== undefined })
+          if (lease) await target.unlock(lease)
+          return created
+        }
+      },
+    })
+    const handler = createChatHandler({ tools: [desk(ledgerPath)], model, store: scanned, clock, limits: { lockLeaseMs: LEASE } })
+    cleanups.push(() => handler.close())
+    const asked = await post(handler, { messages: [user('a ticket to BER')], conversation: key })
+    expect(find(asked, 'elicit_request')).toBeDefined()
+    // The booking's first record (its reserve step ran) was listed as running, its lock already held.
+    expect(taken).toEqual([{ listed: false, locked: false }])
+  }, 60_000)
 })
 
 
