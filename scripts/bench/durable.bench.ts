@@ -44,7 +44,7 @@ const first = registry(store)
 const N = 200
 const tokens: Array<{ id: string; token: string }> = []
 for (let i = 0; i < N; i++) {
-  const call = first.start({ tool, params: { order: `o${i}` }, callId: `c${i}`, client: 'bench', extra: undefined })
+  const call = await first.start({ tool, params: { order: `o${i}` }, callId: `c${i}`, client: 'bench', extra: undefined })
   const q = await untilQuestion(call)
   await first.park(call, { id: q.id, key: q.key, wire: {} })
   tokens.push({ id: call.callId, token: call.token })
@@ -81,7 +81,7 @@ const sizeStore = await createSqliteStore({ path: sizePath })
 const sizes = registry(sizeStore)
 const before = statSync(sizePath).size + (statSync(`${sizePath}-wal`, { throwIfNoEntry: false })?.size ?? 0)
 for (let i = 0; i < 1000; i++) {
-  const call = sizes.start({ tool: small, params: { route: `R${i}` }, callId: `s${i}`, client: 'bench', extra: undefined })
+  const call = await sizes.start({ tool: small, params: { route: `R${i}` }, callId: `s${i}`, client: 'bench', extra: undefined })
   const q = await untilQuestion(call)
   await sizes.park(call, { id: q.id, key: q.key, wire: { id: q.id, key: q.key, message: q.message } })
 }

@@ -5,17 +5,22 @@
  *
  *   - `start` runs a new call in the scope. Each journal entry is written to the store before the
  *     tool goes on, so a step that ran is never run again by a replay;
- *   - `park` stores the question the call waits for and lets go of it; an `IdleQueue` aborts a
- *     call parked longer than `idleTimeoutMs`. A question the store did not take is never asked:
- *     `park` ends the call and throws `StoreUnavailableError`;
+ *   - `park` stores the question the call waits for and lets go of its lock. The generator stays
+ *     in memory while it is among the `warmCalls` most recently parked (an `IdleQueue` aborts one
+ *     parked longer than `idleTimeoutMs`); past that it is let go of (hibernated) — its record
+ *     holds all it needs, and an answer replays it from its journal. A question the store did not
+ *     take is never asked: `park` ends the call and throws `StoreUnavailableError`;
  *   - `resume` is how a request with an answer gets the call back — on any instance: it takes the
  *     call's lock in the store, checks the record (the token, that the call still waits and was
  *     not finished), and returns the live generator when this process holds the current one, or
  *     replays the journal into a new one (no step re-runs);
  *   - when a call ends, however it ends, its outcome is stored: later answers, aborts and MCP
  *     requestStates for it are refused on every instance and after restarts;
- *   - each call belongs to a client (by default its remote address): one client may hold at most
- *     `maxCallsPerClient`, so it cannot take every place of `maxCalls` from the others.
+ *   - each call belongs to a client (by default its remote address). A new call is admitted
+ *     against limits the store keeps for every instance: its client may hold at most
+ *     `maxCallsPerClient` unfinished calls, all clients `maxCalls`; when that is full, the
+ *     longest-waiting call of the client holding the most makes room. An answer to a call that
+ *     exists is never refused for this process's capacity.
  */
 import { randomBytes } from 'node:crypto'
 import { call as callPromise, createScope, type Operation, type Scope } from 'effection'
@@ -27,10 +32,9 @@ import { JournalDivergenceError } from '../errors/call-errors.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
-import { ClientCounts } from './client-counts.ts'
 import { IdleQueue } from './idle-queue.ts'
 import type { LiveCall } from './live-call.ts'
-import type { CallLease, CallRecord, CallStore, StoredQuestion } from './stores/call-store.ts'
+import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
@@ -64,10 +68,16 @@ export class CallSupersededError extends McpBridgeError {
 export interface CallRegistryOptions<X = undefined> {
   /** Abort a call that waits for its client longer than this (ms). */
   idleTimeoutMs: number
-  /** Most calls held at once. */
+  /** Most unfinished calls held at once, by every instance sharing the store. */
   maxCalls: number
-  /** Most calls one client may hold at once. */
+  /** Most unfinished calls one client may hold at once, on every instance sharing the store. */
   maxCallsPerClient: number
+  /**
+   * Waiting calls whose generators this process keeps in memory (default 1,000): past it, the
+   * longest-waiting is let go of, and an answer replays it from its journal (no step runs again).
+   * 0 keeps none: every answer replays.
+   */
+  warmCalls?: number
   /** The options that set these, named in messages (e.g. `limits.maxActiveCalls`). */
   maxCallsOption: string
   maxCallsPerClientOption: string
@@ -157,12 +167,15 @@ export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; recor
 
 /** Default lease of a call's lock; a running call's lease is renewed every third of it. */
 export const LEASE_MS = 10_000
+/** Default of `warmCalls`. */
+export const WARM_CALLS = 1_000
+/** Why a parked copy stops when it is let go of from memory (its `finally` runs; nothing is recorded). */
+const HIBERNATED = 'it was let go of from memory while it waited; an answer replays it from its journal'
 const RECOVERY_CONCURRENCY = 8
 
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #parked: IdleQueue<LiveCall<X>>
-  readonly #perClient = new ClientCounts()
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
   readonly store: CallStore
@@ -172,6 +185,8 @@ export class CallRegistry<X = undefined> {
   readonly clock: Clock
   /** Recovered calls being driven now (bounded by `recoveryConcurrency`). */
   #recovering = 0
+  /** Why a call nobody answered in time was aborted. */
+  readonly #idleReason: string
 
   constructor(options: CallRegistryOptions<X>) {
     this.#leaseMs = options.leaseMs ?? LEASE_MS
@@ -182,8 +197,8 @@ export class CallRegistry<X = undefined> {
     const [scope, destroy] = createScope(options.scope)
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
-    const why = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
-    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(why), this.clock)
+    this.#idleReason = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
+    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(this.#idleReason), this.clock)
     void scope.run(() => this.#keepLeases())
     if (options.recover) void scope.run(() => this.#recoverStranded())
   }
@@ -284,29 +299,83 @@ export class CallRegistry<X = undefined> {
     return this.#calls.size
   }
 
-  /** Start a new call. Throws `TooManyCallsError` past the limit, leaving every other call as it was. */
-  start(spec: StartCall<X> & { issueToken?: true }): LiveCall<X> & { token: string }
-  start(spec: StartCall<X>): LiveCall<X> & { token?: string }
-  start(spec: StartCall<X>): LiveCall<X> & { token?: string } {
+  /**
+   * Start a new call, once the store admits it (the limits of held calls, shared by every
+   * instance). Throws `TooManyCallsError` past a limit, leaving every other call as it was — or,
+   * when the total is full, after ending the longest-waiting call of a client holding more.
+   */
+  async start(spec: StartCall<X> & { issueToken?: true }): Promise<LiveCall<X> & { token: string }>
+  async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }>
+  async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }> {
     if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
-    if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0 })
-    const token = randomBytes(18).toString('base64url')
-    return Object.assign(this.#run(spec, { tokenHash: hashToken(token), revision: 0 }), { token })
+    await this.#admit(spec.callId, spec.client)
+    try {
+      if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0 })
+      const token = randomBytes(18).toString('base64url')
+      return Object.assign(this.#run(spec, { tokenHash: hashToken(token), revision: 0 }), { token })
+    } catch (error) {
+      await this.store.release(spec).catch(() => undefined)
+      throw error
+    }
   }
 
-  #run(spec: StartCall<X>, durable: { tokenHash: string | undefined; revision: number; replay?: readonly JournalEntry[]; createdAt?: number }): LiveCall<X> {
+  /** Count a new call as held by its client in the store, or say which limit is full. */
+  async #admit(callId: string, client: string): Promise<void> {
     const { maxCalls, maxCallsPerClient } = this.options
-    if (this.#perClient.of(spec.client) >= maxCallsPerClient) {
-      throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
+    // Counted until its first record says what it is; a call that never writes one is released.
+    const claim = { callId, client, until: this.clock.now() + this.options.idleTimeoutMs + this.#leaseMs }
+    const limits = { perClient: maxCallsPerClient, total: maxCalls }
+    let admission = await this.store.admit(claim, limits)
+    if (admission.admitted) return
+    if (admission.full === 'client') throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
+    // Full: make room at the expense of the client holding the most, if it holds more than this
+    // one would with one more — so many addresses cannot fill the server for everyone else.
+    const { busiest, clientHeld = 0 } = admission
+    if (busiest && busiest.client !== client && busiest.held > clientHeld + 1 && (await this.#evict(busiest.oldest))) {
+      admission = await this.store.admit(claim, limits)
+      if (admission.admitted) return
     }
-    if (this.#calls.size >= maxCalls) {
-      // Full: make room at the expense of the client holding the most calls waiting, if it holds
-      // more than this one would — so many addresses cannot fill the server for everyone else.
-      const victim = this.#evictionCandidate(spec.client)
-      if (!victim) throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
-      this.#forget(victim)
-      void victim.host.abort(`the server was full (${this.options.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`)
+    throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
+  }
+
+  /** End a waiting call to make room for another client's; false if it is not waiting any more. */
+  async #evict(callId: string): Promise<boolean> {
+    const reason = `the server was full (${this.options.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`
+    const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
+    if (!lease) return false
+    try {
+      const record = await this.store.get(callId)
+      if (!record || record.outcome || record.status !== 'waiting') return false
+      return await this.#finishInStore(record, { status: 'aborted', reason })
+    } finally {
+      await this.store.unlock(lease).catch(() => undefined)
     }
+  }
+
+  /**
+   * Record how a call that is not running ended, directly in its record (holding its lock): a
+   * copy of it kept here is stopped first (its `finally` runs). False if the record moved on.
+   */
+  async #finishInStore(record: CallRecord, outcome: StoredOutcome): Promise<boolean> {
+    const live = this.#calls.get(record.callId)
+    if (live) {
+      this.#supersede(live, outcome.status === 'aborted' ? outcome.reason : 'it ended')
+      await live.host.outcome
+    }
+    const now = this.clock.now()
+    return this.store.update({
+      ...record,
+      status: outcome.status,
+      outcome,
+      revision: record.revision + 1,
+      updatedAt: now,
+      owner: this.instanceId,
+      expiresAt: now + this.options.idleTimeoutMs,
+    })
+  }
+
+  /** A new copy of a call (started, replayed or recovered) in the registry's scope. Never refused for capacity. */
+  #run(spec: StartCall<X>, durable: { tokenHash: string | undefined; revision: number; replay?: readonly JournalEntry[]; createdAt?: number }): LiveCall<X> {
     let call: LiveCall<X> | undefined
     const registry = this
     const host = createBridgeHost({
@@ -346,26 +415,16 @@ export class CallRegistry<X = undefined> {
       writes: Promise.resolve(),
       superseded: false,
       storedQuestion: undefined,
+      pinned: false,
     }
     if (!TERMINAL_STATUSES.has(host.status())) {
       this.#calls.set(call.callId, call)
-      this.#perClient.add(spec.client)
     } else {
       // It ended before `onEnd` could see it (invalid params, a replay that diverged at once):
       // it is not held, but its end is recorded and its lock released like any other's.
       this.#end(call, endOf(host.events))
     }
     return call
-  }
-
-  /** The longest-waiting parked call of the client holding the most, if it holds more than `client` would with one more. */
-  #evictionCandidate(client: string): LiveCall<X> | undefined {
-    const waiting = new Map<string, LiveCall<X>[]>()
-    for (const call of this.#calls.values()) if (this.isParked(call)) waiting.set(call.client, [...(waiting.get(call.client) ?? []), call])
-    let top: LiveCall<X>[] | undefined
-    for (const calls of waiting.values()) if (!top || calls.length > top.length) top = calls
-    if (!top || top[0]!.client === client || this.#perClient.of(top[0]!.client) <= this.#perClient.of(client) + 1) return undefined
-    return top.reduce((oldest, call) => (call.createdAt < oldest.createdAt ? call : oldest))
   }
 
   get(callId: string): LiveCall<X> | undefined {
@@ -386,8 +445,9 @@ export class CallRegistry<X = undefined> {
    * The call waits for its client: store the question, let go of its lock, and start its idle
    * time. Resolves once the record is stored (an answer may then reach any instance).
    */
-  async park(call: LiveCall<X>, question: StoredQuestion): Promise<void> {
+  async park(call: LiveCall<X>, question: StoredQuestion, { pinned = false }: { pinned?: boolean } = {}): Promise<void> {
     if (this.#calls.get(call.callId) !== call) return
+    call.pinned = pinned
     // Parked again on the question already stored (a refused answer, a retry without one): the
     // record is current, and a requestState minted for it stays valid.
     if (call.storedQuestion !== question.id) {
@@ -405,8 +465,27 @@ export class CallRegistry<X = undefined> {
     }
     // Parked before the lock goes: a request that takes the lock next must find this copy waiting
     // here, or it would take it for an outdated one and replay the call.
-    if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) this.#parked.touch(call)
+    if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) {
+      this.#parked.touch(call)
+      this.#coolDown()
+    }
     await this.#unlock(call)
+  }
+
+  /**
+   * Keep at most `warmCalls` parked generators: let go of the longest-waiting ones past it. Their
+   * records hold everything (journal, question); an answer replays them, on any instance.
+   */
+  #coolDown(): void {
+    const warm = this.options.warmCalls ?? WARM_CALLS
+    if (this.#parked.size <= warm) return
+    let over = this.#parked.size - warm
+    for (const call of [...this.#parked.keys()]) {
+      if (over === 0) break
+      if (call.pinned) continue
+      this.#supersede(call, HIBERNATED)
+      over--
+    }
   }
 
   /**
@@ -419,7 +498,7 @@ export class CallRegistry<X = undefined> {
     const release = () => this.store.unlock(lease).catch(() => undefined)
     const record = await this.store.get(callId)
     const live = this.#calls.get(callId)
-    const problem = this.#checkRecord(callId, record, options)
+    const problem = await this.#check(callId, record, options)
     if (problem?.code === 'BUSY' && record!.status === 'running' && !live && this.options.recover) {
       // Running, its lock free, no copy here: the server running it stopped. Take it over now
       // rather than at the next scan; the answer is for a question it asks next, if any.
@@ -480,6 +559,20 @@ export class CallRegistry<X = undefined> {
     }
   }
 
+  /**
+   * `#checkRecord`, and then, holding the call's lock: a waiting call whose answer deadline
+   * passed has timed out — recorded now (a copy let go of from memory had nobody to time it out
+   * when it did) and refused as finished.
+   */
+  async #check(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): Promise<CallRefusal | undefined> {
+    const problem = this.#checkRecord(callId, record, options)
+    if (problem || record!.answerBy === undefined || this.clock.now() <= record!.answerBy) return problem
+    const outcome: StoredOutcome = { status: 'aborted', reason: this.#idleReason }
+    if (!(await this.#finishInStore(record!, outcome))) return refusal('BUSY', `Tool call "${callId}" changed while it was being checked; try again.`)
+    const how = describeOutcome(outcome)
+    return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }
+  }
+
   #checkRecord(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): CallRefusal | undefined {
     if (!record) {
       return refusal('NOT_FOUND', 'This tool call is no longer known (it expired, or it was held by a server that keeps calls only in memory).')
@@ -517,27 +610,13 @@ export class CallRegistry<X = undefined> {
     if (!lease) return this.#held(callId)
     try {
       const record = await this.store.get(callId)
-      const problem = this.#checkRecord(callId, record, { token, replay: () => undefined })
+      const problem = await this.#check(callId, record, { token, replay: () => undefined })
       // 'running' with its lock free and no copy here: the instance running it stopped (a live one
       // renews the lock). Nothing will ever finish it, so the abort is recorded in its place.
       const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live
       if (problem && !orphaned) return problem
       if (orphaned) reason = `${reason} (the server running it had stopped)`
-      if (live) {
-        this.#supersede(live, reason)
-        await live.host.outcome
-      }
-      const now = this.clock.now()
-      const written = await this.store.update({
-        ...record!,
-        status: 'aborted',
-        outcome: { status: 'aborted', reason },
-        revision: record!.revision + 1,
-        updatedAt: now,
-        owner: this.instanceId,
-        expiresAt: now + this.options.idleTimeoutMs,
-      })
-      if (!written) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
+      if (!(await this.#finishInStore(record!, { status: 'aborted', reason }))) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
       const completed = completedSteps(record!.journal)
       return { ok: true, wasRunning: false, toolName: record!.tool, ...(completed.length > 0 && { completed }) }
     } finally {
@@ -582,10 +661,7 @@ export class CallRegistry<X = undefined> {
 
   #forget(call: LiveCall<X>): void {
     this.#parked.remove(call)
-    if (this.#calls.get(call.callId) === call) {
-      this.#calls.delete(call.callId)
-      this.#perClient.remove(call.client)
-    }
+    if (this.#calls.get(call.callId) === call) this.#calls.delete(call.callId)
   }
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
@@ -597,8 +673,12 @@ export class CallRegistry<X = undefined> {
       return
     }
     const change: RecordChange = { status: outcome.status, journal: [...call.host.journal], outcome: storedOutcome(outcome) }
-    // A call that never stored anything (it ended before its first step or question) needs no record.
-    if (call.revision === 0 && call.host.journal.length === 0) return
+    // A call that never stored anything (it ended before its first step or question) needs no
+    // record; it is no longer counted as held.
+    if (call.revision === 0 && call.host.journal.length === 0) {
+      call.writes = call.writes.then(() => this.store.release(call)).catch(() => undefined)
+      return
+    }
     call.writes = this.#write(call, change)
       .catch(() => undefined)
       .then(() => this.#unlock(call))
@@ -650,7 +730,10 @@ export class CallRegistry<X = undefined> {
         updatedAt: now,
         // A waiting call lives as long as it may wait; a finished one is remembered as long, so a
         // late answer or requestState for it is still refused as finished.
-        expiresAt: now + this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs),
+        // A waiting call's record outlives its deadline as long again, so an answer that comes too
+        // late is told it timed out rather than that the call is unknown.
+        expiresAt: now + (change.status === 'waiting' ? 2 * this.options.idleTimeoutMs : this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs)),
+        ...(change.status === 'waiting' && { answerBy: now + this.options.idleTimeoutMs }),
         ...(change.outcome && { outcome: change.outcome }),
       }
       // A new call's first record: from the moment it is stored others can find it (a recovery

@@ -36,6 +36,15 @@ export class IdleQueue<K> {
     return this.#deadlines.has(key)
   }
 
+  get size(): number {
+    return this.#deadlines.size
+  }
+
+  /** The entries, the longest idle first. */
+  keys(): IterableIterator<K> {
+    return this.#deadlines.keys()
+  }
+
   *#expire(onExpire: (key: K) => void): Operation<never> {
     for (;;) {
       const oldest = this.#deadlines.entries().next()

@@ -39,6 +39,11 @@ export interface LiveCall<X = unknown> {
   superseded: boolean
   /** The id of the question the stored record says the call waits for, if it does. */
   storedQuestion: string | undefined
+  /**
+   * A request in this process holds on to this copy while it waits (an MCP Apps view answers it,
+   * or a 2025-11-25 request spans its rounds): it is never let go of from memory while parked.
+   */
+  pinned: boolean
 }
 
 /** The next event of a call, or `undefined` once it has ended and every event was read (async code at the edge). */

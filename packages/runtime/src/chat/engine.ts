@@ -15,7 +15,7 @@
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
-import { LEASE_MS, type CallRegistry } from '../calls/call-registry.ts'
+import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { forClient } from '../errors/client-errors.ts'
@@ -37,10 +37,19 @@ export interface ChatLimits {
   maxContextBytes: number
   /** Model calls per request, so a tool loop cannot run forever (default 8). */
   maxSteps: number
-  /** Tool calls held at once, waiting for users (default 1,000). */
+  /**
+   * Tool calls held at once (waiting for users, or running), counted in the store over every
+   * instance sharing it (default 10,000). Past it, the longest-waiting call of the client holding
+   * the most makes room, or the new call is refused.
+   */
   maxActiveCalls: number
-  /** Tool calls one client (`clientKey`) may hold at once (default 20). */
+  /** Tool calls one client (`clientKey`) may hold at once, over every instance (default 20). */
   maxCallsPerClient: number
+  /**
+   * Waiting calls whose generators this process keeps in memory (default 1,000): past it the
+   * longest-waiting is let go of, and an answer replays it from its journal (no step runs again).
+   */
+  warmCalls: number
   /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
   idleTimeoutMs: number
   /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
@@ -64,8 +73,9 @@ export const DEFAULT_LIMITS: ChatLimits = {
   maxBodyBytes: 1 << 20,
   maxContextBytes: 256 << 10,
   maxSteps: 8,
-  maxActiveCalls: 1_000,
+  maxActiveCalls: 10_000,
   maxCallsPerClient: 20,
+  warmCalls: WARM_CALLS,
   idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
   maxTranscriptBytes: 2 << 20,
@@ -268,7 +278,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
   if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
   let call: ChatCall & { token: string }
   try {
-    call = ctx.calls.start({
+    call = await ctx.calls.start({
       tool,
       params: use.input,
       callId: use.id,

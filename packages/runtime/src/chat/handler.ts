@@ -85,6 +85,7 @@ const optionsSchema = z
         maxSteps: positive.max(100),
         maxActiveCalls: positive,
         maxCallsPerClient: positive,
+        warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)'),
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
         idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
         maxConversationsPerClient: z.number().int().min(1).max(100_000),
@@ -123,6 +124,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     maxCallsOption: 'limits.maxActiveCalls',
     maxCallsPerClient: limits.maxCallsPerClient,
     maxCallsPerClientOption: 'limits.maxCallsPerClient',
+    warmCalls: limits.warmCalls,
     idleTimeoutOption: 'limits.idleTimeoutMs',
     surface: 'chat',
     store,

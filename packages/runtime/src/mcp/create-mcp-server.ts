@@ -77,6 +77,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       maxCallsOption: 'maxSuspendedCalls',
       maxCallsPerClient: options.maxSuspendedCallsPerClient,
       maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
+      warmCalls: options.warmCalls,
       surface: 'mcp',
       clock: options.clock,
       scope,
@@ -139,7 +140,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const { name } = request.params
       if (options.apps && (name === VIEW_NEXT_TOOL || name === VIEW_ANSWER_TOOL) && speaksMcpApps(clientCapabilitiesOf(server, ctx))) {
         const viewed = new Set(options.apps.uris.keys())
-        return perform(() => serveViewTool(name, request.params.arguments, { desk: session.desk, calls: service.calls, viewed, park: (call) => parkCall(service, call) }))
+        return perform(() => serveViewTool(name, request.params.arguments, { desk: session.desk, calls: service.calls, viewed, park: (call) => parkCall(service, call, true) }))
       }
       return perform(() => serveToolCall(service, session, server, request, ctx))
     })

@@ -25,7 +25,7 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
         if (stop.kind === 'done') return
         call.extra.wait = stop.wait
         call.extra.inputRequest = stop.request
-        yield* parkCall(service, call)
+        yield* parkCall(service, call, false) // nobody holds it: its client retries its last round
       }),
   }
 }

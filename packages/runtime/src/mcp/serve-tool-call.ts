@@ -76,7 +76,7 @@ export function newRound(argsDigest: string, caps: McpRound['caps'], version: st
   return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
 }
 
-function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined): McpCall {
+function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined): Promise<McpCall> {
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
   return service.calls.start({
@@ -125,7 +125,7 @@ export function* serveToolCall(
   let call: McpCall
   if (state === undefined) {
     try {
-      call = startCall(service, ctx, tool, args, caps, version)
+      call = yield* until(startCall(service, ctx, tool, args, caps, version))
     } catch (error) {
       return errorResult((error as Error).message)
     }
@@ -136,7 +136,7 @@ export function* serveToolCall(
     if (!resumed.answered) {
       // The retry carries no answer to our question (a client may drop one): ask it again.
       if (!isModernRound(ctx)) watchCancellation(call, ctx)
-      return (yield* parkOrFail(service, call)) ?? (yield* askAgain(service, call, ctx))
+      return (yield* parkOrFail(service, call, ctx)) ?? (yield* askAgain(service, call, ctx))
     }
   }
   watchCancellation(call, ctx)
@@ -160,7 +160,8 @@ export function* serveToolCall(
       const claimTimeoutMs = supportsFormElicitation(caps) ? service.apps!.claimTimeoutMs : Number.POSITIVE_INFINITY
       let held: HoldOutcome
       try {
-        held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call), claimTimeoutMs, service.clock)
+        // Held in this process while its view answers: pinned, never let go of from memory.
+        held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call, true), claimTimeoutMs, service.clock)
       } catch (error) {
         return notSaved(call, error)
       }
@@ -169,7 +170,7 @@ export function* serveToolCall(
     // A 2026-07-28 round ends here (its HTTP exchange closes, and its signal with it); only a
     // 2025-11-25 request spans the rounds, so only its cancellation may reach the waiting call.
     if (isModernRound(ctx)) call.extra.detachCancel?.()
-    const notStored = yield* parkOrFail(service, call)
+    const notStored = yield* parkOrFail(service, call, ctx)
     if (notStored) return notStored
     if (!isModernRound(ctx)) session.waitingOnClient(ctx.mcpReq.id, call)
     return yield* askAgain(service, call, ctx)
@@ -180,9 +181,10 @@ export function* serveToolCall(
  * Park the call on its question; when the store did not take the question, the call has ended
  * (nobody could answer it after a restart or on another instance) and this is the tool's result.
  */
-function* parkOrFail(service: ToolCallService, call: McpCall): Operation<CallToolResult | undefined> {
+function* parkOrFail(service: ToolCallService, call: McpCall, ctx: ServerContext): Operation<CallToolResult | undefined> {
   try {
-    yield* parkCall(service, call)
+    // A 2025-11-25 request spans the rounds and holds on to this copy: pinned in memory.
+    yield* parkCall(service, call, !isModernRound(ctx))
     return undefined
   } catch (error) {
     return notSaved(call, error)
@@ -208,9 +210,10 @@ function viewSeat(service: ToolCallService, session: McpSession, server: Server,
 }
 
 /** Store the question (any instance sharing the store can take the answer) and wait for it. */
-export function* parkCall(service: ToolCallService, call: McpCall): Operation<void> {
+export function* parkCall(service: ToolCallService, call: McpCall, pinned: boolean): Operation<void> {
   const { wait, inputRequest } = call.extra
-  yield* until(service.calls.park(call, { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } }))
+  const question = { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } }
+  yield* until(service.calls.park(call, question, { pinned }))
 }
 
 function isModernRound(ctx: ServerContext): boolean {
@@ -279,7 +282,7 @@ function* resumeCall(
   try {
     deliver(call, answer)
   } catch (error) {
-    yield* parkCall(service, call) // nothing was applied: the call keeps waiting for a proper answer
+    yield* parkCall(service, call, !isModernRound(ctx)) // nothing was applied: the call keeps waiting for a proper answer
     throw error
   }
   return { call, answered: true }

@@ -15,7 +15,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
-import { LEASE_MS } from '../calls/call-registry.ts'
+import { LEASE_MS, WARM_CALLS } from '../calls/call-registry.ts'
 
 export interface McpServerOptions {
   name: string
@@ -45,10 +45,20 @@ export interface McpServerOptions {
   inputTimeoutMs?: number
   /** Questions (elicitations + samples) per call before the SDK gives up on it. Default 100. */
   maxRounds?: number
-  /** Calls that may wait for input at once; more are refused with a clear error. Default 1000. */
+  /**
+   * Calls that may be held (waiting for input, or running) at once, counted in the store over
+   * every instance sharing it. Past it, the longest-waiting call of the client holding the most
+   * makes room, or the new call is refused with a clear error. Default 10,000.
+   */
   maxSuspendedCalls?: number
-  /** Calls one client (`clientKey`) may hold at once. Default 20. */
+  /** Calls one client (`clientKey`) may hold at once, over every instance sharing the store. Default 20. */
   maxSuspendedCallsPerClient?: number
+  /**
+   * Waiting calls whose generators this process keeps in memory (default 1,000): past it the
+   * longest-waiting is let go of — its stored record holds all it needs — and an answer replays
+   * it from its journal (no step runs again). 0: every answer replays.
+   */
+  warmCalls?: number
   /**
    * How long a running call's lock outlives a server that crashed, in ms (default 10 s): then an
    * instance sharing the store takes the call over and runs it on from its journal.
@@ -100,6 +110,7 @@ export interface ResolvedServerOptions {
   maxRounds: number
   maxSuspendedCalls: number
   maxSuspendedCallsPerClient: number
+  warmCalls: number
   lockLeaseMs: number
   maxArgumentBytes: number
   clientKey: ClientKey
@@ -123,6 +134,7 @@ const optionsSchema = z
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
+    warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)').optional(),
     maxArgumentBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: z.function().optional(),
@@ -164,8 +176,9 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     secret,
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
-    maxSuspendedCalls: options.maxSuspendedCalls ?? 1000,
+    maxSuspendedCalls: options.maxSuspendedCalls ?? 10_000,
     maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
+    warmCalls: options.warmCalls ?? WARM_CALLS,
     lockLeaseMs: options.lockLeaseMs ?? LEASE_MS,
     maxArgumentBytes: options.maxArgumentBytes ?? 256 << 10,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { Redis } from 'ioredis'
 
 let redis: RedisProcess
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-store-'))
@@ -167,6 +168,61 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     expect(await store.stranded(1)).toHaveLength(1)
   })
 
+  describe('held calls (admission)', () => {
+    const roomy = { perClient: 1_000, total: 1_000_000 }
+    const claim = (callId: string, client: string, ms = 60_000) => ({ callId, client, until: now() + ms })
+    /** How many calls the store counts as held in all (a total of 0 refuses and says). */
+    const total = async () => {
+      const refused = await store.admit(claim('probe', 'probe'), { perClient: 1_000, total: 0 })
+      return refused.admitted ? Number.NaN : refused.held
+    }
+
+    it("admits a client's calls up to its limit, counts each once, and stops counting released, finished and expired ones", async () => {
+      const limits = { perClient: 2, total: 1_000_000 }
+      expect(await store.admit(claim('h-a1', 'h-alice'), limits)).toEqual({ admitted: true })
+      expect(await store.admit(claim('h-a2', 'h-alice'), limits)).toEqual({ admitted: true })
+      expect(await store.admit(claim('h-a1', 'h-alice'), limits)).toEqual({ admitted: true }) // already counted
+      expect(await store.admit(claim('h-a3', 'h-alice'), limits)).toEqual({ admitted: false, full: 'client', held: 2 })
+      expect(await store.admit(claim('h-b1', 'h-bob'), limits)).toEqual({ admitted: true }) // another client's share
+      await store.release({ callId: 'h-a1', client: 'h-alice' })
+      expect(await store.admit(claim('h-a3', 'h-alice'), limits)).toEqual({ admitted: true })
+      // Records keep the count: a finished call is not held, a waiting one is, until its answer deadline.
+      await store.create(record('h-a2', { client: 'h-alice', status: 'completed', outcome: { status: 'completed', result: 1 } }))
+      expect(await store.admit(claim('h-a4', 'h-alice'), limits)).toEqual({ admitted: true })
+      expect(await store.admit(claim('h-a5', 'h-alice'), limits)).toMatchObject({ admitted: false, full: 'client' })
+      await store.create(record('h-a3', { client: 'h-alice', status: 'waiting', answerBy: now() + 150 }))
+      await pass(300)
+      expect(await store.admit(claim('h-a5', 'h-alice'), limits)).toEqual({ admitted: true })
+      // A claim that lapsed (its call never wrote a record) is not counted either.
+      await store.admit(claim('h-c1', 'h-carol', 150), limits)
+      await store.admit(claim('h-c2', 'h-carol', 150), limits)
+      await pass(300)
+      expect(await store.admit(claim('h-c3', 'h-carol'), limits)).toEqual({ admitted: true })
+    })
+
+    it('refuses past the total, naming the client holding the most and its call held longest', async () => {
+      const base = await total()
+      await store.admit(claim('t-m1', 't-mallory', 10_000), roomy)
+      await store.admit(claim('t-m2', 't-mallory', 20_000), roomy)
+      await store.admit(claim('t-m3', 't-mallory', 30_000), roomy)
+      await store.admit(claim('t-a1', 't-alice', 5_000), roomy)
+      expect(await total()).toBe(base + 4)
+      const limits = { perClient: 1_000, total: base + 4 }
+      const refused = await store.admit(claim('t-b1', 't-bob'), limits)
+      expect(refused).toMatchObject({ admitted: false, full: 'total', held: base + 4, clientHeld: 0 })
+      if (refused.admitted || !refused.busiest) throw new Error('expected the busiest client')
+      // Earlier tests' calls share the store; only this test's are compared.
+      if (refused.busiest.client.startsWith('t-')) expect(refused.busiest).toEqual({ client: 't-mallory', held: 3, oldest: 't-m1' })
+      await store.release({ callId: 't-m1', client: 't-mallory' })
+      expect(await store.admit(claim('t-b1', 't-bob'), limits)).toEqual({ admitted: true })
+    })
+
+    it('of twenty concurrent admissions of one client exactly its limit gets in', async () => {
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.admit(claim(`r-${i}`, 'r-racer'), { perClient: 5, total: 1_000_000 })))
+      expect(results.filter((r) => r.admitted)).toHaveLength(5)
+    })
+  })
+
   it('of two concurrent lockers exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
     expect(results.filter(Boolean)).toHaveLength(1)
@@ -236,6 +292,29 @@ describe('store options and failures', () => {
     await store.close()
     expect(persistent).toEqual([])
   }, 60_000)
+
+  it('Redis keeps nothing of a call past its record: its fence, lock, held entries and index go with it', async () => {
+    const store = await createRedisStore({ url: redis.url, keyPrefix: 'ret:' })
+    const raw = new Redis(redis.url)
+    try {
+      const at = Date.now()
+      const gone = record('ret-1', { client: 'ret-client', status: 'running', expiresAt: at + 400, createdAt: at, updatedAt: at })
+      expect(await store.create(gone)).toBe(true)
+      const lease = await store.lock('ret-1', 'instance-a', 200)
+      await store.unlock(lease!)
+      expect(await store.admit({ callId: 'ret-3', client: 'ret-client', until: at + 400 }, { perClient: 10, total: 1_000 })).toEqual({ admitted: true })
+      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:ret-1', 'ret:fence:ret-1', 'ret:held:all', 'ret:held:client:ret-client', 'ret:running'])
+      await new Promise((resolve) => setTimeout(resolve, 800))
+      // Another call's write is all it takes for the shared entries of the gone one to go too.
+      const later = Date.now()
+      await store.create(record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }))
+      expect(await store.stranded(10)).toEqual([])
+      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:ret-2'])
+    } finally {
+      raw.disconnect()
+      await store.close()
+    }
+  }, 30_000)
 
   it('a Redis that does not answer is a clear error, not a hang', async () => {
     const store = await createRedisStore({ url: `redis://127.0.0.1:${redis.port + 1}` })

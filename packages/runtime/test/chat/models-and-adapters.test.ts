@@ -167,7 +167,7 @@ describe('CallRegistry: a parked call expires unless claimed', () => {
       surface: 'chat',
       clock,
     })
-    const call = registry.start({ tool, params: {}, callId: 'c1', client: 'test', extra: undefined })
+    const call = await registry.start({ tool, params: {}, callId: 'c1', client: 'test', extra: undefined })
     for (let e = await nextEvent(call); e && e.type !== 'elicit'; e = await nextEvent(call));
     const question = { id: 'c1#1', key: 'a', wire: {} }
     await registry.park(call, question)

@@ -51,6 +51,11 @@ export interface CallRecord {
   updatedAt: number
   /** After this (epoch ms) the record may be gone. */
   expiresAt: number
+  /**
+   * A waiting call's deadline (epoch ms): an answer after it finds the call timed out (its
+   * idle time). Read from the record, so a call let go of from memory times out all the same.
+   */
+  answerBy?: number
   outcome?: StoredOutcome
   /**
    * What the serving side needs to run the call on after its instance stopped, opaque to the
@@ -75,6 +80,40 @@ export interface CallLease {
   readonly callId: string
   readonly owner: string
   readonly fence: number
+}
+
+/** Limits of calls held (not finished) that `admit` checks, over every instance sharing the store. */
+export interface HeldLimits {
+  /** Most calls one client may hold. */
+  perClient: number
+  /** Most calls held in all. */
+  total: number
+}
+
+/** What `admit` decided. Refused: which limit is full, and (the total) who holds the most. */
+export type Admission =
+  | { admitted: true }
+  | {
+      admitted: false
+      full: 'client' | 'total'
+      /** Calls the client holds (full: 'client') or all held (full: 'total'). */
+      held: number
+      /**
+       * The total is full: the client holding the most, how many, and its call held longest.
+       * (Redis judges "the most" among the 64 calls held longest, without a pass over every client.)
+       */
+      busiest?: { client: string; held: number; oldest: string }
+      /** The total is full: calls the admitted call's own client holds. */
+      clientHeld?: number
+    }
+
+/**
+ * Until when a record keeps its call counted as held: a waiting call until its answer deadline
+ * (it may time out unanswered), a running one as long as its record lives; a finished one not.
+ */
+export function heldUntil(record: CallRecord): number | undefined {
+  if (record.status === 'completed' || record.status === 'failed' || record.status === 'aborted') return undefined
+  return record.status === 'waiting' && record.answerBy !== undefined ? record.answerBy : record.expiresAt
 }
 
 export interface CallStore {
@@ -102,6 +141,15 @@ export interface CallStore {
    * over. Cheap however many calls wait: stores keep running calls in an index of their own.
    */
   stranded(limit: number): Promise<string[]>
+  /**
+   * Count a new call as held by its client, if the limits allow, atomically (two instances
+   * admitting at once cannot both take the last place). A held call stays counted until `until`
+   * (epoch ms), or as its records say (`create`/`update` keep it current: `heldUntil`), or until
+   * `release`. Admitting a call already counted changes nothing and is admitted.
+   */
+  admit(call: { callId: string; client: string; until: number }, limits: HeldLimits): Promise<Admission>
+  /** Stop counting a call as held (it ended without a record saying so). */
+  release(call: { callId: string; client: string }): Promise<void>
   getConversation(id: string): Promise<ConversationRecord | undefined>
   /** Insert (revision 1) or replace on top of `revision - 1`; false on a conflict. */
   putConversation(record: ConversationRecord): Promise<boolean>

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationRecord } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
@@ -43,6 +43,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const locks = new Map<string, { owner: string; fence: number; until: number }>()
   /** Ids of calls whose record says `running` (the index `stranded` reads). */
   const running = new Set<string>()
+  /** Calls held (not finished), for `admit`: each one's client and until when it counts. */
+  const held = new Map<string, { client: string; until: number }>()
+  const heldBy = new Map<string, Set<string>>()
   let closed = false
   let lockings = 0
   let writes = 0
@@ -79,13 +82,55 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
     return true
   }
-  /** Keep `running` current after a write of `record` (`written`: whether it was stored). */
+  /** Keep `running` and the held calls current after a write of `record` (`written`: whether it was stored). */
   function indexed(record: CallRecord, written: boolean): boolean {
     if (written) {
       if (record.status === 'running') running.add(record.callId)
       else running.delete(record.callId)
+      const until = heldUntil(record)
+      if (until === undefined) release(record.callId)
+      else hold(record.callId, record.client, until)
     }
     return written
+  }
+  function hold(callId: string, client: string, until: number): void {
+    if (held.get(callId)?.client !== client) release(callId)
+    held.set(callId, { client, until })
+    heldBy.set(client, (heldBy.get(client) ?? new Set()).add(callId))
+  }
+  function release(callId: string): void {
+    const entry = held.get(callId)
+    if (!entry) return
+    held.delete(callId)
+    const ids = heldBy.get(entry.client)
+    ids?.delete(callId)
+    if (ids?.size === 0) heldBy.delete(entry.client)
+  }
+  /** The calls `client` holds now (the expired ones are forgotten as they are met). */
+  function heldCount(client: string): number {
+    const now = clock.now()
+    for (const id of heldBy.get(client) ?? []) if (held.get(id)!.until <= now) release(id)
+    return heldBy.get(client)?.size ?? 0
+  }
+  function admit(callId: string, client: string, until: number, limits: { perClient: number; total: number }): Admission {
+    if (held.has(callId) && held.get(callId)!.until > clock.now()) return { admitted: true }
+    const mine = heldCount(client)
+    if (mine >= limits.perClient) return { admitted: false, full: 'client', held: mine }
+    // Counting every client's calls costs a pass over them all: only when the total looks full.
+    if (held.size >= limits.total) {
+      let busiest: { client: string; held: number } | undefined
+      for (const other of [...heldBy.keys()]) {
+        const n = heldCount(other)
+        if (n > 0 && (!busiest || n > busiest.held)) busiest = { client: other, held: n }
+      }
+      if (held.size >= limits.total) {
+        let oldest: string | undefined
+        for (const id of heldBy.get(busiest!.client)!) if (oldest === undefined || held.get(id)!.until < held.get(oldest)!.until) oldest = id
+        return { admitted: false, full: 'total', held: held.size, busiest: { ...busiest!, oldest: oldest! }, clientHeld: mine }
+      }
+    }
+    hold(callId, client, until)
+    return { admitted: true }
   }
   function read<T>(map: Map<string, Entry>, id: string): T | undefined {
     open()
@@ -136,6 +181,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       }
       return ids
     },
+    async admit(call, limits) {
+      open()
+      return admit(call.callId, call.client, call.until, limits)
+    },
+    async release(call) {
+      open()
+      release(call.callId)
+    },
     getConversation: async (id) => read<ConversationRecord>(conversations, id),
     async putConversation(record) {
       const written = put(conversations, record.id, record, record.revision - 1)
@@ -151,6 +204,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       conversations.clear()
       locks.clear()
       running.clear()
+      held.clear()
+      heldBy.clear()
     },
   }
 }

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import type { CallLease, CallRecord, CallStore, ConversationRecord } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationRecord, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
@@ -38,7 +38,7 @@ export interface SqliteStoreOptions {
 interface SqliteDatabase {
   exec(sql: string): unknown
   prepare(sql: string): SqliteStatement
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) & { immediate: (...args: A) => R }
   close(): void
 }
 interface SqliteStatement {
@@ -68,7 +68,13 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
   const Database = await loadDriver<DatabaseConstructor>('createSqliteStore', 'libsql', (m) => m.default ?? m)
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true })
   const db = new Database(path)
-  const t = { calls: `${tablePrefix}calls`, locks: `${tablePrefix}locks`, running: `${tablePrefix}running`, conversations: `${tablePrefix}conversations` }
+  const t = {
+    calls: `${tablePrefix}calls`,
+    locks: `${tablePrefix}locks`,
+    running: `${tablePrefix}running`,
+    held: `${tablePrefix}held`,
+    conversations: `${tablePrefix}conversations`,
+  }
   db.exec(`
     PRAGMA journal_mode = WAL;
     PRAGMA synchronous = NORMAL;
@@ -78,7 +84,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     CREATE INDEX IF NOT EXISTS ${t.calls}_expiry ON ${t.calls} (expires_at);
     CREATE TABLE IF NOT EXISTS ${t.locks} (
       call_id TEXT PRIMARY KEY, owner TEXT NOT NULL, fence INTEGER NOT NULL, until INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS ${t.locks}_until ON ${t.locks} (until);
     CREATE TABLE IF NOT EXISTS ${t.running} (call_id TEXT PRIMARY KEY);
+    CREATE TABLE IF NOT EXISTS ${t.held} (call_id TEXT PRIMARY KEY, client TEXT NOT NULL, until INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS ${t.held}_client ON ${t.held} (client, until);
+    CREATE INDEX IF NOT EXISTS ${t.held}_until ON ${t.held} (until);
     CREATE TABLE IF NOT EXISTS ${t.conversations} (
       id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);
   `)
@@ -111,6 +121,15 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
        WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} l WHERE l.call_id = r.call_id AND l.until > ?) LIMIT ?`,
     ),
     sweepRunning: db.prepare(`DELETE FROM ${t.running} WHERE call_id NOT IN (SELECT call_id FROM ${t.calls})`),
+    // Calls held (not finished), for admission: kept in the same transaction as their records.
+    hold: db.prepare(`INSERT INTO ${t.held} (call_id, client, until) VALUES (?, ?, ?) ON CONFLICT (call_id) DO UPDATE SET client = excluded.client, until = excluded.until`),
+    release: db.prepare(`DELETE FROM ${t.held} WHERE call_id = ?`),
+    isHeld: db.prepare(`SELECT 1 FROM ${t.held} WHERE call_id = ? AND until > ?`),
+    heldBy: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE client = ? AND until > ?`),
+    heldInAll: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE until > ?`),
+    busiest: db.prepare(`SELECT client, COUNT(*) AS n FROM ${t.held} WHERE until > ? GROUP BY client ORDER BY n DESC LIMIT 1`),
+    oldestOf: db.prepare(`SELECT call_id AS id FROM ${t.held} WHERE client = ? AND until > ? ORDER BY until LIMIT 1`),
+    sweepHeld: db.prepare(`DELETE FROM ${t.held} WHERE until <= ?`),
     getConversation: db.prepare(`SELECT record FROM ${t.conversations} WHERE id = ? AND expires_at > ?`),
     insertConversation: db.prepare(
       `INSERT INTO ${t.conversations} (id, revision, expires_at, record) VALUES (?, 1, ?, ?)
@@ -135,14 +154,36 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     sql.sweepCalls.run(now)
     sql.sweepLocks.run(now)
     sql.sweepRunning.run()
+    sql.sweepHeld.run(now)
     sql.sweepConversations.run(now)
   }
-  /** Write a call's record and keep the running index in step, as one transaction. */
+  /** Write a call's record and keep the running index and the held calls in step, as one transaction. */
   const writeCall = db.transaction((r: CallRecord, write: () => { changes: number }) => {
     const { changes } = write()
-    if (changes === 1) (r.status === 'running' ? sql.markRunning : sql.unmarkRunning).run(r.callId)
-    return changes === 1
+    if (changes !== 1) return false
+    ;(r.status === 'running' ? sql.markRunning : sql.unmarkRunning).run(r.callId)
+    const until = heldUntil(r)
+    if (until === undefined) sql.release.run(r.callId)
+    else sql.hold.run(r.callId, r.client, until)
+    return true
   }) as (r: CallRecord, write: () => { changes: number }) => boolean
+  const count = (row: unknown) => Number((row as { n: number }).n)
+  /** Count a new call as held if the limits allow: one transaction, so two processes cannot both take the last place. */
+  // Immediate: it reads before it writes, and a deferred transaction of two processes could not both upgrade.
+  const admit = db.transaction((callId: string, client: string, until: number, limits: HeldLimits): Admission => {
+    const now = clock.now()
+    if (sql.isHeld.get(callId, now)) return { admitted: true }
+    const mine = count(sql.heldBy.get(client, now))
+    if (mine >= limits.perClient) return { admitted: false, full: 'client', held: mine }
+    const all = count(sql.heldInAll.get(now))
+    if (all >= limits.total) {
+      const top = sql.busiest.get(now) as { client: string; n: number }
+      const oldest = (sql.oldestOf.get(top.client, now) as { id: string }).id
+      return { admitted: false, full: 'total', held: all, busiest: { client: top.client, held: Number(top.n), oldest }, clientHeld: mine }
+    }
+    sql.hold.run(callId, client, until)
+    return { admitted: true }
+  })
   const record = <T>(row: unknown): T | undefined => (row ? (JSON.parse((row as { record: string }).record) as T) : undefined)
 
   return {
@@ -188,6 +229,14 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
       open()
       const now = clock.now()
       return (sql.stranded.all(now, now, limit) as Array<{ id: string }>).map((row) => row.id)
+    },
+    async admit(call, limits) {
+      open()
+      return admit.immediate(call.callId, call.client, call.until, limits)
+    },
+    async release(call) {
+      open()
+      sql.release.run(call.callId)
     },
     async getConversation(id) {
       open()
