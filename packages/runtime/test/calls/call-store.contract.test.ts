@@ -9,15 +9,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.ts'
 import { Redis } from 'ioredis'
 
 let redis: RedisProcess
+let cluster: RedisCluster
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-store-'))
 beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
+  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster(3)])
+}, 90_000)
 afterAll(async () => {
   await redis?.stop()
+  await cluster?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -38,6 +41,13 @@ const factories: Record<string, () => Promise<{ store: CallStore; now: () => num
   },
   redis: async () => ({
     store: await createRedisStore({ url: redis.url, keyPrefix: `test-${++n}:` }),
+    now: () => Date.now(),
+    pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  }),
+  // Three real nodes: a call's keys and the indexes land on different nodes, so a script that
+  // touched keys of two slots would be refused (CROSSSLOT) here.
+  'redis cluster': async () => ({
+    store: await createRedisStore({ url: cluster.urls, keyPrefix: `test-${++n}:` }),
     now: () => Date.now(),
     pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   }),
@@ -303,13 +313,13 @@ describe('store options and failures', () => {
       const lease = await store.lock('ret-1', 'instance-a', 200)
       await store.unlock(lease!)
       expect(await store.admit({ callId: 'ret-3', client: 'ret-client', until: at + 400 }, { perClient: 10, total: 1_000 })).toEqual({ admitted: true })
-      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:ret-1', 'ret:fence:ret-1', 'ret:held:all', 'ret:held:client:ret-client', 'ret:running'])
+      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:{ret-1}', 'ret:fence:{ret-1}', 'ret:{idx}:held:all', 'ret:{idx}:held:client:ret-client', 'ret:{idx}:running'])
       await new Promise((resolve) => setTimeout(resolve, 800))
       // Another call's write is all it takes for the shared entries of the gone one to go too.
       const later = Date.now()
       await store.create(record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }))
       expect(await store.stranded(10)).toEqual([])
-      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:ret-2'])
+      expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:{ret-2}'])
     } finally {
       raw.disconnect()
       await store.close()

@@ -19,19 +19,22 @@ import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../.
 import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
 import { openLedger, ticketDesk } from '../fixtures/ticket-desk.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.ts'
 import { until } from '../support/until.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-durable-'))
 let redis: RedisProcess
+let cluster: RedisCluster
 beforeAll(async () => {
-  redis = await startRedis()
-}, 30_000)
+  ;[redis, cluster] = await Promise.all([startRedis(), startRedisCluster(3)])
+}, 90_000)
 const cleanups: Array<() => unknown> = []
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c()
 })
 afterAll(async () => {
   await redis?.stop()
+  await cluster?.stop()
   rmSync(dir, { recursive: true, force: true })
 })
 
@@ -229,9 +232,10 @@ describe('leases of running calls (SQLite, virtual time)', () => {
   }, 60_000)
 })
 
-describe('two instances sharing a redis-server', () => {
+describe.each(['a redis-server', 'a 3-node Redis Cluster'])('two instances sharing %s', (where) => {
   async function pair() {
-    const [storeA, storeB] = await Promise.all([createRedisStore({ url: redis.url }), createRedisStore({ url: redis.url })])
+    const url = where === 'a redis-server' ? redis.url : cluster.urls
+    const [storeA, storeB] = await Promise.all([createRedisStore({ url }), createRedisStore({ url })])
     cleanups.push(() => storeA.close(), () => storeB.close())
     const ledgerPath = join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`)
     const [a, b] = await Promise.all([instance(storeA, ticketDesk(ledgerPath)), instance(storeB, ticketDesk(ledgerPath))])

@@ -1,0 +1,134 @@
+/**
+ * The Lua scripts of the Redis call store. Each is atomic in Redis and touches the keys of one
+ * hash slot only, so the store works on a Redis Cluster as on a single primary:
+ *
+ *   - a call's own keys — its record `call:{id}`, lock `lock:{id}` and fence counter `fence:{id}`
+ *     — share the hash tag `{id}`: the revision check, the lock and its fence are one slot;
+ *   - the indexes every instance reads — the running calls and the held calls — share the tag
+ *     `{idx}`: admission counts them in one slot.
+ *
+ * A write of a record and of the indexes are therefore two scripts (`redis-store.ts` orders them
+ * so a crash between them is repaired by the next reader: a running call is indexed before its
+ * record says so; a stale index entry is dropped when met).
+ */
+
+/** Write `body` at revision ARGV[2] if the stored revision is ARGV[1] ('0': none may exist), expiring at ARGV[4]. */
+export const PUT = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+return 1`
+
+/**
+ * PUT for a call's record (KEYS[1]), with its status (ARGV[5]) in a field of its own for
+ * STRANDED_ONE; its fence counter (KEYS[2]) lives as long as the record.
+ */
+export const PUT_CALL = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3], 'status', ARGV[5])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+return 1`
+
+/** The fence counter lives as long as the call's record (PUT_CALL) or its lock, whichever is longer. */
+export const LOCK = `
+local fence = redis.call('INCR', KEYS[2])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+if redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'NX', 'PX', ARGV[2]) then return fence end
+return 0`
+
+export const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0`
+
+export const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`
+
+/** The lock's value (`owner fence`) and what is left of it (ms), read at one moment. */
+export const HOLDER = `return { redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1]) }`
+
+/**
+ * Whether a call listed as running (record KEYS[1], lock KEYS[2]) is stranded: 1 running with its
+ * lock free, 2 running and held, 0 not running any more (or gone) — to leave the index.
+ */
+export const STRANDED_ONE = `
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 2 end
+return 1`
+
+/**
+ * The calls held (not finished), for admission: `{idx}:held:all` (`<client>\n<id>` → until) and
+ * one `{idx}:held:client:<client>` (id → until) per client, which expires with its last call.
+ * The functions take the key of all as KEYS[h] and the prefix of the per-client keys as ARGV[hp].
+ * An entry past its `until` goes when met: from its client's set as that client is counted, and
+ * at most 100 from all at each write — so nothing of a call that is gone stays.
+ */
+const HELD = `
+local function release(h, hp, id, client)
+  redis.call('ZREM', KEYS[h], client .. '\\n' .. id)
+  redis.call('ZREM', ARGV[hp] .. client, id)
+end
+local function hold(h, hp, id, client, untilMs)
+  local mine = ARGV[hp] .. client
+  redis.call('ZADD', KEYS[h], untilMs, client .. '\\n' .. id)
+  redis.call('ZADD', mine, untilMs, id)
+  local last = redis.call('ZRANGE', mine, -1, -1, 'WITHSCORES')
+  redis.call('PEXPIREAT', mine, last[2])
+end
+local function count(hp, client, now)
+  redis.call('ZREMRANGEBYSCORE', ARGV[hp] .. client, '-inf', now)
+  return redis.call('ZCARD', ARGV[hp] .. client)
+end
+local function purge(h, now)
+  local gone = redis.call('ZRANGEBYSCORE', KEYS[h], '-inf', now, 'LIMIT', 0, 100)
+  if #gone > 0 then redis.call('ZREM', KEYS[h], unpack(gone)) end
+end
+`
+
+/**
+ * Keep the indexes in step with a call's record just written: the running calls (KEYS[1]) and the
+ * held calls (KEYS[2]). ARGV[1] the per-client key prefix, ARGV[2] the call's id, ARGV[3] its
+ * client, ARGV[4] its status, ARGV[5] until when it is held ('' once finished), ARGV[6] now.
+ */
+export const INDEX = `${HELD}
+if ARGV[4] == 'running' then redis.call('SADD', KEYS[1], ARGV[2]) else redis.call('SREM', KEYS[1], ARGV[2]) end
+if ARGV[5] == '' then release(2, 1, ARGV[2], ARGV[3]) else hold(2, 1, ARGV[2], ARGV[3], ARGV[5]) end
+purge(2, ARGV[6])
+return 1`
+
+/**
+ * Admit a call (ARGV[2], of client ARGV[3], held until ARGV[4]) if its client holds fewer than
+ * ARGV[5] and all fewer than ARGV[6], at time ARGV[7]; KEYS[1] all held calls, ARGV[1] the
+ * per-client key prefix. Refused for the total: of the 64 calls held longest, the client holding
+ * the most of them, its count, and its call held longest — found without a pass over every client.
+ */
+export const ADMIT = `${HELD}
+local now = tonumber(ARGV[7])
+local score = redis.call('ZSCORE', KEYS[1], ARGV[3] .. '\\n' .. ARGV[2])
+if score and tonumber(score) > now then return {1} end
+local mine = count(1, ARGV[3], now)
+if mine >= tonumber(ARGV[5]) then return {0, 'client', mine} end
+purge(1, now)
+local all = redis.call('ZCARD', KEYS[1])
+if all >= tonumber(ARGV[6]) then
+  local seen, first, best = {}, {}, nil
+  for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'LIMIT', 0, 64)) do
+    local at = string.find(member, '\\n', 1, true)
+    local client, id = string.sub(member, 1, at - 1), string.sub(member, at + 1)
+    seen[client] = (seen[client] or 0) + 1
+    if not first[client] then first[client] = id end
+    if not best or seen[client] > seen[best] then best = client end
+  end
+  if not best then return {0, 'total', all} end
+  return {0, 'total', all, best, count(1, best, now), first[best], mine}
+end
+hold(1, 1, ARGV[2], ARGV[3], ARGV[4])
+return {1}`
+
+/** Stop counting call ARGV[2] of client ARGV[3] as held (KEYS[1] all held calls, ARGV[1] the per-client prefix). */
+export const RELEASE = `${HELD}
+release(1, 1, ARGV[2], ARGV[3])
+return 1`
