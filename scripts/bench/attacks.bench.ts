@@ -55,7 +55,8 @@ const holdTurn = { messages: [{ role: 'user', content: [{ type: 'text', text: 'h
 const attacker = (i: number) => `127.0.${2 + Math.floor(i / 250)}.${2 + (i % 250)}`
 
 async function scenario(attack: ((url: URL) => Promise<void>) | undefined, options: Partial<ServeAppOptions> = {}, paceMs = 0) {
-  const handler = createChatHandler({ tools: [hold], model })
+  // A cap of 1,000 held calls (the default is 10,000), so the many-addresses attack goes past it.
+  const handler = createChatHandler({ tools: [hold], model, limits: { maxActiveCalls: 1_000 } })
   const served = await serveApp(createAppServer({ chat: handler }), { port: 0, handleSignals: false, ...options })
   const url = new URL('/api/chat', served.url)
   const running = attack ? attack(url).catch(() => undefined) : Promise.resolve()

@@ -2,7 +2,8 @@
  * Hibernation figures (issue 35): heap per waiting call in the process, with every parked
  * generator kept (`warmCalls` = N) against none (`warmCalls` 0: waiting costs storage only), and
  * the time to answer 1,000 random waiting calls (lock, read, replay, respond, store the result) as
- * more calls wait. SQLite file store; a two-entry call (a step, a question). Bounded: fixed N.
+ * more calls wait, and how long shutting the registry down takes. SQLite file store; a two-entry
+ * call (a step, a question). Bounded: fixed N.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -75,10 +76,12 @@ async function run(n: number, warmCalls: number) {
     times.push(performance.now() - t)
   }
   times.sort((a, b) => a - b)
+  const closing = performance.now()
   await registry.close()
+  const closeMs = performance.now() - closing
   await store.close()
   const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!.toFixed(2)
-  return { perCall: heap / n, parkMs, p50: pct(50), p99: pct(99) }
+  return { perCall: heap / n, parkMs, p50: pct(50), p99: pct(99), closeMs }
 }
 
 await run(200, 0) // warm up the code paths
@@ -89,7 +92,8 @@ for (const n of [1_000, 10_000]) {
     `${n.toLocaleString('en')} waiting (SQLite): heap per waiting call ${(kept.perCall / 1024).toFixed(2)} KB with every generator kept, ` +
       `${(none.perCall / 1024).toFixed(2)} KB with warmCalls 0 (${(kept.perCall / Math.max(1, none.perCall)).toFixed(0)}× less); ` +
       `parked in ${(kept.parkMs / 1000).toFixed(1)} / ${(none.parkMs / 1000).toFixed(1)} s; ` +
-      `answer p50/p99 ${kept.p50}/${kept.p99} ms warm, ${none.p50}/${none.p99} ms replayed (1,000 random calls each)`,
+      `answer p50/p99 ${kept.p50}/${kept.p99} ms warm, ${none.p50}/${none.p99} ms replayed (1,000 random calls each); ` +
+      `shutdown (close) ${kept.closeMs.toFixed(0)} ms / ${none.closeMs.toFixed(0)} ms`,
   )
 }
 rmSync(dir, { recursive: true, force: true })
