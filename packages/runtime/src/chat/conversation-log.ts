@@ -16,7 +16,7 @@ import type { CallStore, ConversationRecord } from '../calls/stores/call-store.t
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
-import { appendToTranscript, boundTranscript } from './transcript.ts'
+import { appendToTranscript, boundTranscript, lastTurnOf } from './transcript.ts'
 import type { Clock } from '../time/clock.ts'
 
 /** Writes that lost a race this many times in a row give up (someone is rewriting it in a loop). */
@@ -71,8 +71,8 @@ export class ConversationLog {
    */
   async begin(
     key: ConversationKey,
-    { requestId, knownRevision, onNew }: { requestId?: string; knownRevision?: number; onNew?: () => Promise<void> } = {},
-  ): Promise<TurnRecorder | 'forbidden' | 'already applied' | 'moved on'> {
+    { requestId, knownRevision, onNew, replaceLastTurn = false }: { requestId?: string; knownRevision?: number; onNew?: () => Promise<void>; replaceLastTurn?: boolean } = {},
+  ): Promise<TurnRecorder | 'forbidden' | 'already applied' | 'moved on' | 'turn still open'> {
     const writer: Writer = { id: key.id, owns: (r) => tokenMatches(r.secretHash, key.secret), secretHash: () => hashToken(key.secret), seal: (e) => sealToken(e, key.secret) }
     const record = await this.store.getConversation(key.id)
     if (record && !writer.owns(record)) return 'forbidden'
@@ -96,6 +96,22 @@ export class ConversationLog {
         'its request id was not recorded',
       ).then((written) => (revision = written ?? revision))
       if (seen) return 'already applied'
+    }
+    if (replaceLastTurn) {
+      // The last turn goes from the transcript (a reload shows the new one in its place) — unless
+      // one of its calls still runs or waits: its card and question must stay answerable.
+      let open = false
+      await this.#amend(
+        writer,
+        (before) => {
+          const turn = lastTurnOf(before?.events ?? [])
+          open = turn.open.length > 0
+          state = before
+          return open || turn.start < 0 ? undefined : { ...before!, events: before!.events.slice(0, turn.start) }
+        },
+        'its last turn was not replaced',
+      ).then((written) => (revision = written ?? revision))
+      if (open) return 'turn still open'
     }
     return this.#recorder(writer, state && JSON.stringify(state.messages), revision)
   }
@@ -162,8 +178,14 @@ export class ConversationLog {
         )) ?? revision
       written = text
     }
+    /** The last event recorded was text: the next delta goes on the same reply. */
+    let inText = false
+    const clock = this.clock
     return {
       record(event) {
+        // A reply's first delta says when it began, for the times a reload shows.
+        if (event.type === 'text_delta' && !inText) event = { ...event, at: clock.now() }
+        inText = event.type === 'text_delta'
         pending.push(key.seal(event))
       },
       checkpoint(messages) {

@@ -181,6 +181,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         conversations.begin(body.conversation!, {
           ...(body.requestId !== undefined && { requestId: body.requestId }),
           ...(body.conversationRevision !== undefined && { knownRevision: body.conversationRevision }),
+          ...(body.replaceLastTurn && { replaceLastTurn: true }),
           onNew: () => perClient.admit(clientKey(request), body.conversation!.id),
         }),
       )
@@ -195,6 +196,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           `Conversation ${body.conversation.id} changed since this page last saw it (another tab or window, or a call that finished on the server); nothing was done. Restore it (GET ?conversation=<id>) and act on what is there.`,
         )
       }
+      if (begun === 'turn still open') {
+        return problem(
+          409,
+          'TURN_STILL_OPEN',
+          `The last turn of conversation ${body.conversation.id} has a tool call still running or waiting for an answer; it cannot be replaced. Answer or cancel it first; nothing was changed.`,
+        )
+      }
       if (begun === 'already applied') {
         return problem(
           409,
@@ -204,7 +212,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       }
       recorder = begun
       const said = userText(body)
-      if (said !== undefined) recorder.record({ type: 'user_message', text: said })
+      if (said !== undefined) recorder.record({ type: 'user_message', text: said, at: clock.now() })
     }
     const client = clientKey(request)
     const encoder = new TextEncoder()

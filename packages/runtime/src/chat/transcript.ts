@@ -23,7 +23,8 @@ export function appendToTranscript(events: readonly TranscriptEvent[], event: Tr
       return [...events]
     case 'text_delta': {
       const last = events[events.length - 1]
-      if (last?.type === 'text_delta') return [...events.slice(0, -1), { type: 'text_delta', text: last.text + event.text }]
+      // One reply keeps when it began (`at` of its first delta).
+      if (last?.type === 'text_delta') return [...events.slice(0, -1), { ...last, text: last.text + event.text }]
       return [...events, event]
     }
     case 'tool_progress':
@@ -62,4 +63,16 @@ export function boundTranscript(events: readonly TranscriptEvent[], maxBytes: nu
     start = end
   }
   return start === 0 ? [...events] : events.slice(start)
+}
+
+/**
+ * The last turn of a transcript: where it starts (its user message; -1 if there is none) and the
+ * calls it started that have not ended (no result yet: running, or waiting for an answer).
+ */
+export function lastTurnOf(events: readonly TranscriptEvent[]): { start: number; open: string[] } {
+  const start = events.findLastIndex((e) => e.type === 'user_message')
+  if (start < 0) return { start, open: [] }
+  const turn = events.slice(start)
+  const ended = new Set(turn.flatMap((e) => (e.type === 'tool_result' || e.type === 'call_not_found' ? [e.callId] : [])))
+  return { start, open: turn.flatMap((e) => (e.type === 'tool_call' && !ended.has(e.callId) ? [e.callId] : [])) }
 }

@@ -68,6 +68,13 @@ export interface ChatController {
   retry(itemId: string): Promise<void>
   /** Send a user message (ignored while empty): a string, or `{ text }` as the AI SDK's `sendMessage` takes. */
   sendMessage(message: string | { text: string }): Promise<void>
+  /**
+   * Replace the last turn with `text`: the last user message and everything after it leave (on
+   * the server too), and `text` is sent in its place. Not while a call of that turn runs or waits.
+   */
+  editLastMessage(text: string): Promise<void>
+  /** Ask again for the last reply: the last turn is replaced by its own message, sent again. */
+  regenerate(): Promise<void>
   /** Answer a fallback-form elicitation. */
   respond(callId: string, result: ElicitResult<Record<string, unknown>>): Promise<void>
   /** Abort one tool call (on the server too), or the whole in-flight response. */
@@ -116,6 +123,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   let life = new AbortController()
   /** The request id of each user message, kept for its retries (a retry of a taken turn is refused, not run again). */
   const requestIds = new Map<string, string>()
+  /** User messages that replace the last turn (edit, regenerate): their retries do too. */
+  const replacing = new Set<string>()
   /** Replies already asked for after a restore, by request id: each is asked for once. */
   const repliesAsked = new Set<string>()
   /** A response broke mid-turn: restore the conversation once the server answers again. */
@@ -185,6 +194,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     let before: readonly McpMessage[] = []
     const requestId = requestIds.get(itemId) ?? newRequestId()
     requestIds.set(itemId, requestId)
+    // A message that replaces the last turn does so on every try; after another tab moved the
+    // conversation on, it is not sent again (it would replace a turn the person has not seen).
+    const replaceLastTurn = replacing.has(itemId)
+    if (replaceLastTurn) again = false
     const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
     if (key && keys) {
       keys.touch(key, text)
@@ -194,14 +207,14 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       () => {
         before = model.conversation
         dispatch({ type: 'request', conversation: [...model.conversation, message] })
-        return { messages: [...model.conversation], requestId }
+        return { messages: [...model.conversation], requestId, ...(replaceLastTurn && { replaceLastTurn: true as const }) }
       },
       // Not taken by the server: the message leaves the conversation until it is retried.
       () => dispatch({ type: 'message_undelivered', id: itemId, conversation: before }),
       () => {
         if (!again) return
         const id = `user-${model.ids + 1}`
-        dispatch({ type: 'user_sent', id, text })
+        dispatch({ type: 'user_sent', id, text, at: Date.now() })
         void sendMessage(id, message, false)
       },
     )
@@ -240,13 +253,16 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         dispatch({ type: 'turn_ended' })
         reload()
         if (code === 'CONVERSATION_MOVED_ON') onMovedOn?.()
+        if (code === 'TURN_STILL_OPEN') {
+          dispatch({ type: 'error', error: new QuestionPendingError('The last turn has a tool call still running or waiting for you; answer or cancel it first. Nothing was changed.') })
+        }
         return
       }
       if (!response.ok || !response.body) throw await responseError(response)
       delivered = true
       for await (const event of readChatEvents(response.body, controller.signal)) {
         if (event.type !== 'elicit_refused') settleAnswers({ ok: true })
-        dispatch({ type: 'event', event })
+        dispatch({ type: 'event', event, at: Date.now() })
         react(event)
       }
       settleAnswers({ ok: true })
@@ -468,6 +484,35 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     void post(() => ({ messages: [...model.conversation], requestId }))
   }
 
+  /**
+   * Replace the last turn: its user message and what followed leave the screen and the messages,
+   * and `text` (or the same message again) goes in its place, the server dropping that turn from
+   * the kept conversation. Refused, with the reason shown, while anything of the turn goes on.
+   */
+  async function replaceLastTurn(text: string | undefined): Promise<void> {
+    await restore()
+    const items = model.view.items
+    const open = items.find((i): i is ToolItem => i.kind === 'tool' && (i.status === 'running' || i.status === 'awaiting_input'))
+    if (model.view.status === 'streaming' || open) {
+      const what = open ? `the call of ${open.toolName} above is still ${open.status === 'running' ? 'running' : 'waiting for you'}` : 'a reply is still coming'
+      dispatch({ type: 'error', error: new QuestionPendingError(`The last message cannot be replaced while ${what}; nothing was changed.`) })
+      return
+    }
+    const last = items.findLastIndex((i) => i.kind === 'user')
+    const item = items[last]
+    // A message that never arrived is not a turn the server has: Retry sends it.
+    if (item?.kind !== 'user' || item.failed) return
+    const message = (text ?? item.text).trim()
+    if (!message) return
+    // The messages of the turns before it: up to the last message the person typed (tool results travel as user messages too).
+    const at = model.conversation.findLastIndex((m) => m.role === 'user' && m.content.some((b) => b.type === 'text'))
+    dispatch({ type: 'rewound', fromId: item.id, conversation: model.conversation.slice(0, Math.max(0, at)) })
+    const id = `user-${model.ids + 1}`
+    replacing.add(id)
+    dispatch({ type: 'user_sent', id, text: message, at: Date.now() })
+    return sendMessage(id, { role: 'user', content: [{ type: 'text', text: message }] })
+  }
+
   /** The restored question `elicitId` of `callId` is still open (its plugin shows it again). */
   function isOpen(callId: string, elicitId: string): boolean {
     return model.view.items.some((i) => i.kind === 'tool' && i.callId === callId && i.elicitation?.request.id === elicitId)
@@ -563,9 +608,11 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         return
       }
       const id = `user-${model.ids + 1}`
-      dispatch({ type: 'user_sent', id, text: trimmed })
+      dispatch({ type: 'user_sent', id, text: trimmed, at: Date.now() })
       return sendMessage(id, { role: 'user', content: [{ type: 'text', text: trimmed }] })
     },
+    editLastMessage: (text) => replaceLastTurn(text),
+    regenerate: () => replaceLastTurn(undefined),
     async retry(itemId) {
       const item = model.view.items.find((i) => i.id === itemId)
       if (item?.kind !== 'user' || !item.failed) return

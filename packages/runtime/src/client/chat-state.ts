@@ -37,8 +37,16 @@ export type ChatItem =
       text: string
       /** It did not reach the server (network or server error): `retry(id)` sends it again. */
       failed?: boolean
+      /** When it was sent (epoch ms). */
+      at?: number
     }
-  | { kind: 'assistant'; id: string; text: string }
+  | {
+      kind: 'assistant'
+      id: string
+      text: string
+      /** When the reply began (epoch ms). */
+      at?: number
+    }
   | {
       kind: 'tool'
       id: string
@@ -108,10 +116,15 @@ export interface ChatModel {
 }
 
 export type ChatInput =
-  /** An event of the response stream, or of a restored transcript. */
-  | { type: 'event'; event: TranscriptEvent }
+  /** An event of the response stream (`at`: when it arrived), or of a restored transcript. */
+  | { type: 'event'; event: TranscriptEvent; at?: number }
   /** The person sent a message: it shows at once, before its request goes out. */
-  | { type: 'user_sent'; id: string; text: string }
+  | { type: 'user_sent'; id: string; text: string; at?: number }
+  /**
+   * The last turn is being replaced (edit and resend, regenerate): the items from `fromId` on
+   * leave, and the messages go back to what they were before that turn.
+   */
+  | { type: 'rewound'; fromId: string; conversation: readonly McpMessage[] }
   /** A request is going out with these messages. */
   | { type: 'request'; conversation: readonly McpMessage[] }
   | { type: 'turn_started' }
@@ -153,9 +166,17 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
   return function reduce(model, input) {
     switch (input.type) {
       case 'event':
-        return applyEvent(model, input.event, options)
+        return applyEvent(model, input.at !== undefined && input.event.type === 'text_delta' ? { ...input.event, at: input.event.at ?? input.at } : input.event, options)
       case 'user_sent':
-        return { ...withItems(model, [...model.view.items, { kind: 'user', id: input.id, text: input.text }]), ids: model.ids + 1 }
+        return { ...withItems(model, [...model.view.items, { kind: 'user', id: input.id, text: input.text, ...(input.at !== undefined && { at: input.at }) }]), ids: model.ids + 1 }
+      case 'rewound': {
+        const from = model.view.items.findIndex((i) => i.id === input.fromId)
+        if (from < 0) return model
+        const items = model.view.items.slice(0, from)
+        const kept = new Set(items.flatMap((i) => (i.kind === 'tool' ? [i.callId] : [])))
+        const calls = Object.fromEntries(Object.entries(model.calls).filter(([callId]) => kept.has(callId)))
+        return { ...withItems(model, items), conversation: input.conversation, calls, assistantId: undefined }
+      }
       case 'request':
         return { ...model, conversation: input.conversation }
       case 'turn_started':
@@ -214,7 +235,7 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
   switch (event.type) {
     case 'user_message': {
       const id = `user-${model.ids + 1}`
-      return { ...withItems(model, [...model.view.items, { kind: 'user', id, text: event.text }]), ids: model.ids + 1, assistantId: undefined }
+      return { ...withItems(model, [...model.view.items, { kind: 'user', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]), ids: model.ids + 1, assistantId: undefined }
     }
     case 'text_delta': {
       const current = model.assistantId
@@ -222,7 +243,7 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
         return withItems(model, model.view.items.map((i) => (i.id === current && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)))
       }
       const id = `assistant-${model.ids + 1}`
-      return { ...withItems(model, [...model.view.items, { kind: 'assistant', id, text: event.text }]), ids: model.ids + 1, assistantId: id }
+      return { ...withItems(model, [...model.view.items, { kind: 'assistant', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]), ids: model.ids + 1, assistantId: id }
     }
     case 'tool_call':
       return {

@@ -77,6 +77,13 @@ export const chatRequestBodySchema = z.object({
    * CONVERSATION_MOVED_ON and nothing runs: restore, then act on what is there.
    */
   conversationRevision: z.number().int().min(0).optional(),
+  /**
+   * This request's user message replaces the kept conversation's last turn — its last user
+   * message and everything after it (edit and resend, or regenerate with the same text); its
+   * `messages` end with the new message on top of what came before that turn. Refused with 409
+   * TURN_STILL_OPEN while a call of that turn runs or waits for an answer (nothing changes).
+   */
+  replaceLastTurn: z.literal(true).optional(),
   requestId: z
     .string()
     .regex(/^[A-Za-z0-9_:-]{8,128}$/, 'an id of 8 to 128 characters from A-Z a-z 0-9 _ : - (random: the client makes one per request, and keeps it for its retries)')
@@ -87,7 +94,12 @@ const issueSchema = z.object({ path: z.string(), message: z.string() })
 
 export const chatStreamEventSchema = z.discriminatedUnion('type', [
   /** Streaming model text. */
-  z.object({ type: z.literal('text_delta'), text: z.string() }),
+  z.object({
+    type: z.literal('text_delta'),
+    text: z.string(),
+    /** When the reply began (epoch ms): set on the first delta of a reply in a kept transcript. */
+    at: z.number().optional(),
+  }),
   /** The model called a tool; `token` authorises answers to its questions and its abort. */
   z.object({
     type: z.literal('tool_call'),
@@ -155,7 +167,12 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
 ])
 
 /** A user message as the conversation's transcript keeps it (the stream never carries one). */
-export const userMessageEventSchema = z.object({ type: z.literal('user_message'), text: z.string() })
+export const userMessageEventSchema = z.object({
+  type: z.literal('user_message'),
+  text: z.string(),
+  /** When the server took it (epoch ms). */
+  at: z.number().optional(),
+})
 
 /**
  * What a reload restores: the messages to send with the next request, and the transcript the

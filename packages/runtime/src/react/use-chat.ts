@@ -10,6 +10,8 @@ import { createChatController, type ChatController, type ChatControllerOptions, 
 
 export interface UseChatResult extends ChatState {
   sendMessage: ChatController['sendMessage']
+  editLastMessage: ChatController['editLastMessage']
+  regenerate: ChatController['regenerate']
   respond: ChatController['respond']
   abort: ChatController['abort']
   newConversation: ChatController['newConversation']
@@ -34,6 +36,8 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
   return {
     ...state,
     sendMessage: controller.sendMessage,
+    editLastMessage: controller.editLastMessage,
+    regenerate: controller.regenerate,
     respond: controller.respond,
     abort: controller.abort,
     newConversation: controller.newConversation,
