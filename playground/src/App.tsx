@@ -15,6 +15,7 @@ import { clientPlugins } from './mcp-bridge/client.gen.ts'
 import { Composer } from './components/Composer.tsx'
 import { ToolCard } from './components/ToolCard.tsx'
 import { ConversationList } from './components/ConversationList.tsx'
+import { EditMessage, MessageActions } from './components/MessageActions.tsx'
 
 // The markdown renderer loads with the first reply, in its own chunk (the first page stays small).
 const Markdown = lazy(() => import('./components/Markdown.tsx').then((m) => ({ default: m.Markdown })))
@@ -33,6 +34,8 @@ export function App() {
   const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'playground' })
   const composer = useRef<HTMLTextAreaElement>(null)
   const [showChats, setShowChats] = useState(false)
+  // The last message, while it is being edited (its id).
+  const [editing, setEditing] = useState<string | undefined>()
   // The newest content stays in view above the composer, until the user scrolls up to read.
   const follow = useFollowLatest()
   // Sending takes you to your message, wherever you had scrolled to read (and the reply follows).
@@ -45,6 +48,15 @@ export function App() {
   const lastId = chat.items.at(-1)?.id
   // Between sending and the first word of the reply (or the first tool card): show that work goes on.
   const working = busy && chat.items.at(-1)?.kind === 'user'
+  // The last turn may be replaced (edit the last message, regenerate the last reply) once nothing of it goes on.
+  const settled = chat.status === 'ready' && !chat.items.some((i) => i.kind === 'tool' && (i.status === 'running' || i.status === 'awaiting_input'))
+  const lastUser = chat.items.findLast((i) => i.kind === 'user')
+  const lastItem = chat.items.at(-1)
+  const editLast = (text: string) => {
+    setEditing(undefined)
+    follow.jumpToLatest()
+    void chat.editLastMessage(text)
+  }
 
   // Escape stops what is going on, like the Stop button.
   useEffect(() => {
@@ -104,7 +116,20 @@ export function App() {
             ) : item.kind === 'user' ? (
               <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
                 <span className="sr-only">You: </span>
-                <div className="bubble user">{item.text}</div>
+                {editing === item.id ? (
+                  <EditMessage text={item.text} onSend={editLast} onCancel={() => setEditing(undefined)} />
+                ) : (
+                  <div className="bubble user">{item.text}</div>
+                )}
+                {!item.failed && editing !== item.id && (
+                  <MessageActions text={item.text} at={item.at}>
+                    {settled && item === lastUser && (
+                      <button type="button" className="action" onClick={() => setEditing(item.id)}>
+                        Edit
+                      </button>
+                    )}
+                  </MessageActions>
+                )}
                 {item.failed && (
                   <p className="failed-note">
                     Not sent.{' '}
@@ -123,6 +148,22 @@ export function App() {
                     <Markdown text={item.text} />
                   </Suspense>
                 </div>
+                {!(busy && item.id === lastId) && (
+                  <MessageActions text={item.text} at={item.at}>
+                    {settled && item === lastItem && lastUser && (
+                      <button
+                        type="button"
+                        className="action"
+                        onClick={() => {
+                          follow.jumpToLatest()
+                          void chat.regenerate()
+                        }}
+                      >
+                        Regenerate
+                      </button>
+                    )}
+                  </MessageActions>
+                )}
               </div>
             ),
           )}

@@ -516,6 +516,52 @@ describe('chat experience', () => {
     expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined()
   }, 60_000)
 
+  it('message actions: Copy (a message, a code block), Edit the last message, Regenerate the last reply — and each message says when it was sent; a reload shows the result', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText())
+    const started = Date.now()
+    await send('Show markdown first')
+    const reply = page.locator('.bubble-row.assistant').last()
+    await reply.getByText('You wrote: Show markdown first').waitFor()
+    // Times: under the message and under the reply, now.
+    for (const row of [page.locator('.bubble-row.user').last(), reply]) {
+      const at = Date.parse((await row.locator('time').getAttribute('datetime'))!)
+      expect(at).toBeGreaterThanOrEqual(started - 1000)
+      expect(at).toBeLessThanOrEqual(Date.now() + 1000)
+    }
+    await reply.getByRole('button', { name: 'Copy code' }).click()
+    expect(await clipboard()).toBe('const answer = 42')
+    await reply.getByRole('button', { name: 'Copy', exact: true }).click()
+    await reply.getByRole('button', { name: 'Copied', exact: true }).waitFor()
+    expect(await clipboard()).toContain('Here is **bold**')
+    // Edit the last message: the old turn goes, the new one is answered in its place.
+    const bodies: Array<Record<string, unknown>> = []
+    page.on('request', (r) => void (r.method() === 'POST' && r.url().endsWith('/api/chat') && bodies.push(JSON.parse(r.postData() ?? '{}') as Record<string, unknown>)))
+    await page.locator('.bubble-row.user').last().getByRole('button', { name: 'Edit', exact: true }).click()
+    const editor = page.getByLabel('Edit your message')
+    expect(await editor.inputValue()).toBe('Show markdown first')
+    await editor.fill('Show markdown second')
+    await editor.press('Enter')
+    await page.locator('.bubble-row.assistant').last().getByText('You wrote: Show markdown second').waitFor()
+    expect(await page.locator('.bubble.user').allInnerTexts()).toEqual(['Show markdown second'])
+    expect(await page.locator('.bubble.assistant').count()).toBe(1)
+    expect(bodies.at(-1)).toMatchObject({ replaceLastTurn: true })
+    // Regenerate the reply: the same message again, one reply in the end.
+    await page.locator('.bubble-row.assistant').last().getByRole('button', { name: 'Regenerate' }).click()
+    await expect.poll(() => bodies.length).toBe(2)
+    await page.locator('.bubble-row.assistant').last().getByText('You wrote: Show markdown second').waitFor()
+    await page.getByRole('button', { name: 'Regenerate' }).waitFor()
+    expect(bodies.at(-1)).toMatchObject({ replaceLastTurn: true })
+    expect(await page.locator('.bubble.user').allInnerTexts()).toEqual(['Show markdown second'])
+    expect(await page.locator('.bubble.assistant').count()).toBe(1)
+    // Only the last message can be edited, the last reply regenerated; nothing while a reply streams.
+    await page.reload()
+    await page.locator('.bubble-row.assistant').last().getByText('You wrote: Show markdown second').waitFor()
+    expect(await page.locator('.bubble.user').allInnerTexts()).toEqual(['Show markdown second'])
+    expect(await page.locator('.bubble.assistant').count()).toBe(1)
+    expect(await page.locator('.bubble-row time').count()).toBe(2)
+  }, 90_000)
+
   it('grows the message box with its text; Shift+Enter adds a line and Enter sends', async () => {
     const box = page.getByLabel('Message')
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Message') // focused on load
