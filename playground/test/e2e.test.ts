@@ -383,11 +383,16 @@ describe('playground in Chromium', () => {
 
   it('shows the fallback form for a tool without a plugin, with inline validation', async () => {
     await send('Rate my trip')
-    await page.getByLabel(/^Stars/).fill('9')
+    await page.getByLabel('Email').fill('not-an-email')
     await page.getByRole('button', { name: 'Submit' }).click()
-    expect(await page.getByRole('alert').first().innerText()).toBe('Must be at most 5')
-    await page.getByLabel(/^Stars/).fill('4')
-    expect(await page.getByRole('alert').count()).toBe(0) // the field's error goes as it is edited
+    expect(await page.getByRole('alert').allInnerTexts()).toEqual(['Required', 'Enter an email address'])
+    // The stars are a choice of five, not a spinner to type into.
+    const stars = page.getByRole('radiogroup', { name: /^Stars/ })
+    expect(await stars.getByRole('radio').count()).toBe(5)
+    expect(await page.getByRole('spinbutton').count()).toBe(0)
+    await stars.getByLabel('4', { exact: true }).check()
+    await page.getByLabel('Email').fill('me@example.com')
+    expect(await page.getByRole('alert').count()).toBe(0) // a field's error goes as it is edited
     await page.getByLabel('wifi').check()
     await page.getByRole('button', { name: 'Submit' }).click()
     await page.getByText('Thanks for the 4-star rating!').waitFor()
@@ -407,6 +412,17 @@ describe('playground in Chromium', () => {
     const labelText = (await form.locator('.mcp-label-text').first().boundingBox())!
     expect(required.height).toBeLessThanOrEqual(labelText.height)
     expect(required.y).toBeGreaterThanOrEqual(labelText.y - 1)
+    // An error and a hint read as part of their own field: nearer to it than to the next field's label.
+    await page.getByLabel('Email').fill('not-an-email')
+    await form.getByRole('button', { name: 'Submit', exact: true }).click()
+    const error = (await form.getByText('Enter an email address').boundingBox())!
+    const email = (await page.getByLabel('Email').boundingBox())!
+    const cabin = (await form.getByText('Cabin', { exact: true }).boundingBox())!
+    expect(cabin.y - (error.y + error.height)).toBeGreaterThan(2 * (error.y - (email.y + email.height)))
+    const hint = (await form.getByText('For a follow-up').boundingBox())!
+    const emailLabel = (await form.getByText('Email', { exact: true }).boundingBox())!
+    const above = (await form.getByRole('radiogroup', { name: /^Stars/ }).boundingBox())!
+    expect(hint.y - (emailLabel.y + emailLabel.height)).toBeLessThan(emailLabel.y - (above.y + above.height))
     const background = (name: string) => form.getByRole('button', { name, exact: true }).evaluate((b) => getComputedStyle(b).backgroundColor)
     expect(await background('Decline')).toBe('rgb(255, 255, 255)')
     expect(await background('Cancel')).toBe('rgb(255, 255, 255)')
@@ -612,12 +628,12 @@ describe('chat experience', () => {
     await form.getByText('A table at Luigi’s at 19:00: who is coming?').waitFor()
     await form.getByRole('button', { name: 'Submit' }).click()
     expect(await form.getByRole('alert').count()).toBeGreaterThan(0) // required fields, checked before sending
-    await form.getByLabel(/^Guests/).fill('12')
     await form.getByLabel(/^Name/).fill('Ada')
     await form.getByRole('button', { name: 'Submit' }).click()
-    expect(await form.getByRole('alert').allInnerTexts()).toEqual(['Must be at most 8'])
+    expect(await form.getByRole('alert').allInnerTexts()).toEqual(['Required'])
     expect(await form.getByLabel(/^Name/).inputValue()).toBe('Ada') // kept
-    await form.getByLabel(/^Guests/).fill('4')
+    // 1 to 8 guests: one choice per number.
+    await form.getByRole('radiogroup', { name: /^Guests/ }).getByLabel('4', { exact: true }).check()
     await form.getByRole('button', { name: 'Submit' }).click()
     await page.getByText('Your table for 4 at Luigi’s is booked for 19:00, under Ada.').waitFor()
     expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual([

@@ -164,6 +164,24 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
       </fieldset>
     )
   }
+  if (field.kind === 'number' && isSmallScale(field)) {
+    // A few whole numbers (a 1–5 rating): one choice each, not a bare spinner to type into.
+    const steps = Array.from({ length: field.maximum! - field.minimum! + 1 }, (_, i) => String(field.minimum! + i))
+    return (
+      <fieldset className="mcp-field mcp-scale" role="radiogroup" aria-describedby={describedBy} aria-required={field.required} aria-invalid={errors.length > 0}>
+        <legend>{label}</legend>
+        {hint}
+        <div className="mcp-scale-steps">
+          {steps.map((step) => (
+            <label key={step} className="mcp-choice mcp-scale-step">
+              <input type="radio" name={id} value={step} checked={value === step} onChange={() => onChange(step)} /> {step}
+            </label>
+          ))}
+        </div>
+        {errorText}
+      </fieldset>
+    )
+  }
   const common = {
     id,
     'aria-invalid': errors.length > 0,
@@ -207,4 +225,9 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
       {errorText}
     </div>
   )
+}
+
+/** Whole numbers between two bounds at most ten apart: asked as one choice per number. */
+function isSmallScale(field: FormField): boolean {
+  return field.kind === 'number' && field.integer && Number.isInteger(field.minimum) && Number.isInteger(field.maximum) && field.maximum! - field.minimum! <= 9 && field.maximum! >= field.minimum!
 }

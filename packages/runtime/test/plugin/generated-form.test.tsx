@@ -2,7 +2,7 @@
 /**
  * The fallback form and render emissions in a DOM (happy-dom + React Testing Library).
  */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type ElicitRequest, type ElicitResult, generatedForm, createPlugin, type RenderedProps } from '../../src/index.ts'
@@ -289,8 +289,9 @@ describe('per-key fallback: a plugin delegates one key to the generated form', (
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: '19:00' })))
     await ask()
     expect(await screen.findByText('Who is coming?')).toBeTruthy()
-    const guests = screen.getByLabelText(/^Guests/) as HTMLInputElement
-    fireEvent.change(guests, { target: { value: '6' } })
+    // 1 to 8 guests: one choice per number.
+    const guests = (n: string) => within(screen.getByRole('radiogroup', { name: /^Guests/ })).getByLabelText(n) as HTMLInputElement
+    fireEvent.click(guests('6'))
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Ada' } })
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
     expect((await screen.findByRole('status')).textContent).toContain('Sending your answer…')
@@ -299,10 +300,10 @@ describe('per-key fallback: a plugin delegates one key to the generated form', (
 
     // Refused by the server: the error shows at its field, and what was typed stays.
     expect((await screen.findByRole('alert')).textContent).toBe('We only have tables for up to 4 at 19:00.')
-    expect((screen.getByLabelText(/^Guests/) as HTMLInputElement).value).toBe('6')
+    expect(guests('6').checked).toBe(true)
     expect((screen.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Ada')
     expect(screen.queryByRole('status')).toBeNull()
-    fireEvent.change(screen.getByLabelText(/^Guests/), { target: { value: '4' } })
+    fireEvent.click(guests('4'))
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
     await act(async () => release())
     expect(await host.outcome).toEqual({ status: 'completed', result: 'Ada ×4 at 19:00' })
