@@ -151,7 +151,13 @@ export class LegacySessions {
       return response
     }
     const reader = response.body.getReader()
-    const settle = () => this.#settled(id, session)
+    // Once: a cancelled stream (the client went away) also ends the read that was waiting.
+    let settled = false
+    const settle = () => {
+      if (settled) return
+      settled = true
+      this.#settled(id, session)
+    }
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
         try {

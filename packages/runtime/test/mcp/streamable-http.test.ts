@@ -1,5 +1,7 @@
 /** createMcpServer over Streamable HTTP on 127.0.0.1, with official clients of both generations. */
 import { request } from 'node:http'
+import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
+import { StreamableHTTPClientTransport as Http132 } from 'mcp-sdk-1-32/client/streamableHttp.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
 import { createTestClock } from '../../src/testing.ts'
@@ -170,6 +172,19 @@ describe('2025-11-25 sessions', () => {
     const full = await init({ 'x-client': 'bob' })
     expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/)])
   })
+
+  it('an SDK 1.x client that connects, pings and closes without DELETE, twelve times over, is served every time (the dropped GET stream of each leaves its session idle, to make room)', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    HTTP_URL.value = http.url
+    for (let i = 0; i < 12; i++) {
+      const client = new Client132({ name: 'sdk-1.32', version: '1' }, { capabilities: {} })
+      await client.connect(new Http132(http.url))
+      expect(await client.ping()).toEqual({})
+      await client.close() // the SDK aborts its GET stream and sends no DELETE
+    }
+  }, 60_000)
 
   it('are closed when no request used them for legacySessionIdleMs', async () => {
     const clock = createTestClock()
