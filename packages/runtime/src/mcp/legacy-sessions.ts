@@ -4,9 +4,11 @@
  * in all, `maxSessionsPerClient` per client (`clientKey`), and a session no request has used for
  * `idleMs` — none in flight, none open such as a GET stream — is closed.
  *
- * Many clients never DELETE (the MCP Inspector, SDK 1.x, the conformance suite): a client at its
- * cap gets its least recently used idle session closed to make room, rather than a 429 — only a
- * client whose every session is busy is refused.
+ * Many clients never DELETE (the MCP Inspector, SDK 1.x, the conformance suite), and some never
+ * close their GET stream either: a client at its cap gets its least recently used session without
+ * a request in flight closed to make room (one with no open stream first), rather than a 429 —
+ * only a client whose every session is answering a request is refused. A client that comes back
+ * to a closed session gets 404 and initializes a new one, as the protocol says.
  */
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
@@ -30,11 +32,16 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport
   server: McpServer
   client: string
-  /** Requests of this session whose responses are still open. */
+  /** Requests (POST, DELETE) of this session whose responses are still open. */
   inFlight: number
+  /** Its open GET streams (the channel for what the server sends unasked). */
+  streams: number
   /** When its last response ended (or it began): the least recently used idle one goes first. */
   lastUsed: number
 }
+
+/** What a session has open: requests being answered, or GET streams. */
+type Open = 'inFlight' | 'streams'
 
 export type SessionAnswer = { response: Response } | { refused: { status: number; message: string } }
 
@@ -61,7 +68,8 @@ export class LegacySessions {
   async serve(sessionId: string, request: Request): Promise<SessionAnswer> {
     const session = this.#sessions.get(sessionId)
     if (!session) return { refused: { status: 404, message: `Session "${sessionId}" not found (it ended, expired, or the server restarted); initialize a new one.` } }
-    return { response: await this.#tracked(sessionId, session, () => session.transport.handleRequest(request)) }
+    const kind = request.method === 'GET' ? 'streams' : 'inFlight'
+    return { response: await this.#tracked(sessionId, session, kind, () => session.transport.handleRequest(request)) }
   }
 
   /** An `initialize` without a session: a new one, if the limits allow. */
@@ -71,7 +79,7 @@ export class LegacySessions {
       return {
         refused: {
           status: 429,
-          message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient), each of them busy; close one (DELETE) or wait for one to finish.`,
+          message: `You already hold ${maxSessionsPerClient} sessions on this server (maxLegacySessionsPerClient), each of them answering a request; close one (DELETE) or wait for one to finish.`,
         },
       }
     }
@@ -83,7 +91,7 @@ export class LegacySessions {
       sessionIdGenerator: () => randomUUID(),
       // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing.
       eventStore: createSessionEventStore(),
-      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0, lastUsed: this.limits.clock.now() }),
+      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
     })
     transport.onclose = () => {
@@ -96,7 +104,7 @@ export class LegacySessions {
     if (id === undefined || !session) return { response }
     session.inFlight += 1
     this.#idle.remove(id)
-    return { response: this.#release(id, session, response) }
+    return { response: this.#release(id, session, 'inFlight', response) }
   }
 
   async close(): Promise<void> {
@@ -105,12 +113,16 @@ export class LegacySessions {
     await this.#destroy()
   }
 
-  /** Close `client`'s least recently used idle session; false when every one of them is busy. */
+  /**
+   * Close `client`'s least recently used session with no request in flight — one without an open
+   * stream first; false when every one of them is answering a request.
+   */
   async #closeLeastRecentlyUsed(client: string): Promise<boolean> {
     let oldest: [string, Session] | undefined
+    const before = (a: Session, b: Session) => (a.streams > 0) !== (b.streams > 0) ? b.streams > 0 : a.lastUsed < b.lastUsed
     for (const entry of this.#sessions) {
       const [, session] = entry
-      if (session.client === client && session.inFlight === 0 && (!oldest || session.lastUsed < oldest[1].lastUsed)) oldest = entry
+      if (session.client === client && session.inFlight === 0 && (!oldest || before(session, oldest[1]))) oldest = entry
     }
     if (!oldest) return false
     this.#remove(oldest[0])
@@ -132,22 +144,22 @@ export class LegacySessions {
     this.#perClient.remove(session.client)
   }
 
-  /** Serve a request; the session is not idle until its response has ended. */
-  async #tracked(id: string, session: Session, serve: () => Promise<Response>): Promise<Response> {
-    session.inFlight += 1
+  /** Serve a request (or open a stream); the session is not idle until its response has ended. */
+  async #tracked(id: string, session: Session, kind: Open, serve: () => Promise<Response>): Promise<Response> {
+    session[kind] += 1
     this.#idle.remove(id)
     try {
-      return this.#release(id, session, await serve())
+      return this.#release(id, session, kind, await serve())
     } catch (error) {
-      this.#settled(id, session)
+      this.#settled(id, session, kind)
       throw error
     }
   }
 
   /** The response, watched: when its body ends (or is cancelled), the session's idle time starts. */
-  #release(id: string, session: Session, response: Response): Response {
+  #release(id: string, session: Session, kind: Open, response: Response): Response {
     if (!response.body) {
-      this.#settled(id, session)
+      this.#settled(id, session, kind)
       return response
     }
     const reader = response.body.getReader()
@@ -156,7 +168,7 @@ export class LegacySessions {
     const settle = () => {
       if (settled) return
       settled = true
-      this.#settled(id, session)
+      this.#settled(id, session, kind)
     }
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -179,9 +191,9 @@ export class LegacySessions {
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
 
-  #settled(id: string, session: Session): void {
-    session.inFlight -= 1
+  #settled(id: string, session: Session, kind: Open): void {
+    session[kind] -= 1
     session.lastUsed = this.limits.clock.now()
-    if (session.inFlight === 0 && this.#sessions.get(id) === session) this.#idle.touch(id)
+    if (session.inFlight === 0 && session.streams === 0 && this.#sessions.get(id) === session) this.#idle.touch(id)
   }
 }

@@ -2,8 +2,10 @@
 import { request } from 'node:http'
 import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { StreamableHTTPClientTransport as Http132 } from 'mcp-sdk-1-32/client/streamableHttp.js'
+import { suspend } from 'effection'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
+import { createMcpTool } from '../../src/index.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { waitingTool } from '../fixtures/mcp-tools.ts'
@@ -142,8 +144,11 @@ describe('2025-11-25 sessions', () => {
     })
   const HTTP_URL: { value?: URL } = {}
 
-  it('are limited per client — its least recently used idle session makes room; 429 only when every one is busy — and in all (503)', async () => {
-    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight], clientKey: (r) => r.headers.get('x-client') ?? 'none' })
+  it('are limited per client — its least recently used session without a request in flight makes room; 429 only when every one answers a request — and in all (503)', async () => {
+    const hang = createMcpTool('hang').elicits({}).execute(function* () {
+      yield* suspend()
+    })
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight, hang], clientKey: (r) => r.headers.get('x-client') ?? 'none' })
     const http = await serveHttp(server, { maxLegacySessionsPerClient: 2, maxLegacySessions: 3 })
     open.push(server, http)
     HTTP_URL.value = http.url
@@ -157,17 +162,38 @@ describe('2025-11-25 sessions', () => {
     expect((await list(second)).status).toBe(404)
     expect((await list(first)).status).toBe(200)
     expect((await list(third)).status).toBe(200)
-    // Both of its sessions busy (an open GET stream each): now it is refused, and told why.
-    const streams = [first, third].map((id) => {
+    // An open GET stream alone does not hold a session: a client that never closes its streams
+    // (nor DELETEs) gets the least recently used one closed to make room, not a 429.
+    const streams: AbortController[] = []
+    const openStream = async (id: string) => {
       const stop = new AbortController()
-      const opened = fetch(http.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, signal: stop.signal })
+      streams.push(stop)
+      await fetch(http.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, signal: stop.signal })
+    }
+    await openStream(first)
+    const fourth = await sessionOf(await init({ 'x-client': 'mallory' }))
+    expect((await list(third)).status).toBe(404) // one without a stream goes first
+    await openStream(fourth)
+    const fifth = await sessionOf(await init({ 'x-client': 'mallory' }))
+    expect((await list(first)).status).toBe(404) // then the least recently used of those streaming
+    for (const stop of streams) stop.abort()
+    // Both of its sessions answering a request (a call still running each): now it is refused, and told why.
+    const calls = [fourth, fifth].map((id) => {
+      const stop = new AbortController()
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hang', arguments: {} } })
+      const opened = fetch(http.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+        body,
+        signal: stop.signal,
+      })
       return { stop, opened }
     })
-    await Promise.all(streams.map((s) => s.opened))
+    await Promise.all(calls.map((c) => c.opened))
     const busy = await init({ 'x-client': 'mallory' })
     expect(busy.status).toBe(429)
-    expect(((await busy.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them busy/)
-    for (const s of streams) s.stop.abort()
+    expect(((await busy.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them answering a request/)
+    for (const c of calls) c.stop.abort()
     expect((await init({ 'x-client': 'alice' })).status).toBe(200)
     const full = await init({ 'x-client': 'bob' })
     expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/)])
