@@ -58,6 +58,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The official MCP conformance suite against an app written with the public API.
+          name: 'conformance',
+          root: './conformance',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'vite-plugin',
           root: './packages/vite-plugin',
           include: ['test/**/*.test.{ts,tsx}'],

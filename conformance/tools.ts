@@ -1,0 +1,101 @@
+/**
+ * The official MCP conformance suite's test tools, written with mcp-bridge's public API as a user
+ * would write them (`@modelcontextprotocol/conformance` describes each in its server scenarios).
+ * Only what the suite asks for: each tool's name, arguments and result are the suite's.
+ */
+import { createMcpTool } from '@mcp-bridge/runtime'
+import { sleep } from 'effection'
+import { z } from 'zod'
+
+export const simpleText = createMcpTool('test_simple_text')
+  .description('Returns a simple text response')
+  .elicits({})
+  .execute(function* () {
+    return 'This is a simple text response for testing.'
+  })
+
+export const withLogging = createMcpTool('test_tool_with_logging')
+  .description('Sends three log messages while it runs')
+  .elicits({})
+  .execute(function* (_params, ctx) {
+    yield* ctx.log('info', 'Tool execution started')
+    yield* sleep(50)
+    yield* ctx.log('info', 'Tool processing data')
+    yield* sleep(50)
+    yield* ctx.log('info', 'Tool execution completed')
+    return 'Logging test completed'
+  })
+
+export const errorHandling = createMcpTool('test_error_handling')
+  .description('Always fails')
+  .elicits({})
+  .execute(function* () {
+    throw new Error('This tool intentionally returns an error for testing')
+  })
+
+export const withProgress = createMcpTool('test_tool_with_progress')
+  .description('Reports progress 0, 50 and 100 of 100')
+  .elicits({})
+  .execute(function* (_params, ctx) {
+    yield* ctx.notify('started', 0, 100)
+    yield* sleep(50)
+    yield* ctx.notify('halfway', 50, 100)
+    yield* sleep(50)
+    yield* ctx.notify('done', 100, 100)
+    return 'Progress test completed'
+  })
+
+export const sampling = createMcpTool('test_sampling')
+  .description("Asks the client's model to answer a prompt")
+  .parameters(z.object({ prompt: z.string().describe('The prompt to send to the LLM') }))
+  .requires({ sampling: true })
+  .elicits({})
+  .execute(function* (params, ctx) {
+    const reply = yield* ctx.sample({ prompt: params.prompt, maxTokens: 100 })
+    return `LLM response: ${reply.text}`
+  })
+
+export const elicitation = createMcpTool('test_elicitation')
+  .description('Asks the user for a username and an email address')
+  .parameters(z.object({ message: z.string().describe('The message to show the user') }))
+  .elicits({ response: z.object({ username: z.string().describe("User's response"), email: z.string().describe("User's email address") }) })
+  .execute(function* (params, ctx) {
+    const answer = yield* ctx.elicit('response', { message: params.message })
+    return `User response: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
+  })
+
+export const elicitationDefaults = createMcpTool('test_elicitation_sep1034_defaults')
+  .description('Asks a form whose fields all have defaults (SEP-1034)')
+  .elicits({
+    form: z.object({
+      name: z.string().default('John Doe'),
+      age: z.int().default(30),
+      score: z.number().default(95.5),
+      status: z.enum(['active', 'inactive', 'pending']).default('active'),
+      verified: z.boolean().default(true),
+    }),
+  })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('form', { message: 'Please review and update the form fields with defaults' })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
+  })
+
+const titled = (value: string, title: string) => z.literal(value).meta({ title })
+
+export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
+  .description('Asks a form with each kind of choice (SEP-1330)')
+  .elicits({
+    form: z.object({
+      untitledSingle: z.enum(['option1', 'option2', 'option3']),
+      titledSingle: z.enum(['value1', 'value2', 'value3']).meta({ oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] }),
+      legacyEnum: z.enum(['opt1', 'opt2', 'opt3']).meta({ enumNames: ['Option One', 'Option Two', 'Option Three'] }),
+      untitledMulti: z.array(z.enum(['option1', 'option2', 'option3'])),
+      titledMulti: z.array(z.union([titled('value1', 'First Choice'), titled('value2', 'Second Choice'), titled('value3', 'Third Choice')])),
+    }),
+  })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('form', { message: 'Please select options from the enum fields' })
+    return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
+  })
+
+export const conformanceTools = [simpleText, withLogging, errorHandling, withProgress, sampling, elicitation, elicitationDefaults, elicitationEnums]
