@@ -89,6 +89,8 @@ export function createMcpHttpHandler(
     if (foreign) return jsonRpcError(403, -32000, foreign)
     const bounded = await withBoundedBody(request, maxBodyBytes)
     if (!bounded) return jsonRpcError(413, -32600, `The request body is larger than ${maxBodyBytes} bytes (createHandler({ maxBodyBytes })); nothing was read past it.`)
+    const batch = await batchProblem(bounded)
+    if (batch) return jsonRpcError(400, -32600, batch)
     return (await isLegacyRequest(bounded)) ? legacy(bounded) : modern.fetch(bounded)
   }
 
@@ -111,6 +113,18 @@ async function withBoundedBody(request: Request, max: number): Promise<Request |
   // Still the same client: the address the Node adapter saw goes with the copy.
   recordClientAddress(bounded, clientAddressOf(request))
   return bounded
+}
+
+/**
+ * JSON-RPC batches left MCP in 2025-06-18: a POST of an array from a client speaking that version
+ * or later is refused whole (stdio refuses them too). Without a version header the client speaks
+ * 2025-03-26, where batches were allowed.
+ */
+async function batchProblem(request: Request): Promise<string | undefined> {
+  const version = request.headers.get('mcp-protocol-version')
+  if (request.method !== 'POST' || !version || version < '2025-06-18') return undefined
+  if (!(await request.clone().text()).trimStart().startsWith('[')) return undefined
+  return `Batched JSON-RPC messages are not part of MCP since 2025-06-18 (this request says ${version}); send one message per request. Nothing was run.`
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

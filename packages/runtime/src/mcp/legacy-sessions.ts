@@ -40,6 +40,9 @@ interface Session {
   lastUsed: number
 }
 
+/** How long a client waits before it reconnects a dropped stream (the SSE `retry:` field), in ms. */
+const SSE_RETRY_MS = 1000
+
 /** What a session has open: requests being answered, or GET streams. */
 type Open = 'inFlight' | 'streams'
 
@@ -89,8 +92,10 @@ export class LegacySessions {
     const server = this.factory()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing.
+      // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing,
+      // after the `retry:` the stream opens with.
       eventStore: createSessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
     })

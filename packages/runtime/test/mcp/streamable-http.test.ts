@@ -305,6 +305,25 @@ describe('HTTP boundary', () => {
     expect(() => server.createHandler({ allowedOrigins: [''] })).toThrow(/allowedOrigins\.0: an empty name matches nothing/)
   })
 
+  it('refuses a JSON-RPC batch from a client speaking 2025-06-18 or later (400, -32600, nothing run), and opens its streams with an SSE retry', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const opened = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize })
+    const session = opened.headers.get('mcp-session-id')!
+    await opened.text()
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }
+    const batch = JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }])
+    const refused = await post(http.url, headers, batch)
+    expect(refused.status).toBe(400)
+    expect(JSON.parse(refused.body).error).toEqual({ code: -32600, message: expect.stringMatching(/^Batched JSON-RPC messages are not part of MCP since 2025-06-18 \(this request says 2025-11-25\); send one message per request\. Nothing was run\.$/) })
+    // One message at a time is served, on a stream that first tells the client when to reconnect.
+    const served = await post(http.url, headers, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }))
+    expect(served.status).toBe(200)
+    expect(served.body).toMatch(/^id: .+\nretry: 1000\n/)
+    expect(served.body).toContain('"id":4')
+  })
+
   it('answers a 2025-11-25 request for an unknown session with 404, and keeps serving', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
     const http = await serveHttp(server)
