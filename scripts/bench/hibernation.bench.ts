@@ -8,23 +8,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createMcpTool } from '@mcp-bridge/runtime'
 import { CallRegistry, createSqliteStore, nextEvent, type LiveCall } from '@mcp-bridge/runtime/server'
-import { z } from 'zod'
+import { bookFare } from './support/waiting-tool.ts'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (!gc) throw new Error('run with node --expose-gc (npm run bench does)')
 
-const tool = createMcpTool('book')
-  .parameters(z.object({ route: z.string() }))
-  .elicits({ confirm: z.object({ ok: z.boolean() }) })
-  .execute(function* (params, ctx) {
-    const fare = yield* ctx.step('reserve fare', function* () {
-      return { fareId: `F-${params.route}`, price: 120 }
-    })
-    const answer = yield* ctx.elicit('confirm', { message: `Book ${fare.fareId}?` })
-    return { booked: answer.action === 'accept', fare: fare.fareId }
-  })
+const tool = bookFare
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-hibernation-'))
 let files = 0

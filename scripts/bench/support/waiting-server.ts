@@ -6,24 +6,14 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createMcpTool } from '@mcp-bridge/runtime'
 import { createChatHandler, createRedisStore, toNodeListener } from '@mcp-bridge/runtime/server'
 import { createScriptedModel } from '@mcp-bridge/runtime/testing'
-import { z } from 'zod'
+import { bookFare } from './waiting-tool.ts'
 
 const [urls, warm] = process.argv.slice(2) as [string, string]
 const list = urls.split(',')
 const store = await createRedisStore({ url: list.length > 1 ? list : list[0]!, onWarning: () => {} })
-const book = createMcpTool('book')
-  .parameters(z.object({ route: z.string() }))
-  .elicits({ confirm: z.object({ ok: z.boolean() }) })
-  .execute(function* (params, ctx) {
-    const fare = yield* ctx.step('reserve fare', function* () {
-      return { fareId: `F-${params.route}`, price: 120 }
-    })
-    const answer = yield* ctx.elicit('confirm', { message: `Book ${fare.fareId}?` })
-    return { booked: answer.action === 'accept', fare: fare.fareId }
-  })
+const book = bookFare
 const handler = createChatHandler({
   tools: [book],
   store,
