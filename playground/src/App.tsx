@@ -48,9 +48,11 @@ export function App() {
   const lastId = chat.items.at(-1)?.id
   // Between sending and the first word of the reply (or the first tool card): show that work goes on.
   const working = busy && chat.items.at(-1)?.kind === 'user'
-  // The last turn may be replaced (edit the last message, regenerate the last reply) once nothing of it goes on.
-  const settled = chat.status === 'ready' && !chat.items.some((i) => i.kind === 'tool' && (i.status === 'running' || i.status === 'awaiting_input'))
+  // The last turn may be replaced (edit the last message, regenerate the last reply) once nothing of
+  // it goes on — and only a turn of words: one whose tools did something (a booking) keeps its record.
   const lastUser = chat.items.findLast((i) => i.kind === 'user')
+  const lastTurnUsedTools = chat.items.slice(lastUser ? chat.items.indexOf(lastUser) : 0).some((i) => i.kind === 'tool')
+  const settled = chat.status === 'ready' && !lastTurnUsedTools
   const lastItem = chat.items.at(-1)
   const editLast = (text: string) => {
     setEditing(undefined)

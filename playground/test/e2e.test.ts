@@ -88,6 +88,10 @@ describe('playground in Chromium', () => {
   it('books a flight: message → flight list → seat picker → confirmation with the chosen seat', async () => {
     await bookOsloToBerlin(page)
     expect(await page.getByLabel('Booking confirmation').innerText()).toMatch(/TK-JS-501-3B[\s\S]*JetStream JS-501[\s\S]*3B[\s\S]*\$219/)
+    // A turn whose tool booked something keeps its record: no Edit, no Regenerate (Copy stays).
+    expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Copy', exact: true }).count()).toBeGreaterThan(0)
     mkdirSync(results, { recursive: true })
     await page.screenshot({ path: join(results, 'booking.png') })
   }, 60_000)
