@@ -5,6 +5,9 @@
  * `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
+export { createMcpPrompt, isMcpPrompt, PromptDefinitionError } from './prompt/create-mcp-prompt.ts'
+export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
+export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'
 export type {
   AnyMcpTool,

@@ -28,6 +28,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
 import { parkCall } from './serve-tool-call.ts'
 import { mcpRecovery } from './recover-mcp-call.ts'
+import { servePrompts } from './serve-prompts.ts'
 import type { McpRound } from './mcp-call.ts'
 
 export interface BridgeMcpServer {
@@ -97,7 +98,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     const mcp = new McpServer(
       { name: options.name, version: options.version, ...options.info },
       {
-        capabilities: { tools: {}, logging: {}, ...(options.apps && { resources: {} }) },
+        capabilities: { tools: {}, logging: {}, ...(options.prompts.size > 0 && { prompts: {} }), ...(options.apps && { resources: {} }) },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
         inputRequired: { maxRounds: options.maxRounds, roundTimeoutMs: options.inputTimeoutMs },
@@ -145,6 +146,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       return perform(() => serveToolCall(service, session, server, request, ctx))
     })
     if (options.apps) serveViewResources(server, options.apps)
+    if (options.prompts.size > 0) servePrompts(server, options.prompts, options.onError)
     return mcp
   }
 

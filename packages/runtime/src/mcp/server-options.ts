@@ -8,6 +8,7 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
+import { isMcpPrompt, type McpPrompt } from '../prompt/create-mcp-prompt.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { McpPlugin } from '../plugin/types.ts'
@@ -28,6 +29,8 @@ export interface McpServerOptions {
   websiteUrl?: string
   /** Tools, or plugins (their `mcp` part is the same tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
+  /** Prompt templates clients offer their users (`createMcpPrompt`): `prompts/list`, `prompts/get`. */
+  prompts?: ReadonlyArray<McpPrompt>
   /** Shown to clients at connection time. */
   instructions?: string
   /**
@@ -105,6 +108,7 @@ export interface ResolvedServerOptions {
   info: { title?: string; description?: string; websiteUrl?: string }
   instructions: string | undefined
   tools: ReadonlyMap<string, AnyMcpTool>
+  prompts: ReadonlyMap<string, McpPrompt>
   secret: string | Uint8Array
   inputTimeoutMs: number
   maxRounds: number
@@ -128,6 +132,7 @@ const optionsSchema = z
     description: z.string().min(1).optional(),
     websiteUrl: z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. https://example.com' }).optional(),
     tools: z.array(z.unknown()),
+    prompts: z.array(z.unknown()).optional(),
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
     inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
@@ -163,6 +168,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).` })
   }
   const tools = collectTools(input.tools, 'createMcpServer({ tools })')
+  const prompts = collectPrompts(input.prompts ?? [])
   return {
     name: options.name,
     version: options.version,
@@ -173,6 +179,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     },
     instructions: options.instructions,
     tools,
+    prompts,
     secret,
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
@@ -187,4 +194,15 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     clock: input.clock ?? systemClock,
     apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new OptionsError('createMcpServer', { option: 'apps', problem: message.replace(/^createMcpServer: /, '') })),
   }
+}
+
+/** Prompts by name: each made by createMcpPrompt, no name twice. */
+function collectPrompts(given: readonly unknown[]): ReadonlyMap<string, McpPrompt> {
+  const prompts = new Map<string, McpPrompt>()
+  for (const [i, prompt] of given.entries()) {
+    if (!isMcpPrompt(prompt)) throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is not a prompt: make one with createMcpPrompt(name)...messages(...)` })
+    if (prompts.has(prompt.name)) throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is a second prompt named "${prompt.name}"; each prompt needs its own name` })
+    prompts.set(prompt.name, prompt)
+  }
+  return prompts
 }

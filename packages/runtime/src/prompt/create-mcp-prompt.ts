@@ -1,0 +1,140 @@
+/**
+ * `createMcpPrompt(name)`: a prompt template an MCP client offers its user (a slash command, a
+ * menu entry): its name, a description, typed arguments, and the messages it expands to.
+ *
+ *   createMcpPrompt('review_code')
+ *     .description('Ask for a review of some code')
+ *     .arguments(z.object({ code: z.string().describe('The code to review') }))
+ *     .messages(({ code }) => `Please review this code:\n\n${code}`)
+ *
+ * MCP passes prompt arguments as strings, so each argument is a string field (`z.string()`, a
+ * `z.enum` of strings, optional or with a default); anything else is refused when the prompt is
+ * defined. `.messages()` returns a string (one user message), or messages with any MCP content;
+ * it may be async. An immutable builder, like `createMcpTool`.
+ */
+import { z } from 'zod'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { toolNameProblem } from '../tool/tool-name.ts'
+import { promptMessageSchema, type PromptMessage } from './prompt-content.ts'
+
+/** A prompt defined wrongly (its name, its arguments, a builder step misused). */
+export class PromptDefinitionError extends McpBridgeError {
+  readonly code = 'PROMPT_DEFINITION_INVALID'
+  constructor(
+    readonly promptName: string,
+    problem: string,
+  ) {
+    super(`Prompt "${promptName}": ${problem}`)
+  }
+}
+
+/** One argument as MCP lists it. */
+export interface PromptArgument {
+  name: string
+  description?: string
+  required: boolean
+}
+
+/** What `.messages()` may return. */
+export type PromptBody<A> = (args: A) => string | readonly PromptMessage[] | Promise<string | readonly PromptMessage[]>
+
+export interface McpPrompt<N extends string = string, A extends z.ZodObject = z.ZodObject> {
+  readonly kind: 'mcp-prompt'
+  readonly name: N
+  readonly title: string | undefined
+  readonly description: string | undefined
+  readonly argumentsSchema: A
+  /** The arguments as `prompts/list` shows them. */
+  readonly arguments: readonly PromptArgument[]
+  /** The messages for these (already validated) arguments, checked against MCP's content shapes. */
+  render(args: z.output<A>): Promise<PromptMessage[]>
+}
+
+export interface McpPromptBuilder<N extends string, A extends z.ZodObject> {
+  /** A name for people; clients show it in their prompt menus. */
+  title(text: string): McpPromptBuilder<N, A>
+  description(text: string): McpPromptBuilder<N, A>
+  /** The arguments: a zod object of string fields (`.describe()` says what each is for). */
+  arguments<NA extends z.ZodObject>(schema: NA): McpPromptBuilder<N, NA>
+  /** What the prompt expands to: a string (one user message) or messages. Ends the definition. */
+  messages(body: PromptBody<z.output<A>>): McpPrompt<N, A>
+}
+
+interface State {
+  name: string
+  title?: string
+  description?: string
+  schema: z.ZodObject
+}
+
+export function createMcpPrompt<const N extends string>(name: N): McpPromptBuilder<N, z.ZodObject<{}>> {
+  const problem = toolNameProblem(name)
+  if (problem) throw new PromptDefinitionError(String(name), `invalid name: ${problem.replace('a tool name', 'a prompt name')}`)
+  return builder({ name, schema: z.object({}) }) as McpPromptBuilder<N, z.ZodObject<{}>>
+}
+
+function builder(state: State): McpPromptBuilder<string, z.ZodObject> {
+  const fail = (problem: string): never => {
+    throw new PromptDefinitionError(state.name, problem)
+  }
+  const text = (step: string, value: unknown): string => (typeof value === 'string' && value.trim() ? value : fail(`.${step}() takes a non-empty string`))
+  return {
+    title: (value) => builder({ ...state, title: text('title', value) }),
+    description: (value) => builder({ ...state, description: text('description', value) }),
+    arguments: <NA extends z.ZodObject>(schema: NA) => builder({ ...state, schema: checkArguments(state.name, schema) }) as unknown as McpPromptBuilder<string, NA>,
+    messages(body) {
+      if (typeof body !== 'function') fail('.messages() takes a function from the arguments to a string or messages')
+      return finish(state, body as PromptBody<unknown>)
+    },
+  }
+}
+
+/** Each field a string (MCP sends prompt arguments as strings): z.string, a z.enum of strings, optional or defaulted. */
+function checkArguments(name: string, schema: unknown): z.ZodObject {
+  if (!(schema instanceof z.ZodObject)) throw new PromptDefinitionError(name, '.arguments() takes a z.object({...}) of string fields')
+  const wrong = Object.entries(schema.shape as Record<string, z.ZodType>).filter(([, field]) => !isStringField(field))
+  if (wrong.length > 0) {
+    throw new PromptDefinitionError(
+      name,
+      `MCP passes prompt arguments as strings; ${wrong.map(([key]) => `"${key}"`).join(', ')} ${wrong.length === 1 ? 'is' : 'are'} not a string field. Use z.string() or a z.enum of strings (parse numbers inside .messages()).`,
+    )
+  }
+  return schema
+}
+
+function isStringField(field: z.ZodType): boolean {
+  const inner = field instanceof z.ZodOptional || field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field
+  if (inner instanceof z.ZodString) return true
+  return inner instanceof z.ZodEnum && Object.values(inner.enum as Record<string, unknown>).every((v) => typeof v === 'string')
+}
+
+function finish(state: State, body: PromptBody<unknown>): McpPrompt {
+  const shape = state.schema.shape as Record<string, z.ZodType>
+  const args: PromptArgument[] = Object.entries(shape).map(([key, field]) => ({
+    name: key,
+    ...(field.description !== undefined && { description: field.description }),
+    required: !field.safeParse(undefined).success,
+  }))
+  return Object.freeze({
+    kind: 'mcp-prompt' as const,
+    name: state.name,
+    title: state.title,
+    description: state.description,
+    argumentsSchema: state.schema,
+    arguments: Object.freeze(args),
+    async render(values: unknown): Promise<PromptMessage[]> {
+      const out = await body(values)
+      const messages = typeof out === 'string' ? [{ role: 'user' as const, content: { type: 'text' as const, text: out } }] : out
+      const checked = z.array(promptMessageSchema).safeParse(messages)
+      if (!checked.success) {
+        const where = checked.error.issues[0]
+        throw new PromptDefinitionError(state.name, `.messages() returned what is not an MCP prompt message (at ${where?.path.join('.') || 'the top'}: ${where?.message}); return a string, or [{ role: 'user' | 'assistant', content: { type: 'text', text } | … }]`)
+      }
+      return checked.data
+    },
+  })
+}
+
+export function isMcpPrompt(value: unknown): value is McpPrompt {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-prompt'
+}
