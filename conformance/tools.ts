@@ -3,7 +3,7 @@
  * would write them (`@modelcontextprotocol/conformance` describes each in its server scenarios).
  * Only what the suite asks for: each tool's name, arguments and result are the suite's.
  */
-import { createMcpTool } from '@mcp-bridge/runtime'
+import { createMcpTool, withContent } from '@mcp-bridge/runtime'
 import { sleep } from 'effection'
 import { z } from 'zod'
 
@@ -80,6 +80,45 @@ export const elicitationDefaults = createMcpTool('test_elicitation_sep1034_defau
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
   })
 
+/** A 1×1 PNG, and a WAV of a few silent samples. */
+const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
+const SILENCE = Buffer.from([
+  ...Buffer.from('RIFF'), 44, 0, 0, 0, ...Buffer.from('WAVEfmt '), 16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 1, 0, 8, 0,
+  ...Buffer.from('data'), 8, 0, 0, 0, 128, 128, 128, 128, 128, 128, 128, 128,
+]).toString('base64')
+
+export const imageContent = createMcpTool('test_image_content')
+  .description('Returns an image')
+  .elicits({})
+  .execute(function* () {
+    return withContent([{ type: 'image', data: PIXEL, mimeType: 'image/png' }])
+  })
+
+export const audioContent = createMcpTool('test_audio_content')
+  .description('Returns audio')
+  .elicits({})
+  .execute(function* () {
+    return withContent([{ type: 'audio', data: SILENCE, mimeType: 'audio/wav' }])
+  })
+
+export const embeddedResource = createMcpTool('test_embedded_resource')
+  .description('Returns an embedded resource')
+  .elicits({})
+  .execute(function* () {
+    return withContent([{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }])
+  })
+
+export const mixedContent = createMcpTool('test_multiple_content_types')
+  .description('Returns text, an image and a resource')
+  .elicits({})
+  .execute(function* () {
+    return withContent([
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: PIXEL, mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
+    ])
+  })
+
 const titled = (value: string, title: string) => z.literal(value).meta({ title })
 
 export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
@@ -98,4 +137,4 @@ export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
   })
 
-export const conformanceTools = [simpleText, withLogging, errorHandling, withProgress, sampling, elicitation, elicitationDefaults, elicitationEnums]
+export const conformanceTools = [simpleText, imageContent, audioContent, embeddedResource, mixedContent, withLogging, errorHandling, withProgress, sampling, elicitation, elicitationDefaults, elicitationEnums]

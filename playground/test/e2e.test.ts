@@ -268,7 +268,7 @@ describe('playground in Chromium', () => {
       await page.locator('section.tool.running[data-tool="build_report"]').waitFor({ timeout: 10_000 })
       await page.evaluate(() => window.scrollTo(0, 0))
       await page.getByRole('button', { name: /Jump to latest/ }).waitFor()
-      await page.getByText('Report with 20 sections is ready.').waitFor({ timeout: 30_000 })
+      await page.locator('.bubble.assistant').getByText('Report with 20 sections is ready.').waitFor({ timeout: 30_000 })
       expect(await page.evaluate(() => window.scrollY)).toBeLessThan(50)
       // Sending while scrolled up takes you to your message (and its reply).
       const asked = await page.locator('.bubble.user').count()
@@ -443,9 +443,13 @@ describe('playground in Chromium', () => {
 
   it('shows live progress and logs for a plain tool', async () => {
     await send('Build a report')
-    await page.getByText('Report with 5 sections is ready.').waitFor()
+    await page.locator('.bubble.assistant').getByText('Report with 5 sections is ready.').waitFor()
     expect(await page.locator('progress').last().getAttribute('value')).toBe('5')
     expect(await page.getByText('Logs (5)').count()).toBe(1)
+    // Its result carries a chart (withContent): the card shows it, loaded.
+    const chart = page.getByRole('region', { name: 'Build a report' }).getByRole('img', { name: 'Image from the tool (image/svg+xml)' })
+    await chart.waitFor()
+    expect(await chart.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0)).toBe(true)
   }, 60_000)
 
   for (const how of ['the Stop button', 'Escape'] as const) {

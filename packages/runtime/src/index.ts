@@ -5,6 +5,9 @@
  * `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
+export { withContent, isToolContent, ToolContentError } from './tool/with-content.ts'
+export type { ToolContent } from './tool/with-content.ts'
+export type { RichContent } from './sampling/content.ts'
 export { createMcpPrompt, isMcpPrompt, PromptDefinitionError } from './prompt/create-mcp-prompt.ts'
 export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
 export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react'
-import { GeneratedForm, SendingAnswer, ToolCallEmissions, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
+import { isToolContent } from '@mcp-bridge/runtime'
+import { GeneratedForm, SendingAnswer, ToolCallEmissions, ToolContentView, type ToolItem, type UseChatResult } from '@mcp-bridge/runtime/react'
 import { Confirmation, isBooking } from './Confirmation.tsx'
 
 const STATUS: Record<ToolItem['status'], string> = {
@@ -93,6 +94,8 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
         )}
       </div>
       {item.status === 'completed' && isBooking(item.result) && <Confirmation booking={item.result} />}
+      {/* A result with images, audio or links (withContent): shown as it is. */}
+      {item.status === 'completed' && isToolContent(item.result) && <ToolContentView content={item.result.content} />}
       {item.error && (
         <p className="error" role="alert">
           {item.error}

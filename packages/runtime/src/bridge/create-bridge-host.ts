@@ -34,6 +34,7 @@ import { elicitId, type ElicitRequest } from '../tool/elicit-request.ts'
 import { renderPlainForm } from '../tool/plain-form.ts'
 import type { ElicitResult, ElicitsMap } from '../tool/elicits.ts'
 import type { McpToolContext } from '../tool/context.ts'
+import { isToolContent } from '../tool/with-content.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import { EventLog, readAsync, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus, type EventReader } from './events.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -296,6 +297,8 @@ function* runCall(call: BridgeCall<unknown>): Operation<void> {
 /** With `.returns(schema)`: the schema's output, or a failure naming each field it refuses. */
 function checkedResult(tool: AnyMcpTool, value: unknown): unknown {
   if (!tool.returns) return value
+  // Rich content: the structured part is what the schema describes (and clients get as structuredContent).
+  if (isToolContent(value)) return { ...value, structured: checkedResult(tool, value.structured) }
   const parsed = tool.returns.safeParse(value)
   if (!parsed.success) throw new ToolResultInvalidError(tool.name, summarizeIssues(parsed.error.issues))
   return parsed.data

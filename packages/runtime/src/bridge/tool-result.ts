@@ -5,11 +5,14 @@
  */
 import { JournalDivergenceError, ToolParamsError } from '../errors/call-errors.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
+import type { RichContent } from '../sampling/content.ts'
+import { contentText, isToolContent } from '../tool/with-content.ts'
 import type { BridgeOutcome } from './create-bridge-host.ts'
 
 // A type alias, not an interface: it is then assignable to the SDK's CallToolResult (index signature).
 export type ToolResultBody = {
-  content: Array<{ type: 'text'; text: string }>
+  /** Text, or what `withContent` gave: images, audio, resources. */
+  content: RichContent[]
   /** Object results also go out structured, for readers that use it. */
   structuredContent?: Record<string, unknown>
   isError?: true
@@ -27,6 +30,7 @@ export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
   }
   const value = outcome.result
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] }
+  if (isToolContent(value)) return { content: [...value.content], ...(isPlainObject(value.structured) && { structuredContent: value.structured }) }
   return {
     content: [{ type: 'text', text: JSON.stringify(value) ?? 'null' }],
     ...(isPlainObject(value) && { structuredContent: value }),
@@ -47,5 +51,5 @@ export function alreadyDone(completed: readonly string[] | undefined): string {
 
 /** The text of a result, joined (what a UI shows for a failed call). */
 export function resultText(result: ToolResultBody): string {
-  return result.content.map((c) => c.text).join('')
+  return result.content.map(contentText).join('')
 }

@@ -15,6 +15,7 @@
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
+import { contentText } from '../tool/with-content.ts'
 import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -376,8 +377,10 @@ async function nextStop(ctx: EngineContext, call: ChatCall, quiet = false): Prom
   return { kind: 'done', outcome: await call.host.outcome }
 }
 
+/** A result as the model reads it: text, images and audio as they are; resources in words. */
 function chatResult(callId: string, result: ReturnType<typeof toolResultOf>): ToolResultContent {
-  return { type: 'tool_result', toolUseId: callId, ...result }
+  const content = result.content.map((block) => (block.type === 'text' || block.type === 'image' || block.type === 'audio' ? block : { type: 'text' as const, text: contentText(block) }))
+  return { type: 'tool_result', toolUseId: callId, ...result, content }
 }
 
 /**

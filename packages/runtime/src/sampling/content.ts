@@ -26,6 +26,24 @@ export const toolResultContentSchema = z.object({
   isError: z.boolean().optional(),
 })
 
+const resourceContentsSchema = z.union([
+  z.object({ uri: z.string().min(1), mimeType: z.string().optional(), text: z.string() }),
+  z.object({ uri: z.string().min(1), mimeType: z.string().optional(), blob: z.string() }),
+])
+
+/**
+ * What a tool result or a prompt message may hold (MCP content): text, an image or audio
+ * (base64), a resource embedded with its contents, or a link to one.
+ */
+export const richContentSchema = z.discriminatedUnion('type', [
+  textContentSchema,
+  imageContentSchema,
+  audioContentSchema,
+  z.object({ type: z.literal('resource'), resource: resourceContentsSchema }),
+  z.object({ type: z.literal('resource_link'), uri: z.string().min(1), name: z.string().min(1), mimeType: z.string().optional(), description: z.string().optional() }),
+])
+export type RichContent = z.infer<typeof richContentSchema>
+
 export const contentBlockSchema = z.discriminatedUnion('type', [
   textContentSchema,
   imageContentSchema,

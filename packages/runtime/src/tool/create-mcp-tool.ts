@@ -15,6 +15,7 @@ import { isZodObject, toJsonSchema } from '../schema/zod-to-json-schema.ts'
 import { compileElicits, type CompileResult } from './compile-elicits.ts'
 import type { McpToolContext } from './context.ts'
 import type { ElicitsMap } from './elicits.ts'
+import type { ToolContent } from './with-content.ts'
 import { plainFormProblem, plainFormWarnings, type PlainForms, type PlainFormSpec } from './plain-form.ts'
 import { ToolDefinitionError } from '../errors/definition-errors.ts'
 import { ElicitationSchemaError } from '../schema/elicitation-schema-error.ts'
@@ -24,8 +25,11 @@ import { annotationsSchema, iconsSchema, metadataProblem, type ToolAnnotations, 
 
 export type EmptyParameters = z.ZodObject<{}>
 
-/** What a body may return: anything, or — after `.returns(schema)` — the schema's input. */
-export type ReturnInput<O> = O extends z.ZodObject ? z.input<O> : unknown
+/**
+ * What a body may return: anything, or — after `.returns(schema)` — the schema's input, alone or
+ * as the structured part of `withContent(...)`.
+ */
+export type ReturnInput<O> = O extends z.ZodObject ? z.input<O> | ToolContent<z.input<O>> : unknown
 /** What the call's result is: the body's value, or — after `.returns(schema)` — the schema's output. */
 export type ReturnOutput<O, R> = O extends z.ZodObject ? z.output<O> : R
 

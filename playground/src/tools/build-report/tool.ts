@@ -1,5 +1,5 @@
 import { sleep } from 'effection'
-import { createMcpTool } from '@mcp-bridge/runtime'
+import { createMcpTool, withContent } from '@mcp-bridge/runtime'
 import { z } from 'zod'
 
 /** A plain tool: no questions, but live progress and logs. */
@@ -8,6 +8,7 @@ export const buildReport = createMcpTool('build_report')
   .annotations({ readOnlyHint: true, idempotentHint: true, openWorldHint: false })
   .description('Compile a travel report, step by step.')
   .parameters(z.object({ steps: z.int().min(1).max(20).default(5) }))
+  .returns(z.object({ sections: z.int(), summary: z.string() }))
   .elicits({})
   .execute(function* (params, ctx) {
     for (let step = 1; step <= params.steps; step++) {
@@ -15,5 +16,19 @@ export const buildReport = createMcpTool('build_report')
       yield* ctx.notify(`Section ${step} of ${params.steps}`, step, params.steps)
       yield* sleep(150)
     }
-    return { sections: params.steps, summary: `Report with ${params.steps} sections is ready.` }
+    const summary = `Report with ${params.steps} sections is ready.`
+    // Text for every reader, a chart for those that show images (MCP clients, the chat's tool card).
+    return withContent(
+      [
+        { type: 'text', text: summary },
+        { type: 'image', data: btoa(chart(params.steps)), mimeType: 'image/svg+xml' },
+      ],
+      { sections: params.steps, summary },
+    )
   })
+
+/** A small bar chart of the sections, as SVG. */
+function chart(sections: number): string {
+  const bars = Array.from({ length: sections }, (_, i) => `<rect x="${8 + i * 14}" y="${60 - ((i * 7) % 40) - 12}" width="10" height="${((i * 7) % 40) + 12}" fill="#2563eb"/>`).join('')
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${16 + sections * 14}" height="64" role="img"><title>Sections of the report</title>${bars}</svg>`
+}

@@ -1,0 +1,49 @@
+/**
+ * `withContent(content, structured?)`: a tool result that is more than text — images, audio,
+ * resources embedded or linked — as MCP content blocks, with an optional structured value (which
+ * `.returns(schema)` checks, and MCP clients get as `structuredContent`). The content is checked
+ * when the tool returns it; the value stays plain JSON, so a stored call keeps it as it was.
+ *
+ *   return withContent([{ type: 'text', text: 'Your chart:' }, { type: 'image', data, mimeType: 'image/png' }], { points: 12 })
+ */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { summarizeIssues, formatIssues } from '../errors/issues.ts'
+import { richContentSchema, type RichContent } from '../sampling/content.ts'
+import { z } from 'zod'
+
+export interface ToolContent<S = unknown> {
+  readonly kind: 'mcp-tool-content'
+  readonly content: readonly RichContent[]
+  readonly structured?: S
+}
+
+/** Content a tool returned that is not MCP content. */
+export class ToolContentError extends McpBridgeError {
+  readonly code = 'TOOL_CONTENT_INVALID'
+}
+
+export function withContent<S = undefined>(content: readonly RichContent[], structured?: S): ToolContent<S> {
+  const checked = z.array(richContentSchema).min(1, 'give at least one block').safeParse(content)
+  if (!checked.success) {
+    throw new ToolContentError(`withContent(): ${formatIssues(summarizeIssues(checked.error.issues))}. Each block is { type: 'text', text } | { type: 'image' | 'audio', data (base64), mimeType } | { type: 'resource', resource: { uri, text | blob } } | { type: 'resource_link', uri, name }.`)
+  }
+  return { kind: 'mcp-tool-content', content: checked.data, ...(structured !== undefined && { structured }) }
+}
+
+export function isToolContent(value: unknown): value is ToolContent {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool-content' && Array.isArray((value as { content?: unknown }).content)
+}
+
+/** What a block says as text, for readers of text only (a chat model, a one-line summary). */
+export function contentText(block: RichContent): string {
+  switch (block.type) {
+    case 'text':
+      return block.text
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : `[${block.resource.mimeType ?? 'binary'} resource ${block.resource.uri}]`
+    case 'resource_link':
+      return `[${block.name}: ${block.uri}]`
+    default:
+      return `[${block.type} ${block.mimeType}]`
+  }
+}
