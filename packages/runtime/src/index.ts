@@ -9,6 +9,8 @@ export { withContent, isToolContent, ToolContentError } from './tool/with-conten
 export type { ToolContent } from './tool/with-content.ts'
 export type { RichContent } from './sampling/content.ts'
 export { createMcpPrompt, isMcpPrompt, PromptDefinitionError } from './prompt/create-mcp-prompt.ts'
+export { createMcpResource, isMcpResource, ResourceDefinitionError } from './resource/create-mcp-resource.ts'
+export type { McpResource, McpResourceBuilder, ResourceBody, ResourceContents } from './resource/create-mcp-resource.ts'
 export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
 export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'

@@ -22,13 +22,14 @@ import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from '
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
-import { MCP_APP_MIME_TYPE, speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
+import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { McpSession } from './mcp-session.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
 import { parkCall } from './serve-tool-call.ts'
 import { mcpRecovery } from './recover-mcp-call.ts'
 import { servePrompts } from './serve-prompts.ts'
+import { serveResources } from './serve-resources.ts'
 import type { McpRound } from './mcp-call.ts'
 
 export interface BridgeMcpServer {
@@ -43,6 +44,8 @@ export interface BridgeMcpServer {
   createHandler(options?: McpHttpOptions): McpHttpHandler
   /** Calls currently suspended, waiting for a client's answer. */
   readonly suspendedCalls: number
+  /** Tell the clients that subscribed to `uri` (`resources/subscribe`) that it changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): Promise<void>
   /** Abort every suspended call (their `finally` blocks run). */
   close(): Promise<void>
 }
@@ -64,6 +67,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000) + STATE_GRACE_SECONDS
   const [scope, destroy] = createScope()
   let closed = false
+  /** The open connections that serve resources, with what each subscribed to. */
+  const listening = new Set<{ server: McpServer['server']; subscriptions: Set<string> }>()
   /** The edge: an SDK handler's work, as a task of the server's scope. */
   const perform = <T>(operation: () => Operation<T>): Promise<T> => {
     if (closed) return Promise.reject(new McpServerClosedError(options.name))
@@ -98,7 +103,12 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     const mcp = new McpServer(
       { name: options.name, version: options.version, ...options.info },
       {
-        capabilities: { tools: {}, logging: {}, ...(options.prompts.size > 0 && { prompts: {} }), ...(options.apps && { resources: {} }) },
+        capabilities: {
+          tools: {},
+          logging: {},
+          ...(options.prompts.size > 0 && { prompts: {} }),
+          ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true } }),
+        },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
         inputRequired: { maxRounds: options.maxRounds, roundTimeoutMs: options.inputTimeoutMs },
@@ -145,7 +155,18 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       }
       return perform(() => serveToolCall(service, session, server, request, ctx))
     })
-    if (options.apps) serveViewResources(server, options.apps)
+    if (options.apps || options.resources.length > 0) {
+      // What this connection subscribed to; `notifyResourceUpdated` tells it while it is open.
+      const subscriptions = new Set<string>()
+      const live = { server, subscriptions }
+      listening.add(live)
+      const closed = server.onclose
+      server.onclose = () => {
+        listening.delete(live)
+        closed?.()
+      }
+      serveResources(server, { resources: options.resources, apps: options.apps, subscriptions, onError: options.onError })
+    }
     if (options.prompts.size > 0) servePrompts(server, options.prompts, options.onError)
     return mcp
   }
@@ -160,6 +181,11 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey, clock: options.clock, scope }),
     get suspendedCalls() {
       return service.calls.size
+    },
+    async notifyResourceUpdated(uri: string) {
+      // Every open connection that subscribed to it; one that fails to hear it is not the caller's problem.
+      const subscribed = [...listening].filter((l) => l.subscriptions.has(uri))
+      await Promise.all(subscribed.map((l) => l.server.sendResourceUpdated({ uri }).catch((error: unknown) => options.onError(error instanceof Error ? error : new Error(String(error))))))
     },
     async close() {
       if (closed) return
@@ -176,23 +202,6 @@ function viewMeta(apps: ResolvedAppViews | undefined, toolName: string): { _meta
   return uri ? { _meta: { ui: { resourceUri: uri }, 'ui/resourceUri': uri } } : {}
 }
 
-/**
- * The views as resources. They need nothing from the network (the Vite plugin inlines every
- * script and style), so their CSP asks for no domains at all.
- */
-function serveViewResources(server: McpServer['server'], apps: ResolvedAppViews): void {
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [...apps.uris].map(([tool, uri]) => ({ uri, name: `${tool} view`, mimeType: MCP_APP_MIME_TYPE })),
-  }))
-  server.setRequestHandler('resources/read', async (request) => {
-    const { uri } = request.params
-    const html = await apps.html(uri)
-    if (html === undefined) {
-      throw new ProtocolError(ProtocolErrorCode.ResourceNotFound, `Unknown resource "${uri.slice(0, 200)}". This server has: ${[...apps.uris.values()].join(', ')}.`)
-    }
-    return { contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text: html, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: false } } }] }
-  })
-}
 
 /**
  * A client that does not declare a capability sees fewer tools, and a person looking at its list

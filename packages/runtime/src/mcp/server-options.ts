@@ -9,6 +9,7 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import { isMcpPrompt, type McpPrompt } from '../prompt/create-mcp-prompt.ts'
+import { isMcpResource, type McpResource } from '../resource/create-mcp-resource.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { McpPlugin } from '../plugin/types.ts'
@@ -31,6 +32,8 @@ export interface McpServerOptions {
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   /** Prompt templates clients offer their users (`createMcpPrompt`): `prompts/list`, `prompts/get`. */
   prompts?: ReadonlyArray<McpPrompt>
+  /** Resources and URI templates clients read (`createMcpResource`): `resources/list`, `/read`, `/templates/list`, subscriptions. */
+  resources?: ReadonlyArray<McpResource>
   /** Shown to clients at connection time. */
   instructions?: string
   /**
@@ -109,6 +112,7 @@ export interface ResolvedServerOptions {
   instructions: string | undefined
   tools: ReadonlyMap<string, AnyMcpTool>
   prompts: ReadonlyMap<string, McpPrompt>
+  resources: readonly McpResource[]
   secret: string | Uint8Array
   inputTimeoutMs: number
   maxRounds: number
@@ -133,6 +137,7 @@ const optionsSchema = z
     websiteUrl: z.url({ protocol: /^https?$/, error: 'an http(s) URL, e.g. https://example.com' }).optional(),
     tools: z.array(z.unknown()),
     prompts: z.array(z.unknown()).optional(),
+    resources: z.array(z.unknown()).optional(),
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
     inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
@@ -169,6 +174,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
   }
   const tools = collectTools(input.tools, 'createMcpServer({ tools })')
   const prompts = collectPrompts(input.prompts ?? [])
+  const resources = collectResources(input.resources ?? [])
   return {
     name: options.name,
     version: options.version,
@@ -180,6 +186,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     instructions: options.instructions,
     tools,
     prompts,
+    resources,
     secret,
     inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
     maxRounds: options.maxRounds ?? 100,
@@ -205,4 +212,15 @@ function collectPrompts(given: readonly unknown[]): ReadonlyMap<string, McpPromp
     prompts.set(prompt.name, prompt)
   }
   return prompts
+}
+
+/** Resources: each made by createMcpResource, no URI (or template) twice. */
+function collectResources(given: readonly unknown[]): readonly McpResource[] {
+  const seen = new Set<string>()
+  return given.map((resource, i) => {
+    if (!isMcpResource(resource)) throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is not a resource: make one with createMcpResource(uri)...read(...)` })
+    if (seen.has(resource.uri)) throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is a second resource with the URI "${resource.uri}"` })
+    seen.add(resource.uri)
+    return resource
+  })
 }
