@@ -12,6 +12,8 @@ export const conformancePrompts = [
   createMcpPrompt('test_prompt_with_arguments')
     .description('A prompt with two required arguments')
     .arguments(z.object({ arg1: z.string().describe('First test argument'), arg2: z.string().describe('Second test argument') }))
+    // The suite asks for suggestions for arg1 (completion/complete).
+    .complete({ arg1: (typed) => ['paris', 'park', 'party', 'test', 'testing'].filter((word) => word.startsWith(typed)) })
     .messages(({ arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`),
   createMcpPrompt('test_prompt_with_embedded_resource')
     .description('A prompt that embeds a resource')

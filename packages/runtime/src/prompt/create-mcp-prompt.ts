@@ -35,6 +35,12 @@ export interface PromptArgument {
   required: boolean
 }
 
+/**
+ * Suggestions for an argument as the user types it (`completion/complete`): from what is typed so
+ * far, and the other arguments already given.
+ */
+export type Completer = (value: string, context: { arguments: Record<string, string> }) => readonly string[] | Promise<readonly string[]>
+
 /** What `.messages()` may return. */
 export type PromptBody<A> = (args: A) => string | readonly PromptMessage[] | Promise<string | readonly PromptMessage[]>
 
@@ -48,6 +54,8 @@ export interface McpPrompt<N extends string = string, A extends z.ZodObject = z.
   readonly arguments: readonly PromptArgument[]
   /** The messages for these (already validated) arguments, checked against MCP's content shapes. */
   render(args: z.output<A>): Promise<PromptMessage[]>
+  /** Suggestions for argument `name` from what is typed (its completer, or its enum's options). */
+  complete(name: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]>
 }
 
 export interface McpPromptBuilder<N extends string, A extends z.ZodObject> {
@@ -56,6 +64,11 @@ export interface McpPromptBuilder<N extends string, A extends z.ZodObject> {
   description(text: string): McpPromptBuilder<N, A>
   /** The arguments: a zod object of string fields (`.describe()` says what each is for). */
   arguments<NA extends z.ZodObject>(schema: NA): McpPromptBuilder<N, NA>
+  /**
+   * Suggestions for arguments as the user types (`completion/complete`), by argument name. An
+   * enum argument suggests its options without one.
+   */
+  complete(completers: Partial<Record<keyof z.output<A> & string, Completer>>): McpPromptBuilder<N, A>
   /** What the prompt expands to: a string (one user message) or messages. Ends the definition. */
   messages(body: PromptBody<z.output<A>>): McpPrompt<N, A>
 }
@@ -65,12 +78,13 @@ interface State {
   title?: string
   description?: string
   schema: z.ZodObject
+  completers: Record<string, Completer>
 }
 
 export function createMcpPrompt<const N extends string>(name: N): McpPromptBuilder<N, z.ZodObject<{}>> {
   const problem = toolNameProblem(name)
   if (problem) throw new PromptDefinitionError(String(name), `invalid name: ${problem.replace('a tool name', 'a prompt name')}`)
-  return builder({ name, schema: z.object({}) }) as McpPromptBuilder<N, z.ZodObject<{}>>
+  return builder({ name, schema: z.object({}), completers: {} }) as McpPromptBuilder<N, z.ZodObject<{}>>
 }
 
 function builder(state: State): McpPromptBuilder<string, z.ZodObject> {
@@ -82,6 +96,14 @@ function builder(state: State): McpPromptBuilder<string, z.ZodObject> {
     title: (value) => builder({ ...state, title: text('title', value) }),
     description: (value) => builder({ ...state, description: text('description', value) }),
     arguments: <NA extends z.ZodObject>(schema: NA) => builder({ ...state, schema: checkArguments(state.name, schema) }) as unknown as McpPromptBuilder<string, NA>,
+    complete(completers) {
+      const known = Object.keys(state.schema.shape)
+      for (const [key, completer] of Object.entries(completers as Record<string, unknown>)) {
+        if (!known.includes(key)) fail(`.complete() names "${key}", which is not an argument (${known.join(', ') || 'none'}); give .arguments() first`)
+        if (typeof completer !== 'function') fail(`.complete({ ${key} }) takes a function (value, context) => suggestions`)
+      }
+      return builder({ ...state, completers: { ...state.completers, ...(completers as Record<string, Completer>) } })
+    },
     messages(body) {
       if (typeof body !== 'function') fail('.messages() takes a function from the arguments to a string or messages')
       return finish(state, body as PromptBody<unknown>)
@@ -132,7 +154,24 @@ function finish(state: State, body: PromptBody<unknown>): McpPrompt {
       }
       return checked.data
     },
+    async complete(argument: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]> {
+      const completer = state.completers[argument]
+      if (completer) return [...(await completer(value, context))]
+      return suggest(enumOptions(shape[argument]), value)
+    },
   })
+}
+
+/** The options of an enum argument (optional or defaulted), or none. */
+function enumOptions(field: z.ZodType | undefined): string[] {
+  const inner = field instanceof z.ZodOptional || field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field
+  return inner instanceof z.ZodEnum ? Object.values(inner.enum as Record<string, string>) : []
+}
+
+/** The options that begin with what was typed (ignoring case), in their order. */
+export function suggest(options: readonly string[], typed: string): string[] {
+  const prefix = typed.toLowerCase()
+  return options.filter((option) => option.toLowerCase().startsWith(prefix))
 }
 
 export function isMcpPrompt(value: unknown): value is McpPrompt {

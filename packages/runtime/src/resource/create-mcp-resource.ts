@@ -12,6 +12,7 @@
  * `Uint8Array`), and may be async. An immutable builder, like `createMcpTool`.
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import type { Completer } from '../prompt/create-mcp-prompt.ts'
 
 export class ResourceDefinitionError extends McpBridgeError {
   readonly code = 'RESOURCE_DEFINITION_INVALID'
@@ -42,6 +43,8 @@ export interface McpResource {
   /** The template's values for `uri`, or undefined when it does not match (a static one: its own URI only). */
   match(uri: string): Record<string, string> | undefined
   read(uri: string, variables: Record<string, string>): Promise<ResourceContents[]>
+  /** Suggestions for template variable `name` from what is typed (its completer; none without one). */
+  complete(name: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]>
 }
 
 export interface McpResourceBuilder {
@@ -50,12 +53,15 @@ export interface McpResourceBuilder {
   title(text: string): McpResourceBuilder
   description(text: string): McpResourceBuilder
   mimeType(type: string): McpResourceBuilder
+  /** Suggestions for a template's variables as the user types (`completion/complete`), by variable name. */
+  complete(completers: Record<string, Completer>): McpResourceBuilder
   /** Its contents (for a template, from the URI's values). Ends the definition. */
   read(body: (variables: Record<string, string>, uri: string) => ResourceBody | Promise<ResourceBody>): McpResource
 }
 
 interface State {
   uri: string
+  completers?: Record<string, Completer>
   name?: string
   title?: string
   description?: string
@@ -82,6 +88,14 @@ function builder(state: State): McpResourceBuilder {
     title: (value) => builder({ ...state, title: text('title', value) }),
     description: (value) => builder({ ...state, description: text('description', value) }),
     mimeType: (value) => builder({ ...state, mimeType: text('mimeType', value) }),
+    complete(completers) {
+      const variables = [...state.uri.matchAll(VARIABLE)].map((m) => m[1]!)
+      for (const [key, completer] of Object.entries(completers)) {
+        if (!variables.includes(key)) throw new ResourceDefinitionError(state.uri, `.complete() names "${key}", which is not a variable of the template (${variables.join(', ') || 'none'})`)
+        if (typeof completer !== 'function') throw new ResourceDefinitionError(state.uri, `.complete({ ${key} }) takes a function (value, context) => suggestions`)
+      }
+      return builder({ ...state, completers: { ...state.completers, ...completers } })
+    },
     read(body) {
       if (typeof body !== 'function') throw new ResourceDefinitionError(state.uri, '.read() takes a function returning the contents')
       return finish(state, body)
@@ -116,6 +130,10 @@ function finish(state: State, body: (variables: Record<string, string>, uri: str
       if (out && typeof out === 'object' && typeof (out as { text?: unknown }).text === 'string') return [{ ...base, text: (out as { text: string }).text }]
       if (out && typeof out === 'object' && typeof (out as { blob?: unknown }).blob === 'string') return [{ ...base, blob: (out as { blob: string }).blob }]
       throw new ResourceDefinitionError(state.uri, '.read() returned neither text (a string, { text }) nor binary ({ blob } in base64, a Uint8Array)')
+    },
+    async complete(name: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]> {
+      const completer = state.completers?.[name]
+      return completer ? [...(await completer(value, context))] : []
     },
   })
 }

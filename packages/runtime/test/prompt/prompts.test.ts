@@ -108,6 +108,27 @@ describe('served by createMcpServer', () => {
     expect(client.getServerCapabilities()?.prompts).toBeUndefined()
   })
 
+  it('completes arguments as the user types: an enum from its options, others from their completer, with the other arguments as context', async () => {
+    const trip = createMcpPrompt('plan_trip')
+      .arguments(z.object({ country: z.string(), city: z.string(), pace: z.enum(['slow', 'steady', 'fast']).optional() }))
+      .complete({ city: (typed, { arguments: given }) => (given.country === 'NO' ? ['Oslo', 'Bergen', 'Bodø'] : ['Paris', 'Porto']).filter((c) => c.toLowerCase().startsWith(typed.toLowerCase())) })
+      .messages(({ city }) => `Plan a day in ${city}`)
+    expect(() => createMcpPrompt('x').complete({ nope: () => [] } as never)).toThrow(/\.complete\(\) names "nope", which is not an argument/)
+    const server = createMcpServer({ name: 'complete', version: '1.0.0', tools: [], prompts: [trip] })
+    open.push(server)
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    const handle = server.listen({ transport: serverSide })
+    const client = new Client({ name: 'v2', version: '1' })
+    await client.connect(clientSide)
+    open.push({ close: async () => (await client.close(), await handle.close()) })
+    expect(client.getServerCapabilities()?.completions).toBeDefined()
+    const ref = { type: 'ref/prompt' as const, name: 'plan_trip' }
+    expect((await client.complete({ ref, argument: { name: 'pace', value: 's' } })).completion).toEqual({ values: ['slow', 'steady'], total: 2, hasMore: false })
+    expect((await client.complete({ ref, argument: { name: 'city', value: 'b' }, context: { arguments: { country: 'NO' } } })).completion.values).toEqual(['Bergen', 'Bodø'])
+    expect((await client.complete({ ref, argument: { name: 'country', value: '' } })).completion.values).toEqual([])
+    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'a', value: '' } })).rejects.toThrow(/Unknown prompt "nope"/)
+  })
+
   it('refuses a prompts option that is not prompts, or two with one name', () => {
     expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [{}] as never })).toThrow(/^createMcpServer: prompts\[0\] is not a prompt: make one with createMcpPrompt/)
     expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [review, review] })).toThrow(/^createMcpServer: prompts\[1\] is a second prompt named "review_code"/)

@@ -14,6 +14,7 @@ const order = createMcpResource('orders://{id}/summary')
   .name('Order summary')
   .description('One order, by id')
   .mimeType('text/plain')
+  .complete({ id: (typed) => ['7', '71', '8'].filter((id) => id.startsWith(typed)) })
   .read(async ({ id }) => ({ text: `Order ${id}: 2 items` }))
 const logo = createMcpResource('file:///logo.bin').read(() => new Uint8Array([1, 2, 3]))
 const broken = createMcpResource('broken://x').read(() => 42 as never)
@@ -58,6 +59,13 @@ describe('served by createMcpServer', () => {
     expect((await client.readResource({ uri: 'file:///logo.bin' })).contents).toEqual([{ uri: 'file:///logo.bin', blob: 'AQID' }])
     await expect(client.readResource({ uri: 'nope://x' })).rejects.toThrow(/Unknown resource "nope:\/\/x"\. This server has: config:\/\/app, file:\/\/\/logo\.bin, broken:\/\/x, orders:\/\/\{id\}\/summary\./)
     await expect(client.readResource({ uri: 'broken://x' })).rejects.toThrow(/\.read\(\) returned neither text/)
+  })
+
+  it("completes a template's variables from its completer", async () => {
+    const { client } = await connect()
+    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'orders://{id}/summary' }, argument: { name: 'id', value: '7' } })).completion).toEqual({ values: ['7', '71'], total: 2, hasMore: false })
+    await expect(client.complete({ ref: { type: 'ref/resource', uri: 'orders://{x}' }, argument: { name: 'x', value: '' } })).rejects.toThrow(/Unknown resource template "orders:\/\/\{x\}"\. This server has: orders:\/\/\{id\}\/summary\./)
+    expect(() => createMcpResource('orders://{id}').complete({ idd: () => [] })).toThrow(/\.complete\(\) names "idd", which is not a variable of the template \(id\)/)
   })
 
   it('tells a subscribed client that a resource changed, and stops after it unsubscribes', async () => {
