@@ -11,6 +11,7 @@ import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.ts'
 import { Redis } from 'ioredis'
+import { PUT_CALL } from '../../src/calls/stores/redis-scripts.ts'
 
 let redis: RedisProcess
 let cluster: RedisCluster
@@ -320,6 +321,28 @@ describe('store options and failures', () => {
       await store.create(record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }))
       expect(await store.stranded(10)).toEqual([])
       expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:{ret-2}'])
+    } finally {
+      raw.disconnect()
+      await store.close()
+    }
+  }, 30_000)
+
+  it("Redis keeps a call in the running index while its lock is held, even before its record says running (the writer's order), so a scan between the two cannot hide it from recovery", async () => {
+    const store = await createRedisStore({ url: redis.url, keyPrefix: 'idx:' })
+    const raw = new Redis(redis.url)
+    try {
+      const at = Date.now()
+      await store.create(record('idx-1', { createdAt: at, updatedAt: at, expiresAt: at + 60_000 })) // waiting
+      // A writer about to run it: holds the lock, has indexed it, has not yet written it running.
+      const lease = await store.lock('idx-1', 'instance-a', 10_000)
+      // The writer's two steps, played one by one: (1) index it, then — after another instance's
+      // scan — (2) write the record running (the store's own PUT_CALL script, nothing else).
+      await raw.sadd('idx:{idx}:running', 'idx-1')
+      expect(await store.stranded(10)).toEqual([])
+      const running = record('idx-1', { status: 'running', revision: 2, createdAt: at, updatedAt: at, expiresAt: at + 60_000 })
+      expect(await raw.eval(PUT_CALL, 2, 'idx:call:{idx-1}', 'idx:fence:{idx-1}', '1', '2', JSON.stringify(running), String(running.expiresAt), 'running')).toBe(1)
+      await store.unlock(lease!) // its instance dies: the lock goes
+      expect(await store.stranded(10)).toEqual(['idx-1'])
     } finally {
       raw.disconnect()
       await store.close()

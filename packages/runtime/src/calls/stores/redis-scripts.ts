@@ -52,11 +52,13 @@ export const HOLDER = `return { redis.call('GET', KEYS[1]), redis.call('PTTL', K
 
 /**
  * Whether a call listed as running (record KEYS[1], lock KEYS[2]) is stranded: 1 running with its
- * lock free, 2 running and held, 0 not running any more (or gone) — to leave the index.
+ * lock free, 2 held, 0 not running (or gone) with its lock free — to leave the index. A held call
+ * stays listed whatever its record says: its holder indexes it before it writes it running, and
+ * dropping it in between would hide it from recovery for good if that holder then died.
  */
 export const STRANDED_ONE = `
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 2 end
+if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
 return 1`
 
 /**
