@@ -36,6 +36,17 @@ afterEach(async () => {
   for (const c of open.splice(0).reverse()) await c.close()
 })
 
+/** An SDK v2 client on an in-memory pipe to `server` (all closed after the test). */
+async function connectV2(server: BridgeMcpServer): Promise<Client> {
+  open.push(server)
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const handle = server.listen({ transport: serverSide })
+  const client = new Client({ name: 'v2', version: '1' })
+  await client.connect(clientSide)
+  open.push({ close: async () => (await client.close(), await handle.close()) })
+  return client
+}
+
 function serve(): BridgeMcpServer {
   const server = createMcpServer({ name: 'prompts-test', version: '1.0.0', tools: [bookFlight], prompts: [review, explain, broken] })
   open.push(server)
@@ -98,13 +109,7 @@ describe('served by createMcpServer', () => {
   })
 
   it('a server with no prompts declares no prompts capability', async () => {
-    const server = createMcpServer({ name: 'no-prompts', version: '1.0.0', tools: [bookFlight] })
-    open.push(server)
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    const handle = server.listen({ transport: serverSide })
-    const client = new Client({ name: 'v2', version: '1' })
-    await client.connect(clientSide)
-    open.push({ close: async () => (await client.close(), await handle.close()) })
+    const client = await connectV2(createMcpServer({ name: 'no-prompts', version: '1.0.0', tools: [bookFlight] }))
     expect(client.getServerCapabilities()?.prompts).toBeUndefined()
   })
 
@@ -114,13 +119,7 @@ describe('served by createMcpServer', () => {
       .complete({ city: (typed, { arguments: given }) => (given.country === 'NO' ? ['Oslo', 'Bergen', 'Bodø'] : ['Paris', 'Porto']).filter((c) => c.toLowerCase().startsWith(typed.toLowerCase())) })
       .messages(({ city }) => `Plan a day in ${city}`)
     expect(() => createMcpPrompt('x').complete({ nope: () => [] } as never)).toThrow(/\.complete\(\) names "nope", which is not an argument/)
-    const server = createMcpServer({ name: 'complete', version: '1.0.0', tools: [], prompts: [trip] })
-    open.push(server)
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    const handle = server.listen({ transport: serverSide })
-    const client = new Client({ name: 'v2', version: '1' })
-    await client.connect(clientSide)
-    open.push({ close: async () => (await client.close(), await handle.close()) })
+    const client = await connectV2(createMcpServer({ name: 'complete', version: '1.0.0', tools: [], prompts: [trip] }))
     expect(client.getServerCapabilities()?.completions).toBeDefined()
     const ref = { type: 'ref/prompt' as const, name: 'plan_trip' }
     expect((await client.complete({ ref, argument: { name: 'pace', value: 's' } })).completion).toEqual({ values: ['slow', 'steady'], total: 2, hasMore: false })
