@@ -585,10 +585,15 @@ describe('chat experience', () => {
       expect(at).toBeGreaterThanOrEqual(started - 1000)
       expect(at).toBeLessThanOrEqual(Date.now() + 1000)
     }
-    await reply.getByRole('button', { name: 'Copy code' }).click()
+    // Each button says "Copied" for 1.5 s once the clipboard has the text; the code block's and
+    // the message's can say it at once, so each is found by its own place.
+    const codeCopy = reply.locator('button.copy-code')
+    const messageCopy = reply.locator('button.action:not(.copy-code)', { hasText: /^Cop(y|ied)$/ })
+    await codeCopy.click()
+    await expect.poll(() => codeCopy.textContent(), { timeout: 10_000 }).toBe('Copied')
     expect(await clipboard()).toBe('const answer = 42')
-    await reply.getByRole('button', { name: 'Copy', exact: true }).click()
-    await reply.getByRole('button', { name: 'Copied', exact: true }).waitFor()
+    await messageCopy.click()
+    await expect.poll(() => messageCopy.textContent(), { timeout: 10_000 }).toBe('Copied')
     expect(await clipboard()).toContain('Here is **bold**')
     // Edit the last message: the old turn goes, the new one is answered in its place.
     const bodies: Array<Record<string, unknown>> = []
