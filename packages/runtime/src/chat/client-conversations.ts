@@ -53,9 +53,9 @@ export class ClientConversations {
 
   /** A conversation past the bound: written as expired, so every store reads it as gone. */
   async #expire(id: string): Promise<void> {
-    const record = await this.store.getConversation(id)
-    if (!record) return
+    const head = await this.store.getConversationHead(id)
+    if (!head) return
     const now = this.clock.now()
-    await this.store.putConversation({ ...record, revision: record.revision + 1, updatedAt: now, expiresAt: now })
+    await this.store.putConversation({ ...head, state: undefined, revision: head.revision + 1, updatedAt: now, expiresAt: now })
   }
 }

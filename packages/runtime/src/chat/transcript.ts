@@ -15,34 +15,54 @@ import type { TranscriptEvent } from '../protocol/chat-wire.ts'
 export const MAX_LOGS_PER_CALL = 100
 
 export function appendToTranscript(events: readonly TranscriptEvent[], event: TranscriptEvent): TranscriptEvent[] {
+  const next = [...events]
+  pushToTranscript(next, event)
+  return next
+}
+
+/** `appendToTranscript` in place: a long transcript is rebuilt without a copy per event. */
+export function pushToTranscript(events: TranscriptEvent[], event: TranscriptEvent): void {
+  /** Remove the events `gone` matches, in place. */
+  const dropAll = (gone: (e: TranscriptEvent) => boolean) => {
+    let kept = 0
+    for (const e of events) if (!gone(e)) events[kept++] = e
+    events.length = kept
+  }
   switch (event.type) {
     case 'elicit_refused':
     case 'error':
     case 'call_aborted':
     case 'conversation_state':
-      return [...events]
+      return
     case 'text_delta': {
       const last = events[events.length - 1]
       // One reply keeps when it began (`at` of its first delta).
-      if (last?.type === 'text_delta') return [...events.slice(0, -1), { ...last, text: last.text + event.text }]
-      return [...events, event]
+      if (last?.type === 'text_delta') events[events.length - 1] = { ...last, text: last.text + event.text }
+      else events.push(event)
+      return
     }
     case 'tool_progress':
-      return [...events.filter((e) => !(e.type === 'tool_progress' && e.callId === event.callId)), event]
+      dropAll((e) => e.type === 'tool_progress' && e.callId === event.callId)
+      events.push(event)
+      return
     case 'tool_log':
     case 'elicit_answered': {
       // A call that logs (or asks) without end keeps its latest entries only.
-      const kept = events.filter((e) => e.type === event.type && e.callId === event.callId)
-      const drop = kept.length >= MAX_LOGS_PER_CALL ? kept[0] : undefined
-      return [...events.filter((e) => e !== drop), event]
+      let kept = 0
+      for (const e of events) if (e.type === event.type && e.callId === event.callId) kept++
+      if (kept >= MAX_LOGS_PER_CALL) events.splice(events.findIndex((e) => e.type === event.type && e.callId === event.callId), 1)
+      events.push(event)
+      return
     }
     case 'elicit_request':
     case 'tool_result':
     case 'call_not_found':
       // The call moved on: the question it asked before is answered.
-      return [...events.filter((e) => !(e.type === 'elicit_request' && e.callId === event.callId)), event]
+      dropAll((e) => e.type === 'elicit_request' && e.callId === event.callId)
+      events.push(event)
+      return
     default:
-      return [...events, event]
+      events.push(event)
   }
 }
 

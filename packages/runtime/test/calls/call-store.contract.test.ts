@@ -248,6 +248,42 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     expect(await store.getConversation('v1')).toMatchObject({ revision: 2, state: { messages: [] } })
     expect(await store.getConversation('v2')).toBeUndefined()
   })
+
+  it('appends to a conversation on top of the revision read: entries in order, the head alone readable, a conflict or another owner refused', async () => {
+    const at = now()
+    const append = (ifRevision: number, entries: unknown[], extra: { secretHash?: string; meta?: unknown } = {}) =>
+      store.appendConversation({ id: 'log1', secretHash: 's', meta: { n: ifRevision }, entries, updatedAt: at, expiresAt: at + 60_000, ifRevision, ...extra })
+    expect(await append(1, [{ a: 1 }])).toBeUndefined() // nothing to append on yet
+    const first = await append(0, [{ a: 1 }, { b: 2 }])
+    expect(first).toMatchObject({ id: 'log1', revision: 1, meta: { n: 0 }, logLength: 2, logBytes: '{"a":1}{"b":2}'.length })
+    expect(await append(0, [{ c: 3 }])).toBeUndefined() // begun already
+    expect(await append(1, [{ c: 3 }], { secretHash: 'other' })).toBeUndefined() // another owner
+    expect(await append(1, [])).toMatchObject({ revision: 2, logLength: 2 }) // meta only
+    expect(await append(2, [{ c: 3 }])).toMatchObject({ revision: 3, logLength: 3, meta: { n: 2 } })
+    const head = await store.getConversationHead('log1')
+    expect(head).toEqual({ id: 'log1', secretHash: 's', revision: 3, updatedAt: at, expiresAt: at + 60_000, meta: { n: 2 }, logLength: 3, logBytes: 21 })
+    expect(head).not.toHaveProperty('log')
+    expect(await store.getConversation('log1')).toMatchObject({ revision: 3, state: undefined, log: [{ a: 1 }, { b: 2 }, { c: 3 }] })
+    // Of ten appends on one revision, one is taken.
+    const racing = await Promise.all(Array.from({ length: 10 }, (_, i) => append(3, [{ i }])))
+    expect(racing.filter(Boolean)).toHaveLength(1)
+    // Written whole: the state replaces the log, which starts again.
+    expect(await store.putConversation({ id: 'log1', secretHash: 's', state: { folded: true }, meta: { n: 'put' }, revision: 5, updatedAt: at, expiresAt: at + 60_000 })).toBe(true)
+    expect(await store.getConversation('log1')).toMatchObject({ revision: 5, state: { folded: true }, meta: { n: 'put' }, log: [], logLength: 0, logBytes: 0 })
+    expect(await append(5, [{ d: 4 }])).toMatchObject({ revision: 6, logLength: 1 })
+    expect(await store.getConversation('log1')).toMatchObject({ state: { folded: true }, log: [{ d: 4 }] })
+    expect(await store.getConversationHead('nobody')).toBeUndefined()
+  })
+
+  it('an expired conversation is gone, its log with it: its id begins anew', async () => {
+    const at = now()
+    await store.appendConversation({ id: 'log2', secretHash: 's', meta: {}, entries: [{ old: true }], updatedAt: at, expiresAt: at + 1_000, ifRevision: 0 })
+    await pass(1_200)
+    expect(await store.getConversationHead('log2')).toBeUndefined()
+    const later = now()
+    expect(await store.appendConversation({ id: 'log2', secretHash: 'new', meta: {}, entries: [{ fresh: true }], updatedAt: later, expiresAt: later + 60_000, ifRevision: 0 })).toMatchObject({ revision: 1, logLength: 1 })
+    expect(await store.getConversation('log2')).toMatchObject({ secretHash: 'new', log: [{ fresh: true }] })
+  })
 })
 
 describe('store options and failures', () => {

@@ -64,13 +64,46 @@ export interface CallRecord {
   origin?: unknown
 }
 
-export interface ConversationRecord {
+/**
+ * A conversation as the store keeps it: a head (who owns it, its revision, a small `meta` its
+ * writers compare and set), a `state` written whole, and a `log` of entries appended since. A
+ * turn appends what it adds — its cost does not grow with the conversation — and a writer folds
+ * the log into a new state now and then (`putConversation`). State, meta and entries are opaque
+ * to the store.
+ */
+export interface ConversationHead {
   id: string
   /** sha256 of the conversation's secret; a reader must present the secret. */
   secretHash: string
-  /** What the client restores (messages, tool cards, the pending question): opaque to the store. */
-  state: unknown
   revision: number
+  updatedAt: number
+  expiresAt: number
+  /** Small and opaque, replaced by each write (absent in records of versions before the log). */
+  meta?: unknown
+  /** Entries appended since the state was written whole, and their size as JSON. */
+  logLength: number
+  logBytes: number
+}
+
+export interface ConversationRecord extends ConversationHead {
+  /** What was written whole (`putConversation`); undefined if the conversation began with an append. */
+  state: unknown
+  /** What was appended since, oldest first. */
+  log: unknown[]
+}
+
+/** A conversation written whole: its log starts empty. */
+export type ConversationWrite = Omit<ConversationRecord, 'log' | 'logLength' | 'logBytes'>
+
+/** Entries appended to a conversation (one new revision), with its new meta and expiry. */
+export interface ConversationAppend {
+  id: string
+  /** The owner's; a stored conversation with another is left alone (the append is refused). */
+  secretHash: string
+  /** Only on top of this revision (0: no conversation yet); refused otherwise. */
+  ifRevision: number
+  meta: unknown
+  entries: unknown[]
   updatedAt: number
   expiresAt: number
 }
@@ -150,9 +183,17 @@ export interface CallStore {
   admit(call: { callId: string; client: string; until: number }, limits: HeldLimits): Promise<Admission>
   /** Stop counting a call as held (it ended without a record saying so). */
   release(call: { callId: string; client: string }): Promise<void>
+  /** The conversation, all of it (state and log). */
   getConversation(id: string): Promise<ConversationRecord | undefined>
-  /** Insert (revision 1) or replace on top of `revision - 1`; false on a conflict. */
-  putConversation(record: ConversationRecord): Promise<boolean>
+  /** The conversation's head only: what a turn reads, whatever the conversation's size. */
+  getConversationHead(id: string): Promise<ConversationHead | undefined>
+  /**
+   * Append entries on top of `ifRevision` (0: begins the conversation): the new head, or
+   * undefined if the stored revision differs or the conversation has another owner.
+   */
+  appendConversation(append: ConversationAppend): Promise<ConversationHead | undefined>
+  /** Insert (revision 1) or replace on top of `revision - 1`, the log emptied; false on a conflict. */
+  putConversation(record: ConversationWrite): Promise<boolean>
   /** Release connections and handles. The store is unusable afterwards. */
   close(): Promise<void>
 }

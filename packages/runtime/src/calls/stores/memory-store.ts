@@ -7,8 +7,9 @@
  */
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationRecord } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'
+import { appendedHead, writtenHead } from './conversation-format.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 
@@ -30,6 +31,15 @@ interface Entry {
   expiresAt: number
 }
 
+/** A conversation: its head and state as JSON, and its log's entries as JSON, one each. */
+interface ConversationEntry {
+  head: ConversationHead
+  state: string
+  log: string[]
+  revision: number
+  expiresAt: number
+}
+
 export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const checked = optionsSchema.safeParse(options)
   if (!checked.success) {
@@ -38,7 +48,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const maxConversations = checked.data.maxConversations ?? 10_000
   const clock = checked.data.clock ?? systemClock
   const calls = new Map<string, Entry>()
-  const conversations = new Map<string, Entry>()
+  const conversations = new Map<string, ConversationEntry>()
   // A released lock keeps its row (until = 0), so the call's fence keeps growing across holders.
   const locks = new Map<string, { owner: string; fence: number; until: number }>()
   /** Ids of calls whose record says `running` (the index `stranded` reads). */
@@ -132,6 +142,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     hold(callId, client, until)
     return { admitted: true }
   }
+  /** Keep the conversation (the most recently written last), and no more than `maxConversations`. */
+  function keepConversation(entry: ConversationEntry): void {
+    if (++writes % SWEEP_EVERY === 0) sweepExpired()
+    conversations.delete(entry.head.id)
+    conversations.set(entry.head.id, entry)
+    for (const id of conversations.keys()) {
+      if (conversations.size <= maxConversations) break
+      conversations.delete(id)
+    }
+  }
+  const copy = <T>(value: T): T => (value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T))
   function read<T>(map: Map<string, Entry>, id: string): T | undefined {
     open()
     const entry = live(map, id)
@@ -189,14 +210,31 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       open()
       release(call.callId)
     },
-    getConversation: async (id) => read<ConversationRecord>(conversations, id),
-    async putConversation(record) {
-      const written = put(conversations, record.id, record, record.revision - 1)
-      for (const id of conversations.keys()) {
-        if (conversations.size <= maxConversations) break
-        conversations.delete(id)
-      }
-      return written
+    async getConversation(id) {
+      open()
+      const entry = live(conversations, id)
+      return entry && { ...copy(entry.head), state: entry.state === '' ? undefined : JSON.parse(entry.state), log: entry.log.map((e) => JSON.parse(e) as unknown) }
+    },
+    async getConversationHead(id) {
+      open()
+      const entry = live(conversations, id)
+      return entry && copy(entry.head)
+    },
+    async appendConversation(a) {
+      open()
+      const entry = live(conversations, a.id)
+      if ((entry?.revision ?? 0) !== a.ifRevision || (entry && entry.head.secretHash !== a.secretHash)) return undefined
+      const texts = a.entries.map((e) => JSON.stringify(e))
+      const head = appendedHead(entry?.head, { ...a, meta: copy(a.meta) }, texts)
+      keepConversation({ head, state: entry?.state ?? '', log: [...(entry?.log ?? []), ...texts], revision: head.revision, expiresAt: head.expiresAt })
+      return copy(head)
+    },
+    async putConversation(r) {
+      open()
+      if ((live(conversations, r.id)?.revision ?? 0) !== r.revision - 1) return false
+      const head = writtenHead({ ...r, meta: copy(r.meta) })
+      keepConversation({ head, state: r.state === undefined ? '' : JSON.stringify(r.state), log: [], revision: r.revision, expiresAt: r.expiresAt })
+      return true
     },
     async close() {
       closed = true

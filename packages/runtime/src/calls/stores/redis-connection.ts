@@ -12,6 +12,7 @@ export interface RedisClient {
   hget(key: string, field: string): Promise<string | null>
   sscan(key: string, cursor: string, ...args: Array<string | number>): Promise<[string, string[]]>
   srem(key: string, ...members: string[]): Promise<number>
+  del(key: string): Promise<number>
   config(operation: 'GET', parameter: string): Promise<unknown>
   quit(): Promise<unknown>
   disconnect(): void

@@ -12,16 +12,9 @@
  * record says so; a stale index entry is dropped when met).
  */
 
-/** Write `body` at revision ARGV[2] if the stored revision is ARGV[1] ('0': none may exist), expiring at ARGV[4]. */
-export const PUT = `
-local current = redis.call('HGET', KEYS[1], 'rev') or '0'
-if current ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-return 1`
-
 /**
- * PUT for a call's record (KEYS[1]), with its status (ARGV[5]) in a field of its own for
+ * Write a call's record (KEYS[1]) at revision ARGV[2] if the stored revision is ARGV[1] ('0':
+ * none may exist), expiring at ARGV[4], with its status (ARGV[5]) in a field of its own for
  * STRANDED_ONE; its fence counter (KEYS[2]) lives as long as the record.
  */
 export const PUT_CALL = `
@@ -134,3 +127,45 @@ return {1}`
 export const RELEASE = `${HELD}
 release(1, 1, ARGV[2], ARGV[3])
 return 1`
+
+/**
+ * A conversation is a hash (KEYS[1]: `rev`, `owner`, `head` JSON, `state` JSON, the log's `len`
+ * and `bytes`) and a list of log entries (KEYS[2]), both under the conversation's hash tag.
+ *
+ * Append ARGV[6..] on top of revision ARGV[1] ('0': it begins) for owner ARGV[2]: `head` ARGV[3],
+ * the entries' bytes ARGV[4], expiring at ARGV[5]. Replies the log's length and bytes, or false.
+ */
+export const APPEND_CONVERSATION = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return false end
+if current == '0' then
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'state', 'null', 'len', 0, 'bytes', 0)
+elseif redis.call('HGET', KEYS[1], 'owner') ~= ARGV[2] then
+  return false
+end
+redis.call('HSET', KEYS[1], 'rev', tostring(tonumber(current) + 1), 'head', ARGV[3])
+if #ARGV > 5 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 6)) end
+local len = redis.call('HINCRBY', KEYS[1], 'len', #ARGV - 5)
+local bytes = redis.call('HINCRBY', KEYS[1], 'bytes', ARGV[4])
+redis.call('PEXPIREAT', KEYS[1], ARGV[5])
+if len > 0 then redis.call('PEXPIREAT', KEYS[2], ARGV[5]) end
+return { len, bytes }`
+
+/** Write a conversation whole at revision ARGV[2] on top of ARGV[1] ('0': none): owner ARGV[3], head ARGV[4], state ARGV[5], expiring at ARGV[6]. */
+export const PUT_CONVERSATION = `
+local current = redis.call('HGET', KEYS[1], 'rev') or '0'
+if current ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'owner', ARGV[3], 'head', ARGV[4], 'state', ARGV[5], 'len', 0, 'bytes', 0)
+redis.call('PEXPIREAT', KEYS[1], ARGV[6])
+return 1`
+
+/** A conversation's head, state and log as of one moment: { head, len, bytes, state?, entries? } (ARGV[1] 'whole': with state and log). */
+export const READ_CONVERSATION = `
+local fields = redis.call('HMGET', KEYS[1], 'head', 'len', 'bytes')
+if not fields[1] then return false end
+if ARGV[1] ~= 'whole' then return fields end
+table.insert(fields, redis.call('HGET', KEYS[1], 'state'))
+table.insert(fields, redis.call('LRANGE', KEYS[2], 0, -1))
+return fields`

@@ -17,9 +17,10 @@
  */
 import { z } from 'zod'
 import { summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationRecord } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore } from './call-store.ts'
 import { connectRedis, type RedisClient } from './redis-connection.ts'
-import { ADMIT, HOLDER, INDEX, LOCK, PUT, PUT_CALL, RELEASE, RENEW, STRANDED_ONE, UNLOCK } from './redis-scripts.ts'
+import { redisConversations } from './redis-conversations.ts'
+import { ADMIT, HOLDER, INDEX, LOCK, PUT_CALL, RELEASE, RENEW, STRANDED_ONE, UNLOCK } from './redis-scripts.ts'
 import { StoreClosedError, StoreUnavailableError } from './store-errors.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
@@ -83,7 +84,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     call: (id: string) => `${keyPrefix}call:{${id}}`,
     lock: (id: string) => `${keyPrefix}lock:{${id}}`,
     fence: (id: string) => `${keyPrefix}fence:{${id}}`,
-    conversation: (id: string) => `${keyPrefix}conversation:${id}`,
     running: `${keyPrefix}{idx}:running`,
     held: `${keyPrefix}{idx}:held:all`,
     heldClientPrefix: `${keyPrefix}{idx}:held:client:`,
@@ -96,8 +96,6 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       throw new StoreUnavailableError('redis', where, error)
     }
   }
-  const put = (k: string, previous: number, revision: number, body: unknown, expiresAt: number) =>
-    command(() => redis.eval(PUT, 1, k, String(previous), String(revision), JSON.stringify(body), String(expiresAt))).then((r) => r === 1)
   const index = (r: CallRecord) =>
     command(() => redis.eval(INDEX, 2, key.running, key.held, key.heldClientPrefix, r.callId, r.client, r.status, String(heldUntil(r) ?? ''), String(clock.now())))
   /**
@@ -161,8 +159,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     async release(call) {
       await command(() => redis.eval(RELEASE, 1, key.held, key.heldClientPrefix, call.callId, call.client))
     },
-    getConversation: (id) => read<ConversationRecord>(key.conversation(id)),
-    putConversation: (r: ConversationRecord) => put(key.conversation(r.id), r.revision - 1, r.revision, r, r.expiresAt),
+    ...redisConversations(redis, keyPrefix, clock, command),
     async close() {
       if (closed) return
       closed = true

@@ -16,8 +16,9 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationRecord, type HeldLimits } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
+import { sqliteConversations, type SqliteHandle } from './sqlite-conversations.ts'
 import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
@@ -34,18 +35,8 @@ export interface SqliteStoreOptions {
   clock?: Clock
 }
 
-/** The part of the libsql / better-sqlite3 API this store uses. */
-interface SqliteDatabase {
-  exec(sql: string): unknown
-  prepare(sql: string): SqliteStatement
-  transaction<A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) & { immediate: (...args: A) => R }
-  close(): void
-}
-interface SqliteStatement {
-  run(...params: unknown[]): { changes: number }
-  get(...params: unknown[]): unknown
-  all(...params: unknown[]): unknown[]
-}
+/** The libsql / better-sqlite3 API this store uses. */
+type SqliteDatabase = SqliteHandle & { close(): void }
 type DatabaseConstructor = new (path: string) => SqliteDatabase
 
 const optionsSchema = z
@@ -130,19 +121,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     busiest: db.prepare(`SELECT client, COUNT(*) AS n FROM ${t.held} WHERE until > ? GROUP BY client ORDER BY n DESC LIMIT 1`),
     oldestOf: db.prepare(`SELECT call_id AS id FROM ${t.held} WHERE client = ? AND until > ? ORDER BY until LIMIT 1`),
     sweepHeld: db.prepare(`DELETE FROM ${t.held} WHERE until <= ?`),
-    getConversation: db.prepare(`SELECT record FROM ${t.conversations} WHERE id = ? AND expires_at > ?`),
-    insertConversation: db.prepare(
-      `INSERT INTO ${t.conversations} (id, revision, expires_at, record) VALUES (?, 1, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET revision = 1, expires_at = excluded.expires_at, record = excluded.record
-       WHERE ${t.conversations}.expires_at <= ?`,
-    ),
-    updateConversation: db.prepare(
-      `UPDATE ${t.conversations} SET revision = ?, expires_at = ?, record = ? WHERE id = ? AND revision = ? AND expires_at > ?`,
-    ),
     sweepCalls: db.prepare(`DELETE FROM ${t.calls} WHERE expires_at <= ?`),
     sweepLocks: db.prepare(`DELETE FROM ${t.locks} WHERE until <= ? AND call_id NOT IN (SELECT call_id FROM ${t.calls})`),
     sweepConversations: db.prepare(`DELETE FROM ${t.conversations} WHERE expires_at <= ?`),
   }
+  const conversations = sqliteConversations(db, t.conversations, clock)
   let closed = false
   let writes = 0
   function open(): void {
@@ -156,6 +139,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     sql.sweepRunning.run()
     sql.sweepHeld.run(now)
     sql.sweepConversations.run(now)
+    conversations.sweep()
   }
   /** Write a call's record and keep the running index and the held calls in step, as one transaction. */
   const writeCall = db.transaction((r: CallRecord, write: () => { changes: number }) => {
@@ -240,18 +224,23 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     },
     async getConversation(id) {
       open()
-      return record<ConversationRecord>(sql.getConversation.get(id, clock.now()))
+      return conversations.getConversation(id)
+    },
+    async getConversationHead(id) {
+      open()
+      return conversations.getConversationHead(id)
+    },
+    async appendConversation(a) {
+      open()
+      const head = await conversations.appendConversation(a)
+      wrote()
+      return head
     },
     async putConversation(r) {
       open()
-      const text = JSON.stringify(r)
-      const now = clock.now()
-      const { changes } =
-        r.revision === 1
-          ? sql.insertConversation.run(r.id, r.expiresAt, text, now)
-          : sql.updateConversation.run(r.revision, r.expiresAt, text, r.id, r.revision - 1, now)
+      const written = await conversations.putConversation(r)
       wrote()
-      return changes === 1
+      return written
     },
     async close() {
       if (closed) return
