@@ -41,11 +41,13 @@ import { systemClock, type Clock } from '../time/clock.ts'
 
 export class TooManyCallsError extends McpBridgeError {
   readonly code = 'TOO_MANY_CALLS'
-  constructor(limit: number, option: string, perClient = false) {
+  constructor(limit: number, option: string, perClient = false, shrunk?: { held: number; share: number; all: number; total: number }) {
     super(
-      perClient
-        ? `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`
-        : `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`,
+      !perClient
+        ? `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`
+        : shrunk && shrunk.share < limit
+          ? `You hold ${shrunk.held} tool calls on this server; while it is ${Math.min(100, Math.floor((100 * shrunk.all) / shrunk.total))} % full each client may hold ${shrunk.share} (${option} is ${limit} while it is at most half full). Answer or cancel some first.`
+          : `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`,
     )
   }
 }
@@ -327,7 +329,10 @@ export class CallRegistry<X = undefined> {
     const limits = { perClient: maxCallsPerClient, total: maxCalls }
     let admission = await this.store.admit(claim, limits)
     if (admission.admitted) return
-    if (admission.full === 'client') throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true)
+    if (admission.full === 'client') {
+      const shrunk = admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxCalls } : undefined
+      throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true, shrunk)
+    }
     // Full: make room at the expense of the client holding the most, if it holds more than this
     // one would with one more — so many addresses cannot fill the server for everyone else.
     const { busiest, clientHeld = 0 } = admission

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CallRecord, type CallStore, createMemoryStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
+import { type Admission, clientShare } from '../../src/calls/stores/call-store.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
 import { type RedisCluster, startRedisCluster } from '../support/redis-cluster.ts'
@@ -193,7 +194,7 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
       expect(await store.admit(claim('h-a1', 'h-alice'), limits)).toEqual({ admitted: true })
       expect(await store.admit(claim('h-a2', 'h-alice'), limits)).toEqual({ admitted: true })
       expect(await store.admit(claim('h-a1', 'h-alice'), limits)).toEqual({ admitted: true }) // already counted
-      expect(await store.admit(claim('h-a3', 'h-alice'), limits)).toEqual({ admitted: false, full: 'client', held: 2 })
+      expect(await store.admit(claim('h-a3', 'h-alice'), limits)).toMatchObject({ admitted: false, full: 'client', held: 2, share: 2 })
       expect(await store.admit(claim('h-b1', 'h-bob'), limits)).toEqual({ admitted: true }) // another client's share
       await store.release({ callId: 'h-a1', client: 'h-alice' })
       expect(await store.admit(claim('h-a3', 'h-alice'), limits)).toEqual({ admitted: true })
@@ -226,6 +227,24 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
       if (refused.busiest.client.startsWith('t-')) expect(refused.busiest).toEqual({ client: 't-mallory', held: 3, oldest: 't-m1' })
       await store.release({ callId: 't-m1', client: 't-mallory' })
       expect(await store.admit(claim('t-b1', 't-bob'), limits)).toEqual({ admitted: true })
+    })
+
+    it("past half full a client's share shrinks with the room left: a new client gets fewer than maxCallsPerClient, an ordinary one still gets in", async () => {
+      const base = await total()
+      const limits = { perClient: 8, total: base + 24 }
+      for (let c = 0; c < 4; c++) for (let i = 0; i < 4; i++) expect(await store.admit(claim(`f-${c}-${i}`, `f-client-${c}`), limits)).toEqual({ admitted: true })
+      let taken = 0
+      let refused: Admission = { admitted: true }
+      while (refused.admitted && taken < 10) {
+        refused = await store.admit(claim(`f-new-${taken}`, 'f-newcomer'), limits)
+        if (refused.admitted) taken++
+      }
+      if (refused.admitted) throw new Error('expected a refusal')
+      expect(refused).toMatchObject({ full: 'client', held: taken, all: base + 16 + taken })
+      expect(refused.share).toBe(clientShare(base + 16 + taken, limits))
+      expect(taken).toBeLessThan(limits.perClient)
+      expect(taken).toBeGreaterThanOrEqual(2)
+      expect(await store.admit(claim('f-ordinary', 'f-ordinary-client'), limits)).toEqual({ admitted: true })
     })
 
     it('of twenty concurrent admissions of one client exactly its limit gets in', async () => {

@@ -58,4 +58,28 @@ describe('a full server', () => {
     })
     await handler.close()
   })
+
+  it('past half full each new client may take less of what is left: twelve clients flooding one by one take shrinking shares, and an ordinary client still gets in', async () => {
+    const handler = createChatHandler({ tools: [ask], model, limits: { maxActiveCalls: 40, maxCallsPerClient: 8 }, clientKey: (r) => r.headers.get('x-client') ?? '?' })
+    const asks = async (client: string, who: string) => {
+      const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify({ messages: [user(`ask ${who}`)] }) }))
+      for await (const e of readChatEvents(response.body!)) if (e.type === 'elicit_request') return true
+      return false
+    }
+    const taken: number[] = []
+    for (let c = 0; c < 12; c++) {
+      let n = 0
+      while (n < 10 && (await asks(`flood-${c}`, `f${c}-${n}`))) n++
+      taken.push(n)
+    }
+    // Up to half full (20 calls) a client takes maxCallsPerClient; then less and less.
+    expect(taken.slice(0, 2)).toEqual([8, 8])
+    expect(Math.max(...taken)).toBe(8)
+    expect(taken.slice(3).every((n) => n < 8)).toBe(true)
+    expect(taken.at(-1)).toBeLessThanOrEqual(3)
+    expect(handler.calls.size).toBeLessThanOrEqual(40)
+    // An ordinary client asking once is admitted (by its share, or by ending a call of the client holding the most).
+    expect(await asks('alice', 'a1')).toBe(true)
+    await handler.close()
+  })
 })

@@ -100,9 +100,12 @@ describe('parked calls past warmCalls', () => {
   it('never refuse an answer for this process’s capacity: only new calls count against the limits', async () => {
     const { handler } = setup({ warmCalls: 1, maxActiveCalls: 3, maxCallsPerClient: 3 })
     const asked = [await ask(handler, 'hal'), await ask(handler, 'ivy'), await ask(handler, 'jon')]
-    // Full: a fourth call of the same client is refused, clearly.
+    // Full: a fourth call of the same client is refused, clearly (its share shrank as the server filled).
     const refused = await post(handler, { messages: [user('book kim')] })
-    expect(find(refused, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/You already hold 3 tool calls on this server \(limits\.maxCallsPerClient\)/) })
+    expect(find(refused, 'tool_result')).toMatchObject({
+      isError: true,
+      result: expect.stringMatching(/You hold 3 tool calls on this server; while it is 100 % full each client may hold 1 \(limits\.maxCallsPerClient is 3 while it is at most half full\)\. Answer or cancel some first\./),
+    })
     // Every waiting call is answered, warm or not, and each answer frees its place.
     for (const a of asked) expect(find(await post(handler, a.answer()), 'tool_result')).toMatchObject({ result: { booked: true } })
     expect(find(await post(handler, { messages: [user('book kim')] }), 'elicit_request')).toBeDefined()

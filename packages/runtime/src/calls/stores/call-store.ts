@@ -123,6 +123,21 @@ export interface HeldLimits {
   total: number
 }
 
+/**
+ * How many calls one client may hold while `all` are held: `perClient` while at most half the
+ * total is held, then shrinking in step with the room left, to a quarter of it (at least 1) when
+ * full. As many clients fill the store each new one can take less of what is left, so they cannot
+ * fill it for everyone; an ordinary client, holding a call or two, is not refused. (The Redis
+ * store's ADMIT script computes the same.)
+ */
+export function clientShare(all: number, limits: HeldLimits): number {
+  const half = limits.total / 2
+  if (all <= half) return limits.perClient
+  const floor = Math.max(1, Math.ceil(limits.perClient / 4))
+  const left = Math.max(0, (limits.total - all) / half)
+  return Math.max(floor, Math.ceil(floor + (limits.perClient - floor) * left))
+}
+
 /** What `admit` decided. Refused: which limit is full, and (the total) who holds the most. */
 export type Admission =
   | { admitted: true }
@@ -131,6 +146,9 @@ export type Admission =
       full: 'client' | 'total'
       /** Calls the client holds (full: 'client') or all held (full: 'total'). */
       held: number
+      /** Full: 'client': the client's share when it was refused (`clientShare`), and how many were held in all. */
+      share?: number
+      all?: number
       /**
        * The total is full: the client holding the most, how many, and its call held longest.
        * (Redis judges "the most" among the 64 calls held longest, without a pass over every client.)
@@ -175,7 +193,8 @@ export interface CallStore {
    */
   stranded(limit: number): Promise<string[]>
   /**
-   * Count a new call as held by its client, if the limits allow, atomically (two instances
+   * Count a new call as held by its client, if the limits allow (its client holds fewer than
+   * `clientShare` of all held, and all fewer than the total), atomically (two instances
    * admitting at once cannot both take the last place). A held call stays counted until `until`
    * (epoch ms), or as its records say (`create`/`update` keep it current: `heldUntil`), or until
    * `release`. Admitting a call already counted changes nothing and is admitted.

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
+import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'
 import { appendedHead, writtenHead } from './conversation-format.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
@@ -125,7 +125,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   function admit(callId: string, client: string, until: number, limits: { perClient: number; total: number }): Admission {
     if (held.has(callId) && held.get(callId)!.until > clock.now()) return { admitted: true }
     const mine = heldCount(client)
-    if (mine >= limits.perClient) return { admitted: false, full: 'client', held: mine }
+    const share = clientShare(held.size, limits)
+    if (mine >= share) return { admitted: false, full: 'client', held: mine, share, all: held.size }
     // Counting every client's calls costs a pass over them all: only when the total looks full.
     if (held.size >= limits.total) {
       let busiest: { client: string; held: number } | undefined

@@ -77,6 +77,14 @@ local function count(hp, client, now)
   redis.call('ZREMRANGEBYSCORE', ARGV[hp] .. client, '-inf', now)
   return redis.call('ZCARD', ARGV[hp] .. client)
 end
+-- clientShare of call-store.ts: perClient up to half full, then down to a quarter of it (at least 1) when full.
+local function share(all, perClient, total)
+  local half = total / 2
+  if all <= half then return perClient end
+  local floor = math.max(1, math.ceil(perClient / 4))
+  local left = math.max(0, (total - all) / half)
+  return math.max(floor, math.ceil(floor + (perClient - floor) * left))
+end
 local function purge(h, now)
   local gone = redis.call('ZRANGEBYSCORE', KEYS[h], '-inf', now, 'LIMIT', 0, 100)
   if #gone > 0 then redis.call('ZREM', KEYS[h], unpack(gone)) end
@@ -95,8 +103,9 @@ purge(2, ARGV[6])
 return 1`
 
 /**
- * Admit a call (ARGV[2], of client ARGV[3], held until ARGV[4]) if its client holds fewer than
- * ARGV[5] and all fewer than ARGV[6], at time ARGV[7]; KEYS[1] all held calls, ARGV[1] the
+ * Admit a call (ARGV[2], of client ARGV[3], held until ARGV[4]) if its client holds fewer than its
+ * share (`share` of ARGV[5], the most per client, and ARGV[6], the total) and all fewer than ARGV[6],
+ * at time ARGV[7]; KEYS[1] all held calls, ARGV[1] the
  * per-client key prefix. Refused for the total: of the 64 calls held longest, the client holding
  * the most of them, its count, and its call held longest — found without a pass over every client.
  */
@@ -105,9 +114,10 @@ local now = tonumber(ARGV[7])
 local score = redis.call('ZSCORE', KEYS[1], ARGV[3] .. '\\n' .. ARGV[2])
 if score and tonumber(score) > now then return {1} end
 local mine = count(1, ARGV[3], now)
-if mine >= tonumber(ARGV[5]) then return {0, 'client', mine} end
 purge(1, now)
 local all = redis.call('ZCARD', KEYS[1])
+local allowed = share(all, tonumber(ARGV[5]), tonumber(ARGV[6]))
+if mine >= allowed then return {0, 'client', mine, allowed, all} end
 if all >= tonumber(ARGV[6]) then
   local seen, first, best = {}, {}, nil
   for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'LIMIT', 0, 64)) do

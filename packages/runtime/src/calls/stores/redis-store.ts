@@ -194,7 +194,7 @@ async function persistenceProblem(redis: RedisClient): Promise<string | undefine
 function admission(reply: Array<string | number | null>): Admission {
   if (reply[0] === 1) return { admitted: true }
   const held = Number(reply[2])
-  if (reply[1] === 'client') return { admitted: false, full: 'client', held }
+  if (reply[1] === 'client') return { admitted: false, full: 'client', held, share: Number(reply[3]), all: Number(reply[4]) }
   const [client, n, oldest, mine] = reply.slice(3)
   if (typeof client !== 'string' || typeof oldest !== 'string') return { admitted: false, full: 'total', held }
   return { admitted: false, full: 'total', held, busiest: { client, held: Number(n), oldest }, clientHeld: Number(mine) }

@@ -16,7 +16,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
+import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { sqliteConversations, type SqliteHandle } from './sqlite-conversations.ts'
 import { StoreClosedError } from './store-errors.ts'
@@ -158,8 +158,9 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     const now = clock.now()
     if (sql.isHeld.get(callId, now)) return { admitted: true }
     const mine = count(sql.heldBy.get(client, now))
-    if (mine >= limits.perClient) return { admitted: false, full: 'client', held: mine }
     const all = count(sql.heldInAll.get(now))
+    const share = clientShare(all, limits)
+    if (mine >= share) return { admitted: false, full: 'client', held: mine, share, all }
     if (all >= limits.total) {
       const top = sql.busiest.get(now) as { client: string; n: number }
       const oldest = (sql.oldestOf.get(top.client, now) as { id: string }).id
