@@ -49,4 +49,6 @@ export interface RecordChange {
   journal: CallRecord['journal']
   pending?: StoredQuestion
   outcome?: StoredOutcome
+  /** Waiting: for how long (ms; default the registry's `idleTimeoutMs`). */
+  waitMs?: number
 }

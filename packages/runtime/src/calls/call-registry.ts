@@ -32,7 +32,7 @@ import { JournalDivergenceError } from '../errors/call-errors.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
-import { IdleQueue } from './idle-queue.ts'
+import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
@@ -84,6 +84,8 @@ export interface CallRegistryOptions<X = undefined> {
   maxCallsOption: string
   maxCallsPerClientOption: string
   idleTimeoutOption: string
+  /** Other waits `park` may be given (for the reason a call that outlived one ends with, on any instance). */
+  otherWaits?: readonly AnswerWait[]
   /** Where records live (default: this process's memory). */
   store?: CallStore
   /** Which surface the calls belong to, recorded with each call. */
@@ -177,7 +179,9 @@ const RECOVERY_CONCURRENCY = 8
 
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
-  readonly #parked: IdleQueue<LiveCall<X>>
+  readonly #parked: ParkedCalls<LiveCall<X>>
+  /** How long a parked call waits unless `park` says otherwise. */
+  readonly #wait: AnswerWait
   readonly #scope: Scope
   readonly #destroy: () => Promise<void>
   readonly store: CallStore
@@ -187,8 +191,6 @@ export class CallRegistry<X = undefined> {
   readonly clock: Clock
   /** Recovered calls being driven now (bounded by `recoveryConcurrency`). */
   #recovering = 0
-  /** Why a call nobody answered in time was aborted. */
-  readonly #idleReason: string
 
   constructor(options: CallRegistryOptions<X>) {
     this.#leaseMs = options.leaseMs ?? LEASE_MS
@@ -199,8 +201,8 @@ export class CallRegistry<X = undefined> {
     const [scope, destroy] = createScope(options.scope)
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
-    this.#idleReason = `no answer came within ${Math.round(options.idleTimeoutMs / 1000)} s (${options.idleTimeoutOption})`
-    this.#parked = new IdleQueue<LiveCall<X>>(scope, options.idleTimeoutMs, (call) => void call.host.abort(this.#idleReason), this.clock)
+    this.#wait = { ms: options.idleTimeoutMs, option: options.idleTimeoutOption }
+    this.#parked = new ParkedCalls<LiveCall<X>>(scope, this.clock, (call, reason) => void call.host.abort(reason))
     void scope.run(() => this.#keepLeases())
     if (options.recover) void scope.run(() => this.#recoverStranded())
   }
@@ -450,14 +452,14 @@ export class CallRegistry<X = undefined> {
    * The call waits for its client: store the question, let go of its lock, and start its idle
    * time. Resolves once the record is stored (an answer may then reach any instance).
    */
-  async park(call: LiveCall<X>, question: StoredQuestion, { pinned = false }: { pinned?: boolean } = {}): Promise<void> {
+  async park(call: LiveCall<X>, question: StoredQuestion, { pinned = false, wait = this.#wait }: { pinned?: boolean; wait?: AnswerWait } = {}): Promise<void> {
     if (this.#calls.get(call.callId) !== call) return
     call.pinned = pinned
     // Parked again on the question already stored (a refused answer, a retry without one): the
     // record is current, and a requestState minted for it stays valid.
     if (call.storedQuestion !== question.id) {
       try {
-        await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question })
+        await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question, waitMs: wait.ms })
       } catch (error) {
         // Not stored, so not to be asked: an answer could not find it after a restart or on
         // another instance. The call ends here (its `finally` runs); the caller says why.
@@ -471,7 +473,7 @@ export class CallRegistry<X = undefined> {
     // Parked before the lock goes: a request that takes the lock next must find this copy waiting
     // here, or it would take it for an outdated one and replay the call.
     if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) {
-      this.#parked.touch(call)
+      this.#parked.touch(call, wait)
       this.#coolDown()
     }
     await this.#unlock(call)
@@ -485,7 +487,7 @@ export class CallRegistry<X = undefined> {
     const warm = this.options.warmCalls ?? WARM_CALLS
     if (this.#parked.size <= warm) return
     let over = this.#parked.size - warm
-    for (const call of [...this.#parked.keys()]) {
+    for (const call of [...this.#parked.longestWaiting()]) {
       if (over === 0) break
       if (call.pinned) continue
       this.#supersede(call, HIBERNATED)
@@ -572,10 +574,16 @@ export class CallRegistry<X = undefined> {
   async #check(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): Promise<CallRefusal | undefined> {
     const problem = this.#checkRecord(callId, record, options)
     if (problem || record!.answerBy === undefined || this.clock.now() <= record!.answerBy) return problem
-    const outcome: StoredOutcome = { status: 'aborted', reason: this.#idleReason }
+    const outcome: StoredOutcome = { status: 'aborted', reason: unansweredReason(this.#waitOf(record!)) }
     if (!(await this.#finishInStore(record!, outcome))) return refusal('BUSY', `Tool call "${callId}" changed while it was being checked; try again.`)
     const how = describeOutcome(outcome)
     return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }
+  }
+
+  /** The wait a waiting record was parked for (its deadline less when it was written), by its option where known. */
+  #waitOf(record: CallRecord): AnswerWait {
+    const ms = record.answerBy! - record.updatedAt
+    return [this.#wait, ...(this.options.otherWaits ?? [])].find((w) => w.ms === ms) ?? { ms, option: 'its answer deadline' }
   }
 
   #checkRecord(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): CallRefusal | undefined {
@@ -738,7 +746,7 @@ export class CallRegistry<X = undefined> {
         // A waiting call's record outlives its deadline as long again, so an answer that comes too
         // late is told it timed out rather than that the call is unknown.
         expiresAt: now + (change.status === 'waiting' ? 2 * this.options.idleTimeoutMs : this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs)),
-        ...(change.status === 'waiting' && { answerBy: now + this.options.idleTimeoutMs }),
+        ...(change.status === 'waiting' && { answerBy: now + (change.waitMs ?? this.options.idleTimeoutMs) }),
         ...(change.outcome && { outcome: change.outcome }),
       }
       // A new call's first record: from the moment it is stored others can find it (a recovery

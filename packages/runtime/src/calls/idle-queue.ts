@@ -14,7 +14,7 @@ export class IdleQueue<K> {
 
   constructor(
     scope: Scope,
-    private readonly idleMs: number,
+    readonly idleMs: number,
     onExpire: (key: K) => void,
     private readonly clock: Clock,
   ) {
@@ -43,6 +43,11 @@ export class IdleQueue<K> {
   /** The entries, the longest idle first. */
   keys(): IterableIterator<K> {
     return this.#deadlines.keys()
+  }
+
+  /** The entries with their deadlines, the longest idle first. */
+  entries(): IterableIterator<[K, number]> {
+    return this.#deadlines.entries()
   }
 
   *#expire(onExpire: (key: K) => void): Operation<never> {

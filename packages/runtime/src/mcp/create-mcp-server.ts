@@ -66,6 +66,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   // why it is refused ("that tool call is over, it was aborted: no answer came within ...")
   // instead of the SDK's bare "Invalid or expired requestState".
   const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000) + STATE_GRACE_SECONDS
+  const { roundHold } = options
   const [scope, destroy] = createScope()
   let closed = false
   /** The open connections that serve resources, with what each subscribed to. */
@@ -80,6 +81,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     calls: new CallRegistry<McpRound>({
       idleTimeoutMs: options.inputTimeoutMs,
       idleTimeoutOption: 'inputTimeoutMs',
+      otherWaits: [roundHold],
       maxCalls: options.maxSuspendedCalls,
       maxCallsOption: 'maxSuspendedCalls',
       maxCallsPerClient: options.maxSuspendedCallsPerClient,
@@ -94,6 +96,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
     maxArgumentBytes: options.maxArgumentBytes,
+    roundHold,
     clientKey: options.clientKey,
     apps: options.apps,
     clock: options.clock,

@@ -35,6 +35,7 @@ import type { Clock } from '../time/clock.ts'
 import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
 import { bridgeOutcomeOf } from '../calls/call-record.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
+import type { AnswerWait } from '../calls/parked-calls.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, questionSeq, type CallState } from './call-state.ts'
@@ -64,6 +65,8 @@ export interface ToolCallService {
   scope: Scope
   /** Largest arguments of one call, in bytes of JSON. */
   maxArgumentBytes: number
+  /** How long a call parked between 2026-07-28 rounds waits for the next (`roundHoldMs`). */
+  roundHold: AnswerWait
 }
 
 /** What an MCP call records for its recovery: the client it serves, as of its first round. */
@@ -183,8 +186,9 @@ export function* serveToolCall(
  */
 function* parkOrFail(service: ToolCallService, call: McpCall, ctx: ServerContext): Operation<CallToolResult | undefined> {
   try {
-    // A 2025-11-25 request spans the rounds and holds on to this copy: pinned in memory.
-    yield* parkCall(service, call, !isModernRound(ctx))
+    // A 2025-11-25 request spans the rounds and holds on to this copy: pinned in memory. A
+    // 2026-07-28 client may never come back, and would not say so: it is held `roundHoldMs`.
+    yield* parkCall(service, call, !isModernRound(ctx), isModernRound(ctx) ? service.roundHold : undefined)
     return undefined
   } catch (error) {
     return notSaved(call, error)
@@ -210,10 +214,10 @@ function viewSeat(service: ToolCallService, session: McpSession, server: Server,
 }
 
 /** Store the question (any instance sharing the store can take the answer) and wait for it. */
-export function* parkCall(service: ToolCallService, call: McpCall, pinned: boolean): Operation<void> {
+export function* parkCall(service: ToolCallService, call: McpCall, pinned: boolean, answerWait?: AnswerWait): Operation<void> {
   const { wait, inputRequest } = call.extra
   const question = { id: wait!.inputKey, key: call.host.pending()?.key ?? 'sample', wire: { wait, inputRequest } }
-  yield* until(service.calls.park(call, question, { pinned }))
+  yield* until(service.calls.park(call, question, { pinned, ...(answerWait && { wait: answerWait }) }))
 }
 
 function isModernRound(ctx: ServerContext): boolean {

@@ -3,6 +3,7 @@
  * never a confusing failure in the middle of somebody's tool call.
  */
 import { randomBytes } from 'node:crypto'
+import type { AnswerWait } from '../calls/parked-calls.ts'
 import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
@@ -49,6 +50,13 @@ export interface McpServerOptions {
    * Default 30 minutes.
    */
   inputTimeoutMs?: number
+  /**
+   * How long a 2026-07-28 call waits for its client's next round, in ms. Such a client sends
+   * nothing when it gives up between rounds (the protocol has no message for it), so its call
+   * holds its place until then. Default 10 minutes (at most `inputTimeoutMs`); a 2025-11-25
+   * request stays open while the person answers, so its cancellation ends the call at once.
+   */
+  roundHoldMs?: number
   /** Questions (elicitations + samples) per call before the SDK gives up on it. Default 100. */
   maxRounds?: number
   /**
@@ -115,6 +123,8 @@ export interface ResolvedServerOptions {
   resources: readonly McpResource[]
   secret: string | Uint8Array
   inputTimeoutMs: number
+  /** How long a 2026-07-28 call waits for its next round, and the option that set it. */
+  roundHold: AnswerWait
   maxRounds: number
   maxSuspendedCalls: number
   maxSuspendedCallsPerClient: number
@@ -141,6 +151,7 @@ const optionsSchema = z
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
     inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
+    roundHoldMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
@@ -161,6 +172,9 @@ const optionsSchema = z
   })
   .strict()
 
+/** Default of `roundHoldMs`. */
+const ROUND_HOLD_MS = 10 * 60_000
+
 export function resolveServerOptions(input: McpServerOptions): ResolvedServerOptions {
   const parsed = optionsSchema.safeParse(input)
   if (!parsed.success) {
@@ -171,6 +185,13 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
   const secretBytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret.byteLength
   if (secretBytes < 32) {
     throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).` })
+  }
+  const inputTimeoutMs = options.inputTimeoutMs ?? 30 * 60_000
+  if (options.roundHoldMs !== undefined && options.roundHoldMs > inputTimeoutMs) {
+    throw new OptionsError('createMcpServer', {
+      option: 'roundHoldMs',
+      problem: `roundHoldMs (${options.roundHoldMs} ms) is longer than inputTimeoutMs (${inputTimeoutMs} ms); a round cannot wait longer than any answer may take. Give at most ${inputTimeoutMs}, or raise inputTimeoutMs.`,
+    })
   }
   const tools = collectTools(input.tools, 'createMcpServer({ tools })')
   const prompts = collectPrompts(input.prompts ?? [])
@@ -188,7 +209,11 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     prompts,
     resources,
     secret,
-    inputTimeoutMs: options.inputTimeoutMs ?? 30 * 60_000,
+    inputTimeoutMs,
+    roundHold:
+      options.roundHoldMs !== undefined || inputTimeoutMs > ROUND_HOLD_MS
+        ? { ms: options.roundHoldMs ?? ROUND_HOLD_MS, option: 'roundHoldMs' }
+        : { ms: inputTimeoutMs, option: 'inputTimeoutMs' },
     maxRounds: options.maxRounds ?? 100,
     maxSuspendedCalls: options.maxSuspendedCalls ?? 10_000,
     maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
