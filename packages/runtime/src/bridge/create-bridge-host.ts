@@ -10,6 +10,7 @@
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
 import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import type { McpAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../model-context/json-safe.ts'
 import {
@@ -47,6 +48,8 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   params: unknown
   /** The LLM's tool-call id. */
   callId: string
+  /** The caller over an MCP endpoint with OAuth: the tool's `ctx.auth`. */
+  auth?: McpAuth
   /** Where `ctx.sample` goes. Without one, sampling fails with a clear error. */
   sampling?: SamplingProvider
   /** Aborting it aborts the call. */
@@ -474,6 +477,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
   call.ctx = createToolContext({
     toolName: call.tool.name,
     callId: call.callId,
+    ...(options.auth && { auth: options.auth }),
     elicit: (key, raw) => elicitStep(internal, key, raw),
     sample: (o) => sampleStep(internal, o),
     step: (name, body) => stepStep(internal, name, body),

@@ -4,6 +4,7 @@
  * so every host (in-app bridge, MCP server, tests) gets identical semantics for free.
  */
 import { createContext, scoped, type Operation } from 'effection'
+import type { McpAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
 import {
@@ -28,6 +29,8 @@ export type StepBody = (info: StepInfo) => Operation<unknown> | Promise<unknown>
 export interface ToolPrimitives {
   toolName: string
   callId: string
+  /** The caller over an MCP endpoint with OAuth (`ctx.auth`). */
+  auth?: McpAuth
   /** Ask once; resolves with the validated result. */
   elicit(key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>>
   sample(options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>>
@@ -50,6 +53,7 @@ export function createToolContext<E extends ElicitsMap>(p: ToolPrimitives): McpT
   const ctx: SamplingContext & { elicit: unknown; step: unknown; patched: unknown } = {
     toolName: p.toolName,
     callId: p.callId,
+    ...(p.auth && { auth: p.auth }),
     log: (level: LogLevel, message: string, data?: unknown) => log(p, level, message, data),
     notify: (message: string, progress?: number, total?: number) => notify(p, message, progress, total),
     sample: p.sample as SamplingContext['sample'],
@@ -157,7 +161,7 @@ function* branch<T>(ctx: SamplingContext, body: (ctx: SamplingContext) => Operat
 
 /** The server-only context of a handoff's `before`: reporting, no user, no model, no steps (it is one). */
 export function beforePhaseContext(ctx: McpToolContext<ElicitsMap>): ServerPhaseContext {
-  return { toolName: ctx.toolName, callId: ctx.callId, log: ctx.log, notify: ctx.notify }
+  return { toolName: ctx.toolName, callId: ctx.callId, ...(ctx.auth && { auth: ctx.auth }), log: ctx.log, notify: ctx.notify }
 }
 
 /** The server-only context of a handoff's `after`: reporting and steps. */

@@ -34,6 +34,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
+import type { McpAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
@@ -123,6 +124,8 @@ export interface StartCall<X> {
   paramsDigest?: string
   /** Whose call it is, for the per-client limit (e.g. the remote address). */
   client: string
+  /** Who called, over an MCP endpoint with OAuth: the tool's `ctx.auth` (the same on every replay). */
+  auth?: McpAuth
   /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
   issueToken?: false
   /** Stored with the call for its recovery (see `CallRecord.origin`). */
@@ -389,6 +392,7 @@ export class CallRegistry<X = undefined> {
       tool: spec.tool,
       params: spec.params,
       callId: spec.callId,
+      ...(spec.auth && { auth: spec.auth }),
       scope: this.#scope,
       // Synchronous: a call that ended is out of the registry before anyone hears of its end.
       onEnd: (outcome) => (call ? this.#end(call, outcome) : undefined),

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server'
+import { principalOf } from './auth.ts'
 
 /** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
 export type InputWait = { kind: 'elicit'; inputKey: string; elicitId: string } | { kind: 'sample'; inputKey: string }
@@ -37,7 +38,8 @@ export function createCallStateCodec(key: Uint8Array | string, ttlSeconds: numbe
   return createRequestStateCodec<CallState>({
     key,
     ttlSeconds,
-    bind: (ctx) => `${ctx.mcpReq.method}\u0000${ctx.http?.authInfo?.clientId ?? ''}`,
+    // With OAuth: the token's client and whom it acts for; a state is no use to another caller.
+    bind: (ctx) => `${ctx.mcpReq.method}\u0000${principalOf(ctx.http?.authInfo)}`,
   })
 }
 

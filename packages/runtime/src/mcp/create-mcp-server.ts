@@ -184,7 +184,14 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     createServer,
     listen: (listenOptions = {}) =>
       serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
-    createHandler: (httpOptions = {}) => createMcpHttpHandler(createServer, httpOptions, { onError: options.onError, clientKey: options.clientKey, clock: options.clock, scope }),
+    createHandler: (httpOptions = {}) =>
+      createMcpHttpHandler(createServer, httpOptions, {
+        onError: options.onError,
+        clientKey: options.clientKey,
+        clock: options.clock,
+        scope,
+        toolScopes: new Map([...options.tools.values()].map((tool) => [tool.name, tool.scopes])),
+      }),
     get suspendedCalls() {
       return service.calls.size
     },

@@ -10,7 +10,7 @@
  *     when idle).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createMcpHandler, isLegacyRequest, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -19,6 +19,7 @@ import { toNodeListener } from '../http/node-adapter.ts'
 import { readLimited } from '../http/read-limited.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
+import { createAuthGate, principalOf, type McpAuthGate, type McpAuthOptions } from './auth.ts'
 import type { Scope } from 'effection'
 import type { Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
@@ -32,6 +33,11 @@ export interface McpHttpOptions extends RequestOriginOptions {
   legacySessionIdleMs?: number
   /** Largest request body, in bytes; a larger one gets 413 before it is parsed. Default 1 MiB. */
   maxBodyBytes?: number
+  /**
+   * Require OAuth bearer tokens (the MCP authorization spec): protected-resource metadata, `401`
+   * with where to get a token, scopes per server and per tool, `ctx.auth` in tools. See "OAuth".
+   */
+  auth?: McpAuthOptions
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20
@@ -44,6 +50,7 @@ const optionsSchema = z
     maxLegacySessionsPerClient: z.number().int().min(1).optional(),
     legacySessionIdleMs: z.number().int().min(1000).max(24 * 3600_000).optional(),
     maxBodyBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
+    auth: z.unknown().optional(),
   })
   .strict()
 
@@ -59,13 +66,14 @@ export interface McpHttpHandler {
 export function createMcpHttpHandler(
   factory: () => McpServer,
   options: McpHttpOptions,
-  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock; scope: Scope },
+  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock; scope: Scope; toolScopes: ReadonlyMap<string, readonly string[]> },
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
     throw new OptionsError('createHandler', summarizeIssues(checked.error.issues))
   }
   const origin = resolveRequestOrigin(options, 'createHandler')
+  const gate: McpAuthGate | undefined = options.auth && createAuthGate(options.auth, [...server.toolScopes.values()].flat())
   const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: server.onError })
   const sessions = new LegacySessions(factory, {
     maxSessions: options.maxLegacySessions ?? 1000,
@@ -75,23 +83,33 @@ export function createMcpHttpHandler(
     scope: server.scope,
   })
 
-  async function legacy(request: Request): Promise<Response> {
+  async function legacy(request: Request, authInfo: AuthInfo | undefined): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id')
     if (!sessionId && request.method !== 'POST') return jsonRpcError(400, -32000, 'A 2025-11-25 client must initialize a session (POST initialize) first.')
-    const answer = sessionId ? await sessions.serve(sessionId, request) : await sessions.open(request, server.clientKey(request))
+    const caller = { authInfo, principal: principalOf(authInfo) }
+    const answer = sessionId ? await sessions.serve(sessionId, request, caller) : await sessions.open(request, server.clientKey(request), caller)
     if ('response' in answer) return answer.response
     return jsonRpcError(answer.refused.status, answer.refused.status === 404 ? -32001 : -32000, answer.refused.message)
   }
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   async function fetch(request: Request): Promise<Response> {
+    // Public, and read by clients before they have a token (from any origin: CORS allows it).
+    const metadata = gate?.metadata(request)
+    if (metadata) return metadata
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return jsonRpcError(403, -32000, foreign)
     const bounded = await withBoundedBody(request, maxBodyBytes)
     if (!bounded) return jsonRpcError(413, -32600, `The request body is larger than ${maxBodyBytes} bytes (createHandler({ maxBodyBytes })); nothing was read past it.`)
     const batch = await batchProblem(bounded)
     if (batch) return jsonRpcError(400, -32600, batch)
-    return (await isLegacyRequest(bounded)) ? legacy(bounded) : modern.fetch(bounded)
+    let authInfo: AuthInfo | undefined
+    if (gate) {
+      const verified = await gate.verify(bounded, server.toolScopes.get((await calledTool(bounded)) ?? '') ?? [])
+      if (verified instanceof Response) return verified
+      authInfo = verified
+    }
+    return (await isLegacyRequest(bounded)) ? legacy(bounded, authInfo) : modern.fetch(bounded, authInfo && { authInfo })
   }
 
   return {
@@ -113,6 +131,17 @@ async function withBoundedBody(request: Request, max: number): Promise<Request |
   // Still the same client: the address the Node adapter saw goes with the copy.
   recordClientAddress(bounded, clientAddressOf(request))
   return bounded
+}
+
+/** The tool a `tools/call` request names, so its scopes are checked before anything runs. */
+async function calledTool(request: Request): Promise<string | undefined> {
+  if (request.method !== 'POST') return undefined
+  try {
+    const message = JSON.parse(await request.clone().text()) as { method?: unknown; params?: { name?: unknown } }
+    return message.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name : undefined
+  } catch {
+    return undefined // not JSON: the transport says so
+  }
 }
 
 /**

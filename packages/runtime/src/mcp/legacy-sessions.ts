@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
-import { WebStandardStreamableHTTPServerTransport, type McpServer } from '@modelcontextprotocol/server'
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer } from '@modelcontextprotocol/server'
 import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
@@ -32,6 +32,8 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport
   server: McpServer
   client: string
+  /** Who opened it (with OAuth: the token's client and subject; '' without): only they may use it. */
+  principal: string
   /** Requests (POST, DELETE) of this session whose responses are still open. */
   inFlight: number
   /** Its open GET streams (the channel for what the server sends unasked). */
@@ -47,6 +49,12 @@ const SSE_RETRY_MS = 1000
 type Open = 'inFlight' | 'streams'
 
 export type SessionAnswer = { response: Response } | { refused: { status: number; message: string } }
+
+/** Who sends a request: its verified token (with OAuth) and the principal it names. */
+export interface SessionCaller {
+  authInfo: AuthInfo | undefined
+  principal: string
+}
 
 export class LegacySessions {
   readonly #sessions = new Map<string, Session>()
@@ -68,15 +76,19 @@ export class LegacySessions {
   }
 
   /** A request of an existing session. */
-  async serve(sessionId: string, request: Request): Promise<SessionAnswer> {
+  async serve(sessionId: string, request: Request, caller: SessionCaller): Promise<SessionAnswer> {
     const session = this.#sessions.get(sessionId)
-    if (!session) return { refused: { status: 404, message: `Session "${sessionId}" not found (it ended, expired, or the server restarted); initialize a new one.` } }
+    // Another caller's session is as good as unknown to this one: a session id alone is no credential.
+    if (!session || session.principal !== caller.principal) {
+      return { refused: { status: 404, message: `Session "${sessionId}" not found (it ended, expired, or the server restarted); initialize a new one.` } }
+    }
     const kind = request.method === 'GET' ? 'streams' : 'inFlight'
-    return { response: await this.#tracked(sessionId, session, kind, () => session.transport.handleRequest(request)) }
+    const options = caller.authInfo && { authInfo: caller.authInfo }
+    return { response: await this.#tracked(sessionId, session, kind, () => session.transport.handleRequest(request, options)) }
   }
 
   /** An `initialize` without a session: a new one, if the limits allow. */
-  async open(request: Request, client: string): Promise<SessionAnswer> {
+  async open(request: Request, client: string, caller: SessionCaller): Promise<SessionAnswer> {
     const { maxSessions, maxSessionsPerClient } = this.limits
     if (this.#perClient.of(client) >= maxSessionsPerClient && !(await this.#closeLeastRecentlyUsed(client))) {
       return {
@@ -96,14 +108,14 @@ export class LegacySessions {
       // after the `retry:` the stream opens with.
       eventStore: createSessionEventStore(),
       retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (id) => this.#add(id, { transport, server, client, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
+      onsessioninitialized: (id) => this.#add(id, { transport, server, client, principal: caller.principal, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
     })
     transport.onclose = () => {
       if (transport.sessionId) this.#remove(transport.sessionId)
     }
     await server.connect(transport)
-    const response = await transport.handleRequest(request)
+    const response = await transport.handleRequest(request, caller.authInfo && { authInfo: caller.authInfo })
     const id = transport.sessionId
     const session = id === undefined ? undefined : this.#sessions.get(id)
     if (id === undefined || !session) return { response }

@@ -18,7 +18,7 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
   const origin = record.origin as Partial<McpOrigin> | undefined
   const round = newRound(record.paramsDigest, origin?.caps ?? {}, origin?.version)
   return {
-    spec: { tool, sampling: round.sampler, extra: round },
+    spec: { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) },
     drive: (call) =>
       service.scope.run(function* () {
         const stop = yield* driveCall(call, undefined)

@@ -36,6 +36,8 @@ import { errorResult, toolResultOf } from '../bridge/tool-result.ts'
 import { bridgeOutcomeOf } from '../calls/call-record.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import type { AnswerWait } from '../calls/parked-calls.ts'
+import { mcpAuthOf } from './auth.ts'
+import type { McpAuth } from '../tool/caller-auth.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, questionSeq, type CallState } from './call-state.ts'
@@ -73,6 +75,8 @@ export interface ToolCallService {
 export interface McpOrigin {
   caps: McpRound['caps']
   version: string | undefined
+  /** The caller with OAuth: `ctx.auth` on every replay and recovery, as when it started. */
+  auth?: McpAuth
 }
 
 export function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
@@ -82,6 +86,7 @@ export function newRound(argsDigest: string, caps: McpRound['caps'], version: st
 function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined): Promise<McpCall> {
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
+  const auth = mcpAuthOf(ctx.http?.authInfo)
   return service.calls.start({
     tool,
     params: args,
@@ -91,7 +96,8 @@ function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpToo
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
     client: request ? service.clientKey(request) : 'stdio',
     issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
-    origin: { caps, version } satisfies McpOrigin,
+    origin: { caps, version, ...(auth && { auth }) } satisfies McpOrigin,
+    ...(auth && { auth }),
     extra: round,
   })
 }
@@ -242,7 +248,8 @@ function* resumeCall(
       revision: state.rev,
       replay: (record) => {
         const round = newRound(record.paramsDigest, caps, version)
-        return { tool, sampling: round.sampler, extra: round }
+        const auth = (record.origin as Partial<McpOrigin> | undefined)?.auth
+        return { tool, sampling: round.sampler, extra: round, ...(auth && { auth }) }
       },
     }),
   )

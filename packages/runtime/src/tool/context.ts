@@ -5,6 +5,7 @@
  */
 import type { Operation } from 'effection'
 import type { z } from 'zod'
+import type { McpAuth } from './caller-auth.ts'
 import type { SampleOptions, SampleResult, StructuredSampleOptions } from '../sampling/types.ts'
 import type {
   ElicitContent,
@@ -23,6 +24,11 @@ export interface ToolCallInfo {
   readonly toolName: string
   /** The LLM's tool-call id (in-app) or the server's own call id (MCP). */
   readonly callId: string
+  /**
+   * Who called, over an MCP endpoint that requires OAuth (`createHandler({ auth })`): the token's
+   * client, subject and scopes as `verifyToken` said — never the token. Undefined elsewhere.
+   */
+  readonly auth?: McpAuth
 }
 
 /** Reporting: logs and progress become events (in-app) or MCP notifications. */

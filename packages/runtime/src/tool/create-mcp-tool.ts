@@ -41,6 +41,11 @@ export interface McpToolBuilder<N extends string, P extends z.ZodObject, O exten
   annotations(annotations: ToolAnnotations): McpToolBuilder<N, P, O>
   /** Icons for clients' tool lists: https or data URLs. */
   icons(icons: readonly ToolIcon[]): McpToolBuilder<N, P, O>
+  /**
+   * OAuth scopes a caller's token must grant to call this tool over an MCP endpoint with `auth`
+   * (else `403 insufficient_scope` naming them, so the client can ask for more).
+   */
+  scopes(scopes: readonly string[]): McpToolBuilder<N, P, O>
   /** The result's shape (a zod object): MCP `outputSchema`; results are validated and sent as `structuredContent`. */
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilder<N, P, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP, O>
@@ -54,6 +59,7 @@ export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObje
   description(text: string): McpToolBuilderWithElicits<N, P, E, O>
   annotations(annotations: ToolAnnotations): McpToolBuilderWithElicits<N, P, E, O>
   icons(icons: readonly ToolIcon[]): McpToolBuilderWithElicits<N, P, E, O>
+  scopes(scopes: readonly string[]): McpToolBuilderWithElicits<N, P, E, O>
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilderWithElicits<N, P, E, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E, O>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E, O>
@@ -74,6 +80,7 @@ interface BuilderState {
   description: string | undefined
   annotations: Readonly<ToolAnnotations> | undefined
   icons: readonly ToolIcon[] | undefined
+  scopes: readonly string[]
   returns: { schema: z.ZodObject; json: JsonSchema } | undefined
   parameters: z.ZodObject
   parametersJson: JsonSchema
@@ -91,6 +98,7 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
     description: undefined,
     annotations: undefined,
     icons: undefined,
+    scopes: [],
     returns: undefined,
     parameters,
     parametersJson: toJsonSchema(parameters, 'input').json,
@@ -138,6 +146,14 @@ class Builder {
     const problem = metadataProblem(iconsSchema, icons, '.icons()')
     if (problem) this.fail(problem)
     return this.with({ icons: Object.freeze(icons.map((icon) => Object.freeze({ ...icon, ...(icon.sizes && { sizes: [...icon.sizes] }) }))) })
+  }
+
+  scopes(scopes: readonly string[]): Builder {
+    const bad = Array.isArray(scopes) ? scopes.find((s) => typeof s !== 'string' || !/^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s)) : scopes
+    if (!Array.isArray(scopes) || bad !== undefined) {
+      this.fail(`.scopes() takes a list of OAuth scopes — printable characters, no spaces, quotes or backslashes — e.g. .scopes(['trips:write']) (got ${JSON.stringify(bad)})`)
+    }
+    return this.with({ scopes: Object.freeze([...new Set([...this.state.scopes, ...scopes])]) })
   }
 
   returns(schema: z.ZodObject): Builder {
@@ -214,6 +230,7 @@ class Builder {
       description: this.state.description,
       annotations: this.state.annotations,
       icons: this.state.icons,
+      scopes: this.state.scopes,
       returns: this.state.returns?.schema,
       parameters: this.state.parameters,
       elicits: elicits.map,

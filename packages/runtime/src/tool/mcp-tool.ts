@@ -60,6 +60,8 @@ export interface McpTool<
   readonly description: string | undefined
   /** MCP tool annotations (`.annotations()`), hints for clients. */
   readonly annotations: Readonly<ToolAnnotations> | undefined
+  /** OAuth scopes a token must grant to call it over an MCP endpoint with `auth` (`.scopes()`). */
+  readonly scopes: readonly string[]
   readonly icons: readonly ToolIcon[] | undefined
   /** The result's schema (`.returns()`): every result is parsed with it before it is reported. */
   readonly returns: z.ZodObject | undefined
