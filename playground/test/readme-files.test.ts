@@ -1,6 +1,6 @@
 /**
  * A README code block that names a repository file on its first line (`// playground/…`,
- * `// adoption/app/…`) shows that file as it is: the snippet is the code the e2e and adoption
+ * `// adoption/app/…`, `// conformance/…`) shows that file as it is: the snippet is the code the e2e and adoption
  * tests run, so it cannot drift from it.
  */
 import { readFileSync } from 'node:fs'
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const readme = readFileSync(resolve(root, 'README.md'), 'utf8')
-const blocks = [...readme.matchAll(/```\w*\n\/\/ ((?:playground|adoption)\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
+const blocks = [...readme.matchAll(/```\w*\n\/\/ ((?:playground|adoption|conformance)\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
 
 describe('README snippets that name a repository file', () => {
   it('exist', () => {
@@ -22,6 +22,7 @@ describe('README snippets that name a repository file', () => {
         'adoption/app/src/tools/greet/plugin.tsx',
         'adoption/app/src/server/app.ts',
         'adoption/app/src/App.tsx',
+        'conformance/oauth-app.ts',
       ]),
     )
   })

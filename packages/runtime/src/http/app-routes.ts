@@ -41,11 +41,13 @@ export function appRoutes(app: AppServer | (() => Promise<AppServer>), options: 
   const { chatPath, mcpPath } = resolveAppRoutes(options)
   const current = typeof app === 'function' ? app : () => Promise.resolve(app)
   return (req, res, next) => {
-    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
-    if (pathname !== chatPath && pathname !== mcpPath) return next()
+    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]!
+    // The MCP endpoint's OAuth metadata (RFC 9728) lives at the root's well-known path.
+    const metadata = pathname.startsWith('/.well-known/oauth-protected-resource')
+    if (pathname !== chatPath && pathname !== mcpPath && !metadata) return next()
     current().then(
       (server) => {
-        if (pathname === chatPath) return toNodeListener(server.chat)(req, res)
+        if (pathname === chatPath && !metadata) return toNodeListener(server.chat)(req, res)
         if (server.mcp) return toNodeListener((request) => server.mcp!.fetch(request))(req, res)
         next()
       },

@@ -51,7 +51,7 @@ const httpUrl = (example: string) =>
   z
     .string()
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol) && !new URL(u).hash, `an http(s) URL without a #fragment, e.g. ${example}`)
-    .refine((u) => new URL(u).protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname), 'https (plain http only on localhost / 127.0.0.1)')
+    .refine((u) => !URL.canParse(u) || new URL(u).protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname), 'https (plain http only on localhost / 127.0.0.1)')
 
 const optionsSchema = z
   .object({

@@ -97,6 +97,9 @@ export function createMcpHttpHandler(
     // Public, and read by clients before they have a token (from any origin: CORS allows it).
     const metadata = gate?.metadata(request)
     if (metadata) return metadata
+    if (!gate && new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource')) {
+      return Response.json({ error: 'not_found', error_description: 'This MCP endpoint takes no OAuth tokens (createHandler without auth).' }, { status: 404 })
+    }
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return jsonRpcError(403, -32000, foreign)
     const bounded = await withBoundedBody(request, maxBodyBytes)
