@@ -11,6 +11,8 @@
  * ends it all.
  */
 import { createScope, type Operation } from 'effection'
+import { z } from 'zod'
+import { LOG_LEVELS } from '../tool/context.ts'
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
@@ -59,6 +61,10 @@ export class McpServerClosedError extends McpBridgeError {
     super(`MCP server "${name}" is closed; create a new one with createMcpServer().`)
   }
 }
+
+const setLevelParams = z.looseObject({
+  level: z.enum(LOG_LEVELS, { error: (issue) => `level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(issue.input)})` }),
+})
 
 export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const options = resolveServerOptions(input)
@@ -151,6 +157,13 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           ...(views ? (viewToolListing() as Array<{ name: string; inputSchema: { type: 'object' } }>) : []),
         ],
       }
+    })
+    // The SDK's own handler answers a level it does not know with -32603 and its validator's raw
+    // output; a bad level is bad params (-32602), said plainly. The level then filters this
+    // session's tool logs (a 2026-07-28 request carries its own level, which the SDK applies).
+    server.setRequestHandler('logging/setLevel', { params: setLevelParams }, (params) => {
+      session.logLevel = params.level
+      return {}
     })
     server.setRequestHandler('tools/call', (request, ctx) => {
       const { name } = request.params

@@ -30,8 +30,8 @@ export type Stop =
  * time. Without `ctx` (a call recovered after its server stopped: no request is serving it) its
  * logs and progress reach nobody.
  */
-export function* driveCall(call: McpCall, ctx: ServerContext | undefined, quiet = false): Operation<Stop> {
-  const reporter = new Reporter(call, ctx)
+export function* driveCall(call: McpCall, ctx: ServerContext | undefined, quiet = false, allowsLog: (level: LoggingLevel) => boolean = () => true): Operation<Stop> {
+  const reporter = new Reporter(call, ctx, allowsLog)
   for (let event = yield* readEvent(call); event; event = yield* readEvent(call)) {
     switch (event.type) {
       case 'log':
@@ -100,6 +100,7 @@ class Reporter {
   constructor(
     private readonly call: McpCall,
     private readonly ctx: ServerContext | undefined,
+    private readonly allowsLog: (level: LoggingLevel) => boolean,
   ) {}
 
   async report(event: Extract<BridgeEvent, { type: 'log' | 'notify' }>): Promise<void> {
@@ -107,6 +108,7 @@ class Reporter {
     if (event.replayed || !this.ctx) return
     try {
       if (event.type === 'log') {
+        if (!this.allowsLog(event.level as LoggingLevel)) return
         const data = event.data === undefined ? event.message : { message: event.message, data: event.data }
         await this.ctx.mcpReq.log(event.level as LoggingLevel, data, this.call.toolName)
         return

@@ -9,7 +9,8 @@
  *     that request with an error and never comes back for the call, so the call is ended here
  *     (its `finally` runs) instead of holding a place until it idles out.
  */
-import type { RequestId } from '@modelcontextprotocol/server'
+import type { LoggingLevel, RequestId } from '@modelcontextprotocol/server'
+import { LOG_LEVELS } from '../tool/context.ts'
 import type { Clock } from '../time/clock.ts'
 import type { McpCall } from './mcp-call.ts'
 import { ViewDesk } from './view-desk.ts'
@@ -17,9 +18,16 @@ import { ViewDesk } from './view-desk.ts'
 export class McpSession {
   readonly desk: ViewDesk
   readonly #waitingOnClient = new Map<RequestId, McpCall>()
+  /** The least severe log level the client asked for (`logging/setLevel`); unset: every level. */
+  logLevel: LoggingLevel | undefined
 
   constructor(clock: Clock) {
     this.desk = new ViewDesk(clock)
+  }
+
+  /** Whether a log of `level` goes to this client (2025-11-25; a 2026-07-28 request says its own level). */
+  allowsLog(level: LoggingLevel): boolean {
+    return this.logLevel === undefined || LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.logLevel)
   }
 
   /** The call behind tools/call `requestId` waits for the client to answer a question the SDK sent. */

@@ -152,7 +152,7 @@ export function* serveToolCall(
   const seat = viewSeat(service, session, server, ctx, call, caps)
 
   for (;;) {
-    const stop = yield* driveCall(call, ctx)
+    const stop = yield* driveCall(call, ctx, false, (level) => session.allowsLog(level))
     if (stop.kind === 'done') {
       session.doneWaiting(ctx.mcpReq.id)
       call.extra.detachCancel?.()

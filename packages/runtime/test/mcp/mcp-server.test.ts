@@ -3,7 +3,7 @@
  * (through the stdio entry with an in-memory transport).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { extractModelContext, MODEL_CONTEXT_EXTENSION } from '../../src/index.ts'
+import { createMcpTool, extractModelContext, MODEL_CONTEXT_EXTENSION } from '../../src/index.ts'
 import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
 import { JsonRpcStdioTransport } from '../../src/mcp/stdio-transport.ts'
 import { PassThrough } from 'node:stream'
@@ -277,5 +277,27 @@ describe('a client that cannot answer a question', () => {
     // Nothing will come back for the call: it ended, and holds no place.
     for (let i = 0; i < 100 && server.suspendedCalls > 0; i++) await new Promise((r) => setTimeout(r, 10))
     expect(server.suspendedCalls).toBe(0)
+  })
+})
+
+describe('logging/setLevel (2025-11-25)', () => {
+  it('filters the session’s tool logs from the level on; a level it does not know is bad params (-32602), naming the levels', async () => {
+    const loud = createMcpTool('loud')
+      .elicits({})
+      .execute(function* (_p, ctx) {
+        for (const level of ['debug', 'info', 'warning', 'error'] as const) yield* ctx.log(level, `a ${level} line`)
+        return 'done'
+      })
+    const client = await connectClient(serve([loud]), '2025-11-25')
+    await expect(client.client.setLoggingLevel('loud' as never)).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/level must be one of debug, info, notice, warning, error, critical, alert, emergency \(got "loud"\)/),
+    })
+    await client.client.setLoggingLevel('warning')
+    await client.call('loud')
+    expect(client.received.filter((r) => r.kind === 'log').map((r) => (r.kind === 'log' ? r.level : ''))).toEqual(['warning', 'error'])
+    await client.client.setLoggingLevel('debug')
+    await client.call('loud')
+    expect(client.received.filter((r) => r.kind === 'log')).toHaveLength(6)
   })
 })
