@@ -1,25 +1,33 @@
 /**
- * The playground's own tools served over stdio (`node playground/bin/mcp-stdio.mjs`), driven by
- * official SDK clients of both generations in a child process, as MCP Inspector would.
+ * The playground's own tools served over stdio — from source (`node playground/bin/mcp-stdio.mjs`,
+ * through tsx) and built (`node playground/dist/stdio/mcp-stdio.js`, what `npm run build` emits) —
+ * driven by official SDK clients of both generations in a child process, as MCP Inspector would.
  */
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { extractModelContext } from '@mcp-bridge/runtime'
 import { accept, connectClient, FULL_CAPABILITIES, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
-import { cleanEnv } from './support/processes.ts'
+import { cleanEnv, run } from './support/processes.ts'
 
-const bin = resolve(dirname(fileURLToPath(import.meta.url)), '../bin/mcp-stdio.mjs')
+const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = resolve(playground, 'bin/mcp-stdio.mjs')
+const built = resolve(playground, 'dist/stdio/mcp-stdio.js')
+beforeAll(() => run(['scripts/build-stdio.mjs'], { cwd: playground, env: cleanEnv(), timeoutMs: 60_000, what: 'the stdio build' }), 90_000)
 const clients: ScriptedClient[] = []
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close()
 })
 
-describe.each(GENERATIONS)('playground tools over stdio, %s client', (generation) => {
+const entries = GENERATIONS.flatMap((generation) => [
+  ['source', generation, bin],
+  ['built', generation, built],
+])
+describe.each(entries)('playground tools over stdio (%s), %s client', (_kind, generation, entry) => {
   it('lists the tools and books a flight with the real book_flight, reading x-model-context', async () => {
     // From another directory, as a desktop client would start it.
     const client = await connectClient(undefined, generation, {
-      stdio: { command: process.execPath, args: [bin], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
+      stdio: { command: process.execPath, args: [entry], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
     })
     clients.push(client)
     const { tools } = await client.client.listTools()
