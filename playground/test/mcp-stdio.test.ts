@@ -20,8 +20,8 @@ afterEach(async () => {
 })
 
 const entries = GENERATIONS.flatMap((generation) => [
-  ['source', generation, bin],
-  ['built', generation, built],
+  ['source', generation, bin] as const,
+  ['built', generation, built] as const,
 ])
 describe.each(entries)('playground tools over stdio (%s), %s client', (_kind, generation, entry) => {
   it('lists the tools and books a flight with the real book_flight, reading x-model-context', async () => {
@@ -56,6 +56,24 @@ describe.each(entries)('playground tools over stdio (%s), %s client', (_kind, ge
     const result = await client.call('book_flight', { from: 'Oslo', destination: 'Berlin' })
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy()
     expect(result.structuredContent).toMatchObject({ booked: true, seat: expect.stringMatching(/^12[A-D]$/), tip: 'Take the train to the center.' })
+  }, 60_000)
+
+  it('offers the prompt and the resource template the Vite plugin discovered (serverPrompts, serverResources)', async () => {
+    const client = await connectClient(undefined, generation, {
+      stdio: { command: process.execPath, args: [entry], cwd: '/', stderr: 'pipe', env: cleanEnv() as Record<string, string> },
+    })
+    clients.push(client)
+    const { prompts } = await client.client.listPrompts()
+    expect(prompts.map((p) => p.name)).toEqual(['plan_weekend'])
+    const completion = await client.client.complete({ ref: { type: 'ref/prompt', name: 'plan_weekend' }, argument: { name: 'city', value: 'o' } })
+    expect(completion.completion.values).toEqual(['Oslo'])
+    const prompt = await client.client.getPrompt({ name: 'plan_weekend', arguments: { city: 'Oslo', from: 'Berlin' } })
+    expect(prompt.messages[0]!.content).toMatchObject({ type: 'text', text: expect.stringMatching(/^Plan a weekend in Oslo, flying from Berlin/) })
+    const { resourceTemplates } = await client.client.listResourceTemplates()
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('flights://{from}/{to}')
+    const read = await client.client.readResource({ uri: 'flights://Oslo/Berlin' })
+    const flights = JSON.parse((read.contents[0] as { text: string }).text) as Array<{ id: string }>
+    expect(flights.map((f) => f.id)).toContain('JS-501')
   }, 60_000)
 })
 

@@ -37,8 +37,8 @@ describe("README: MCP Apps, in the playground's own words", () => {
   const file = (path: string) => readFileSync(resolve(root, path), 'utf8')
 
   it('the option and the server wiring are the ones the playground runs (its MCP Apps tests exercise them)', () => {
-    expect(section).toContain("import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
-    expect(file('playground/src/server/app.ts')).toContain("import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'")
+    expect(section).toContain("import { appViews, serverPrompts, serverResources, serverTools } from '../mcp-bridge/server.gen.ts'")
+    expect(file('playground/src/server/app.ts')).toContain("import { appViews, serverPrompts, serverResources, serverTools } from '../mcp-bridge/server.gen.ts'")
     expect(section).toContain('apps: { views: appViews }')
     expect(file('playground/src/server/app.ts')).toContain('apps: { views: appViews }')
     expect(section).toContain("apps: { include: ['src/styles.css'] }")

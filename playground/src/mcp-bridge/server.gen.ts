@@ -9,6 +9,8 @@ import { chooseColor as tool2 } from '../tools/choose-color/tool'
 import { planTrip as tool3 } from '../tools/plan-trip/tool'
 import { rateTrip as tool4 } from '../tools/rate-trip/tool'
 import { reserveTable as tool5 } from '../tools/reserve-table/tool'
+import { planWeekend as prompt0 } from '../prompts/plan-weekend'
+import { flights as resource0 } from '../resources/flights'
 
 export const serverTools = [tool0, tool1, tool2, tool3, tool4, tool5] as const
 
@@ -19,6 +21,12 @@ export type ToolName = ServerTools[number]['name']
 
 /** Tool name → tool type. */
 export type ToolsByName = { [T in ServerTools[number] as T['name']]: T }
+
+/** Every prompt (`createMcpPrompt`): `createMcpServer({ prompts: serverPrompts })`. */
+export const serverPrompts = [prompt0] as const
+
+/** Every resource and template (`createMcpResource`): `createMcpServer({ resources: serverResources })`. */
+export const serverResources = [resource0] as const
 
 /** Each plugin's MCP Apps view: `createMcpServer({ apps: { views: appViews } })`. */
 export const appViews = appViewsOf(import.meta.url, {"root":"../..","tools":["book_flight","choose_color","plan_trip","reserve_table"],"include":["src/styles.css"]})

@@ -5,13 +5,16 @@
  */
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
 import { createAppServer } from '@mcp-bridge/runtime/server'
-import { appViews, serverTools } from '../mcp-bridge/server.gen.ts'
+import { appViews, serverPrompts, serverResources, serverTools } from '../mcp-bridge/server.gen.ts'
 import { chat, store } from './chat.ts'
 
 const mcp = createMcpServer({
   name: 'mcp-bridge-playground',
   version: '0.1.0',
   tools: serverTools,
+  // Discovered like the tools: a prompt for clients' menus, a resource template of the demo's flights.
+  prompts: serverPrompts,
+  resources: serverResources,
   // Each plugin's UI as an MCP Apps view, in hosts that render them; other clients get forms.
   apps: { views: appViews },
   store,

@@ -5,13 +5,15 @@
  * (`createMcpTool('x').elicits(...).execute(...)`). One matcher, read from one table (`patterns.ts`).
  */
 import { keyName, type EsNode } from './estree.ts'
-import { PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
+import { PLUGIN_FACTORY, PROMPT_FACTORY, RESOURCE_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 
-export type Factory = typeof TOOL_FACTORY | typeof PLUGIN_FACTORY
+export type Factory = typeof TOOL_FACTORY | typeof PLUGIN_FACTORY | typeof PROMPT_FACTORY | typeof RESOURCE_FACTORY
+
+const FACTORIES: ReadonlySet<string> = new Set([TOOL_FACTORY, PLUGIN_FACTORY, PROMPT_FACTORY, RESOURCE_FACTORY])
 
 export interface Bindings {
-  tool: Set<string>
-  plugin: Set<string>
+  /** Local name → the factory it is bound to (named imports, renamed or not). */
+  named: Map<string, Factory>
   namespaces: Set<string>
 }
 
@@ -24,9 +26,9 @@ export function importDeclarations(program: EsNode): EsNode[] {
   return (program.body as EsNode[]).filter((n) => n.type === 'ImportDeclaration')
 }
 
-/** Local names bound to `createMcpTool` / `createPlugin` by value imports of the runtime. */
+/** Local names bound to the factories (`createMcpTool`, `createPlugin`, …) by value imports of the runtime. */
 export function runtimeBindings(program: EsNode): Bindings {
-  const b: Bindings = { tool: new Set(), plugin: new Set(), namespaces: new Set() }
+  const b: Bindings = { named: new Map(), namespaces: new Set() }
   for (const decl of importDeclarations(program)) {
     if ((decl.source as EsNode).value !== RUNTIME_MODULE || decl.importKind === 'type') continue
     for (const spec of decl.specifiers as EsNode[]) {
@@ -34,27 +36,23 @@ export function runtimeBindings(program: EsNode): Bindings {
       if (spec.type === 'ImportNamespaceSpecifier') b.namespaces.add(local)
       if (spec.type !== 'ImportSpecifier' || spec.importKind === 'type') continue
       const imported = keyName(spec.imported)
-      if (imported === TOOL_FACTORY) b.tool.add(local)
-      if (imported === PLUGIN_FACTORY) b.plugin.add(local)
+      if (imported !== undefined && FACTORIES.has(imported)) b.named.set(local, imported as Factory)
     }
   }
   return b
 }
 
 export function hasBindings(b: Bindings): boolean {
-  return b.tool.size + b.plugin.size + b.namespaces.size > 0
+  return b.named.size + b.namespaces.size > 0
 }
 
 export function factoryOf(call: EsNode, b: Bindings): Factory | undefined {
   const callee = call.callee as EsNode
-  if (callee.type === 'Identifier') {
-    if (b.tool.has(callee.name as string)) return TOOL_FACTORY
-    if (b.plugin.has(callee.name as string)) return PLUGIN_FACTORY
-  }
+  if (callee.type === 'Identifier') return b.named.get(callee.name as string)
   if (callee.type === 'MemberExpression' && !callee.computed) {
     const object = callee.object as EsNode
     const name = keyName(callee.property)
-    if (object.type === 'Identifier' && b.namespaces.has(object.name as string) && (name === TOOL_FACTORY || name === PLUGIN_FACTORY)) return name
+    if (object.type === 'Identifier' && b.namespaces.has(object.name as string) && name !== undefined && FACTORIES.has(name)) return name as Factory
   }
   return undefined
 }

@@ -1,6 +1,6 @@
 /**
  * The generated files: `server.gen.ts` (every tool, a `ToolName` union and a name → tool type
- * map), `client.gen.ts` (every plugin's client part for `useChat({ plugins })`) and the manifest.
+ * map; every prompt and resource), `client.gen.ts` (every plugin's client part for `useChat({ plugins })`) and the manifest.
  * Output is a pure function of its input, sorted by tool name with stable formatting, so
  * regenerating unchanged sources yields the same bytes.
  */
@@ -26,6 +26,20 @@ export interface RegistryTool {
   exportName: string
 }
 
+/** A prompt or resource in the server registry: its name (or URI) and where it is exported. */
+export interface RegistryServed {
+  name: string
+  /** Absolute path of the module. */
+  file: string
+  exportName: string
+}
+
+/** Prompts and resources of the server registry. */
+export interface RegistryServedSet {
+  prompts: readonly RegistryServed[]
+  resources: readonly RegistryServed[]
+}
+
 export interface RegistryPlugin {
   toolName: string
   file: string
@@ -47,10 +61,17 @@ export interface ManifestTool {
   plugin: (SourceLocation & { export: string }) | null
 }
 
+/** A prompt (`name`) or resource (`uri`) in the manifest: where it is defined. */
+export interface ManifestServed {
+  source: SourceLocation & { export: string }
+}
+
 export interface Manifest {
   formatVersion: typeof MANIFEST_FORMAT_VERSION
   generator: '@mcp-bridge/vite-plugin'
   tools: ManifestTool[]
+  prompts: Array<ManifestServed & { name: string }>
+  resources: Array<ManifestServed & { uri: string }>
 }
 
 /** MCP Apps views to export from the server registry (`apps` option). */
@@ -61,12 +82,16 @@ export interface RegistryViews {
   tools: readonly string[]
 }
 
-export function renderServerRegistry(outDir: string, tools: readonly RegistryTool[], views?: RegistryViews): string {
+export function renderServerRegistry(outDir: string, tools: readonly RegistryTool[], views?: RegistryViews, served: RegistryServedSet = { prompts: [], resources: [] }): string {
   const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name))
+  const prompts = [...served.prompts].sort((a, b) => a.name.localeCompare(b.name))
+  const resources = [...served.resources].sort((a, b) => a.name.localeCompare(b.name))
   const lines = [...GENERATED_HEADER, '']
   if (views) lines.push(`import { appViewsOf } from '@mcp-bridge/vite-plugin/app-views'`)
   sorted.forEach((t, i) => lines.push(importLine(outDir, t.file, t.exportName, `tool${i}`)))
-  if (sorted.length || views) lines.push('')
+  prompts.forEach((p, i) => lines.push(importLine(outDir, p.file, p.exportName, `prompt${i}`)))
+  resources.forEach((r, i) => lines.push(importLine(outDir, r.file, r.exportName, `resource${i}`)))
+  if (sorted.length || prompts.length || resources.length || views) lines.push('')
   lines.push(
     `export const serverTools = [${sorted.map((_, i) => `tool${i}`).join(', ')}] as const`,
     '',
@@ -77,6 +102,12 @@ export function renderServerRegistry(outDir: string, tools: readonly RegistryToo
     '',
     '/** Tool name → tool type. */',
     `export type ToolsByName = ${sorted.length ? "{ [T in ServerTools[number] as T['name']]: T }" : 'Record<never, never>'}`,
+    '',
+    '/** Every prompt (`createMcpPrompt`): `createMcpServer({ prompts: serverPrompts })`. */',
+    `export const serverPrompts = [${prompts.map((_, i) => `prompt${i}`).join(', ')}] as const`,
+    '',
+    '/** Every resource and template (`createMcpResource`): `createMcpServer({ resources: serverResources })`. */',
+    `export const serverResources = [${resources.map((_, i) => `resource${i}`).join(', ')}] as const`,
     '',
   )
   if (views) {
@@ -109,11 +140,13 @@ export function renderClientRegistry(outDir: string, plugins: readonly RegistryP
   return lines.join('\n')
 }
 
-export function renderManifest(tools: readonly ManifestTool[]): string {
+export function renderManifest(tools: readonly ManifestTool[], prompts: Manifest['prompts'] = [], resources: Manifest['resources'] = []): string {
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     generator: '@mcp-bridge/vite-plugin',
     tools: [...tools].sort((a, b) => a.name.localeCompare(b.name)),
+    prompts: [...prompts].sort((a, b) => a.name.localeCompare(b.name)),
+    resources: [...resources].sort((a, b) => a.uri.localeCompare(b.uri)),
   }
   return `${JSON.stringify(manifest, null, 2)}\n`
 }

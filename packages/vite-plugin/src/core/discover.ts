@@ -1,5 +1,6 @@
 /**
- * Static discovery: find every `createMcpTool(...)` and `createPlugin(...)` chain and record where
+ * Static discovery: find every `createMcpTool(...)` and `createPlugin(...)` chain — and every
+ * `createMcpPrompt(...)` and `createMcpResource(...)`, for the server registry — and record where
  * things are, on the parser Vite ships (oxc) and the same chain matcher as the split
  * (`chains.ts`). Only calls bound to `@mcp-bridge/runtime` count — named imports (renamed or
  * not) and namespace imports — so a same-named function from elsewhere is ignored. Schema
@@ -12,7 +13,7 @@ import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
 import { keyName, type EsNode } from './estree.ts'
 import { SourceReader, type ParseCache, type ParsedSource } from './parsed-source.ts'
-import { mayContainTools, PLUGIN_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
+import { mayContainTools, PLUGIN_FACTORY, PROMPT_FACTORY, RESOURCE_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
 import { exportNameOf, resolveVariable } from './resolve-export.ts'
 
 export interface DiscoveredProperty {
@@ -52,17 +53,33 @@ export interface DiscoveredPlugin {
   onElicitLocation: SourceLocation | undefined
 }
 
+/** A prompt (`createMcpPrompt('name')`) or resource (`createMcpResource('uri')`): its name or URI and where it is exported. */
+export interface DiscoveredServed {
+  /** The prompt's name, or the resource's URI (or URI template). */
+  name: string
+  exportName: string
+  exported: boolean
+  location: SourceLocation
+}
+
 export interface FileDiscovery {
   file: string
   tools: DiscoveredTool[]
   plugins: DiscoveredPlugin[]
+  prompts: DiscoveredServed[]
+  resources: DiscoveredServed[]
   diagnostics: Diagnostic[]
+}
+
+/** What a file holds when it holds nothing. */
+export function emptyDiscovery(file: string, diagnostics: Diagnostic[] = []): FileDiscovery {
+  return { file, tools: [], plugins: [], prompts: [], resources: [], diagnostics }
 }
 
 type Report = (node: EsNode, code: Diagnostic['code'], message: string) => void
 
 export function discoverFile(source: ParsedSource, relativePath: string, reader: SourceReader): FileDiscovery {
-  const result: FileDiscovery = { file: relativePath, tools: [], plugins: [], diagnostics: [] }
+  const result = emptyDiscovery(relativePath)
   const at = (node: EsNode): SourceLocation => ({ file: relativePath, ...source.position(node.start) })
   const report: Report = (node, code, message) => result.diagnostics.push({ ...at(node), severity: 'error', code, message })
 
@@ -79,10 +96,13 @@ export function discoverFile(source: ParsedSource, relativePath: string, reader:
     const holder = exportHolder(source, chain.top)
     if (holder.kind === 'nested') {
       report(call, 'WRAPPED_CALL', `${factory} is called inside a function or expression, which discovery cannot follow. ` +
-        `Define ${factory === TOOL_FACTORY ? 'tools' : 'plugins'} at the top level of a module: export const myTool = ${factory}(...)...`)
+        `Define ${WHAT[factory]} at the top level of a module: export const ${HOLDER[factory]} = ${factory}(...)...`)
       continue
     }
-    if (factory === TOOL_FACTORY) {
+    if (factory === PROMPT_FACTORY || factory === RESOURCE_FACTORY) {
+      const served = readServed(source, call, factory, holder, at, report)
+      if (served) (factory === PROMPT_FACTORY ? result.prompts : result.resources).push(served)
+    } else if (factory === TOOL_FACTORY) {
       const tool = readTool(source, call, chain.steps, holder, at, report)
       if (tool) result.tools.push(tool)
     } else {
@@ -101,14 +121,14 @@ export function discoverProject(root: string, files: readonly string[], shared?:
     // The quick pre-scan (patterns.ts): a file that never names the runtime holds no tool, no
     // plugin and no re-export of them, and is not parsed at all.
     const code = readIfPresent(file)
-    if (code === undefined || !mayContainTools(code)) return { file: relativePath, tools: [], plugins: [], diagnostics: [] }
+    if (code === undefined || !mayContainTools(code)) return emptyDiscovery(relativePath)
     let source: ParsedSource | undefined
     try {
       source = reader.add(file, code)
     } catch (error) {
-      return { file: relativePath, tools: [], plugins: [], diagnostics: [parseFailure(relativePath, code, error)] }
+      return emptyDiscovery(relativePath, [parseFailure(relativePath, code, error)])
     }
-    if (!source) return { file: relativePath, tools: [], plugins: [], diagnostics: [] }
+    if (!source) return emptyDiscovery(relativePath)
     const result = discoverFile(source, relativePath, reader)
     for (const plugin of result.plugins) if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
     return result
@@ -153,6 +173,8 @@ export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery
       })
     }
   }
+  duplicates(results, 'prompts', 'DUPLICATE_PROMPT_NAME', (name, first) => `Prompt name "${name}" is already used by ${first}; prompt names must be unique.`)
+  duplicates(results, 'resources', 'DUPLICATE_RESOURCE_URI', (uri, first) => `Resource "${uri}" is already served by ${first}; each URI (or template) once.`)
   const byName = new Map<string, DiscoveredTool>()
   for (const r of results) {
     for (const tool of r.tools) {
@@ -172,13 +194,53 @@ export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery
   return results
 }
 
+/** What each factory makes, for messages. */
+const WHAT: Record<string, string> = { [TOOL_FACTORY]: 'tools', [PLUGIN_FACTORY]: 'plugins', [PROMPT_FACTORY]: 'prompts', [RESOURCE_FACTORY]: 'resources' }
+const HOLDER: Record<string, string> = { [TOOL_FACTORY]: 'myTool', [PLUGIN_FACTORY]: 'myPlugin', [PROMPT_FACTORY]: 'myPrompt', [RESOURCE_FACTORY]: 'myResource' }
+
+/** A second prompt of one name (or resource of one URI) is an error at the second. */
+function duplicates(results: FileDiscovery[], kind: 'prompts' | 'resources', code: Diagnostic['code'], message: (name: string, first: string) => string): void {
+  const seen = new Map<string, DiscoveredServed>()
+  for (const r of results) {
+    for (const item of r[kind]) {
+      const first = seen.get(item.name)
+      if (!first) seen.set(item.name, item)
+      else r.diagnostics.push({ ...item.location, severity: 'error', code, message: message(item.name, `${first.exportName} at ${first.location.file}:${first.location.line}:${first.location.column}`) })
+    }
+  }
+}
+
+/** A prompt or resource: its literal name or URI (what the registry and manifest list), exported. */
+function readServed(
+  source: ParsedSource,
+  call: EsNode,
+  factory: typeof PROMPT_FACTORY | typeof RESOURCE_FACTORY,
+  holder: Exclude<Holder, { kind: 'nested' }>,
+  at: (n: EsNode) => SourceLocation,
+  report: Report,
+): DiscoveredServed | undefined {
+  const arg = (call.arguments as EsNode[])[0]
+  const name = arg && literalText(arg)
+  const what = factory === PROMPT_FACTORY ? { noun: 'prompt name', example: "createMcpPrompt('review_code')" } : { noun: 'resource URI', example: "createMcpResource('orders://{id}/summary')" }
+  if (name === undefined) {
+    report(arg ?? call, 'NON_LITERAL_NAME', `The ${what.noun} must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: ${what.example}.`)
+    return undefined
+  }
+  const exportName = holder.kind === 'default' ? 'default' : holder.name
+  const exported = holder.kind === 'default' || holder.exported
+  if (!exported) {
+    report(call, 'NOT_EXPORTED', `${factory === PROMPT_FACTORY ? 'Prompt' : 'Resource'} "${name}" (${exportName}) is not exported, so the generated registry cannot import it. Write export const ${exportName} = ...`)
+  }
+  return { name, exportName, exported, location: at(call) }
+}
+
 function reportReExports(program: EsNode, report: Report): void {
   for (const decl of program.body as EsNode[]) {
     if (decl.type !== 'ExportNamedDeclaration' || (decl.source as EsNode | null)?.value !== RUNTIME_MODULE) continue
     for (const spec of decl.specifiers as EsNode[]) {
       const name = keyName(spec.local)
-      if (name === TOOL_FACTORY || name === PLUGIN_FACTORY) {
-        report(spec, 'RE_EXPORT', `Re-exporting ${name} hides the tools made with it from discovery; ` +
+      if (name !== undefined && name in WHAT) {
+        report(spec, 'RE_EXPORT', `Re-exporting ${name} hides the ${WHAT[name]} made with it from discovery; ` +
           `import it from "${RUNTIME_MODULE}" directly where tools are defined.`)
       }
     }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
-import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryTool, type RegistryViews } from './codegen.ts'
+import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryServedSet, type RegistryTool, type RegistryViews } from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { ParseCache } from './parsed-source.ts'
@@ -107,7 +107,7 @@ export class McpBridgeGenerator {
     // registries are known now, before any module runs, unless discovery found errors.
     if (onRegistries && !discoveries.some((d) => d.diagnostics.some((x) => x.severity === 'error'))) {
       const tools = discoveries.flatMap((d) => d.tools.filter((t) => t.exported).map((t) => ({ name: t.name, file: join(root, d.file), exportName: t.exportName })))
-      onRegistries(this.#registries(tools, registryPlugins(root, discoveries)))
+      onRegistries(this.#registries(tools, registryPlugins(root, discoveries), registryServed(root, discoveries)))
     }
     // A full generation (a build, the CLI, a dev server starting) asks the kept results; a
     // regeneration in dev has every unchanged module in memory already.
@@ -133,25 +133,32 @@ export class McpBridgeGenerator {
       }
     })
     const registryTools = validation.tools.map(({ facts, discovered, file }) => ({ name: facts.name, file: join(root, file), exportName: discovered.exportName }))
-    const manifest = renderManifest(manifestTools)
+    const served = registryServed(root, discoveries)
+    const sourceOf = (kind: 'prompts' | 'resources') =>
+      discoveries.flatMap((d) => d[kind].filter((x) => x.exported).map((x) => ({ name: x.name, source: { ...x.location, export: x.exportName } })))
+    const manifest = renderManifest(
+      manifestTools,
+      sourceOf('prompts'),
+      sourceOf('resources').map(({ name, source }) => ({ uri: name, source })),
+    )
     return {
       diagnostics,
       manifest,
       toolCount: registryTools.length,
       // Kept module results were not run, but what they depend on counts as much as what ran.
       inputs: [...new Set([...this.loader.loadedFiles(), ...validation.keptInputs])].sort(),
-      files: [...this.#registries(registryTools, plugins), { path: join(this.options.outDir, this.options.manifest), content: manifest }],
+      files: [...this.#registries(registryTools, plugins, served), { path: join(this.options.outDir, this.options.manifest), content: manifest }],
     }
   }
 
   /** `server.gen.ts` and `client.gen.ts`: these tools, and the plugins of those tools (with `apps`, their views). */
-  #registries(tools: readonly RegistryTool[], plugins: readonly RegistryPlugin[]): GeneratedFile[] {
+  #registries(tools: readonly RegistryTool[], plugins: readonly RegistryPlugin[], servedSet: RegistryServedSet): GeneratedFile[] {
     const { outDir, apps, root } = this.options
     const names = new Set(tools.map((t) => t.name))
     const served = plugins.filter((p) => names.has(p.toolName))
     const views: RegistryViews | undefined = apps ? { root, include: apps.include, tools: [...new Set(served.map((p) => p.toolName))] } : undefined
     return [
-      { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, tools, views) },
+      { path: join(outDir, SERVER_REGISTRY), content: renderServerRegistry(outDir, tools, views, servedSet) },
       { path: join(outDir, CLIENT_REGISTRY), content: renderClientRegistry(outDir, served) },
     ]
   }
@@ -205,4 +212,10 @@ function registryPlugins(root: string, discoveries: readonly FileDiscovery[]): R
     }
   }
   return plugins
+}
+
+/** The exported prompts and resources discovery found: the server registry imports each (duplicates are errors already). */
+function registryServed(root: string, discoveries: readonly FileDiscovery[]): RegistryServedSet {
+  const of = (kind: 'prompts' | 'resources') => discoveries.flatMap((d) => d[kind].filter((x) => x.exported).map((x) => ({ name: x.name, file: join(root, d.file), exportName: x.exportName })))
+  return { prompts: of('prompts'), resources: of('resources') }
 }

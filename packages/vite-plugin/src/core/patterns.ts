@@ -6,6 +6,9 @@ export const RUNTIME_MODULE = '@mcp-bridge/runtime'
 
 export const TOOL_FACTORY = 'createMcpTool'
 export const PLUGIN_FACTORY = 'createPlugin'
+/** Prompts and resources: discovered into the server registry and the manifest, not split. */
+export const PROMPT_FACTORY = 'createMcpPrompt'
+export const RESOURCE_FACTORY = 'createMcpResource'
 
 /** Builder steps whose argument runs only on the server (stubbed in the client bundle). */
 export const SERVER_STEPS = ['execute', 'handoff'] as const
