@@ -10,6 +10,7 @@
  *   - completion, failure and abort all release the scope, the signal listener and the readers.
  */
 import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
+import type { CallObserver } from './call-observer.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod'
 import { assertJsonSafe } from '../model-context/json-safe.ts'
@@ -66,6 +67,8 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
    * result is thus recorded before anything that depends on it runs; if this throws, the call fails.
    */
   persist?: (journal: readonly JournalEntry[]) => Operation<void>
+  /** Told of each step and sample as it happens (tracing, metrics). */
+  observer?: CallObserver
   /** Called once, synchronously, when the call ends (before `outcome` settles). */
   onEnd?: (outcome: BridgeOutcome<ToolResult<T>>) => void
 }
@@ -157,6 +160,7 @@ class BridgeCall<R> implements BridgeHost<R> {
   release: () => void = noop
   onEnd: ((outcome: BridgeOutcome<R>) => void) | undefined
   persist: ((journal: readonly JournalEntry[]) => Operation<void>) | undefined
+  observer: CallObserver | undefined
   /** Where the call runs, and where an async reader waits for its events. */
   scope!: Scope
 
@@ -330,23 +334,28 @@ function* stepStep(call: BridgeCall<unknown>, name: string, body: StepBody): Ope
   const { tool, callId } = call
   const recorded = call.recorder.take('step', name)
   if (recorded) {
+    call.observer?.step({ name, replayed: true })('error' in recorded ? recorded.error : undefined)
     if ('error' in recorded) throw new StepFailedError(tool.name, name, recorded.error.message, recorded.error.code)
     return recorded.value
   }
   const seq = call.recorder.entries.length + 1
+  const idempotencyKey = `${callId}:${name}#${seq}`
+  const ended = call.observer?.step({ name, idempotencyKey, replayed: false })
   let value: unknown
   try {
-    const running = body({ idempotencyKey: `${callId}:${name}#${seq}` })
+    const running = body({ idempotencyKey })
     // An operation or a promise, as typed; a plain value from an untyped caller is taken as is
     // (a string is iterable, and would otherwise be run as an operation).
     value = isPromise(running) ? yield* until(running) : isOperation(running) ? yield* running : running
   } catch (error) {
+    ended?.(error)
     // Misuse inside the body (a nested step, a question) is a bug in the tool, not the step's outcome.
     if (error instanceof ToolContextUsageError) throw error
     const failure = stepFailure(error)
     yield* record(call, { kind: 'step', name, error: failure })
     throw Object.assign(new StepFailedError(tool.name, name, failure.message, failure.code), { cause: error })
   }
+  ended?.()
   try {
     if (value !== undefined) assertJsonSafe(value)
   } catch (error) {
@@ -436,14 +445,25 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
 
 function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>> {
   const recorded = call.recorder.take('sample', 'sample')
-  if (recorded) return recorded.result
+  if (recorded) {
+    call.observer?.sample({ replayed: true })()
+    return recorded.result
+  }
   const provider = call.sampling
   if (!provider) throw new SamplingUnavailableError(call.tool.name)
   const request = buildSamplingRequest(call.tool.name, options)
   call.state = 'awaiting_sample'
   call.log.push({ type: 'sample', request })
+  const answered = call.observer?.sample({ replayed: false })
   try {
-    const result = yield* completeSample(call.tool.name, provider, request, options.schema)
+    let result: SampleResult<unknown>
+    try {
+      result = yield* completeSample(call.tool.name, provider, request, options.schema)
+    } catch (error) {
+      answered?.(error)
+      throw error
+    }
+    answered?.()
     yield* record(call, { kind: 'sample', name: 'sample', result })
     call.log.push({ type: 'sample_result', text: result.text, ...(result.parsed !== undefined && { parsed: result.parsed }) })
     return result
@@ -458,6 +478,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
   const call = new BridgeCall<R>(options.tool, options.callId, options.sampling, options.replay)
   call.onEnd = options.onEnd
   call.persist = options.persist
+  call.observer = options.observer
   // Without a scope of the caller's, the call gets its own: isolated from every other call, and
   // destroyed once the call has ended (its readers then read what was logged, without waiting).
   if (options.scope) call.scope = options.scope

@@ -34,9 +34,12 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
+import { CallTrace, type SegmentStart } from './call-trace.ts'
+import { callMetrics } from '../telemetry/metrics.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
+import { measureStore } from './stores/measured-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 
@@ -126,6 +129,8 @@ export interface StartCall<X> {
   client: string
   /** Who called, over an MCP endpoint with OAuth: the tool's `ctx.auth` (the same on every replay). */
   auth?: McpAuth
+  /** The span of the request or turn that starts the call (a W3C traceparent): its trace is the call's. */
+  traceParent?: string
   /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
   issueToken?: false
   /** Stored with the call for its recovery (see `CallRecord.origin`). */
@@ -168,6 +173,8 @@ export interface ResumeOptions<X> {
   revision?: number
   /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */
   replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'> | undefined
+  /** The span of the request bringing the answer (a W3C traceparent): the call's next part links to it. */
+  traceParent?: string
 }
 
 export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
@@ -199,7 +206,8 @@ export class CallRegistry<X = undefined> {
     this.#leaseMs = options.leaseMs ?? LEASE_MS
     this.clock = options.clock ?? systemClock
     this.options = Object.freeze({ ...options })
-    this.store = options.store ?? createMemoryStore({ clock: this.clock })
+    // Each operation timed (mcp_bridge.store.duration, .errors), when OpenTelemetry is there.
+    this.store = measureStore(options.store ?? createMemoryStore({ clock: this.clock }))
     this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url')
     const [scope, destroy] = createScope(options.scope)
     this.#scope = scope
@@ -284,7 +292,7 @@ export class CallRegistry<X = undefined> {
       try {
         call = this.#run(
           { ...plan.spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
-          { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
+          { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: { kind: 'recover' }, ...(record!.trace !== undefined && { trace: record!.trace }) },
         )
       } catch {
         return void (await leave())
@@ -317,9 +325,10 @@ export class CallRegistry<X = undefined> {
     if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
     await this.#admit(spec.callId, spec.client)
     try {
-      if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0 })
+      const segment: SegmentStart = { kind: 'start', ...(spec.traceParent !== undefined && { parent: spec.traceParent }) }
+      if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0, segment })
       const token = randomBytes(18).toString('base64url')
-      return Object.assign(this.#run(spec, { tokenHash: hashToken(token), revision: 0 }), { token })
+      return Object.assign(this.#run(spec, { tokenHash: hashToken(token), revision: 0, segment }), { token })
     } catch (error) {
       await this.store.release(spec).catch(() => undefined)
       throw error
@@ -334,6 +343,7 @@ export class CallRegistry<X = undefined> {
     const limits = { perClient: maxCallsPerClient, total: maxCalls }
     let admission = await this.store.admit(claim, limits)
     if (admission.admitted) return
+    callMetrics.refused({ 'mcp_bridge.limit': admission.full === 'client' ? this.options.maxCallsPerClientOption : this.options.maxCallsOption, 'mcp_bridge.surface': this.options.surface })
     if (admission.full === 'client') {
       const shrunk = admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxCalls } : undefined
       throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true, shrunk)
@@ -385,10 +395,15 @@ export class CallRegistry<X = undefined> {
   }
 
   /** A new copy of a call (started, replayed or recovered) in the registry's scope. Never refused for capacity. */
-  #run(spec: StartCall<X>, durable: { tokenHash: string | undefined; revision: number; replay?: readonly JournalEntry[]; createdAt?: number }): LiveCall<X> {
+  #run(
+    spec: StartCall<X>,
+    durable: { tokenHash: string | undefined; revision: number; replay?: readonly JournalEntry[]; createdAt?: number; segment: SegmentStart; trace?: string },
+  ): LiveCall<X> {
     let call: LiveCall<X> | undefined
     const registry = this
+    const trace = new CallTrace({ callId: spec.callId, tool: spec.tool.name, surface: this.options.surface }, durable.segment, durable.trace, this.clock)
     const host = createBridgeHost({
+      observer: trace.observer,
       tool: spec.tool,
       params: spec.params,
       callId: spec.callId,
@@ -427,6 +442,7 @@ export class CallRegistry<X = undefined> {
       superseded: false,
       storedQuestion: undefined,
       pinned: false,
+      trace,
     }
     if (!TERMINAL_STATUSES.has(host.status())) {
       this.#calls.set(call.callId, call)
@@ -477,6 +493,7 @@ export class CallRegistry<X = undefined> {
     // Parked before the lock goes: a request that takes the lock next must find this copy waiting
     // here, or it would take it for an outdated one and replay the call.
     if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) {
+      call.trace.parked(question.key)
       this.#parked.touch(call, wait)
       this.#coolDown()
     }
@@ -525,9 +542,16 @@ export class CallRegistry<X = undefined> {
       await release()
       return problem
     }
+    const segment = (replayed: boolean): SegmentStart => ({
+      kind: 'resume',
+      replayed,
+      ...(options.traceParent !== undefined && { request: options.traceParent }),
+      ...(record!.pending && { question: { key: record!.pending.key, askedAt: record!.updatedAt } }),
+    })
     if (live && live.revision === record!.revision && this.isParked(live)) {
       this.#parked.remove(live)
       live.lease = lease
+      live.trace.resumed(segment(false) as Extract<SegmentStart, { kind: 'resume' }>)
       return { ok: true, call: live, replayed: false, record: record! }
     }
     // This process holds an outdated copy (another instance advanced the call) or none at all.
@@ -540,7 +564,7 @@ export class CallRegistry<X = undefined> {
     try {
       const call = this.#run(
         { ...spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
-        { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt },
+        { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: segment(true), ...(record!.trace !== undefined && { trace: record!.trace }) },
       )
       call.lease = lease
       call.storedQuestion = record!.pending?.id // the stored record already asks it
@@ -683,6 +707,8 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.#forget(call)
+    if (call.superseded) call.trace.stopped(outcome.status === 'aborted' ? outcome.reason : outcome.status)
+    else call.trace.ended(outcome)
     // The person is told the call cannot go on; what changed is for the developers.
     if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError) console.error(`[mcp-bridge] tool call ${call.callId}: ${outcome.error.message}`)
     if (call.superseded) {
@@ -741,6 +767,7 @@ export class CallRegistry<X = undefined> {
         ...(change.pending && { pending: change.pending }),
         ...(call.tokenHash !== undefined && { tokenHash: call.tokenHash }),
         ...(call.origin !== undefined && { origin: call.origin }),
+        ...(call.trace.traceparent !== undefined && { trace: call.trace.traceparent }),
         owner: this.instanceId,
         revision: call.revision + 1,
         createdAt: call.createdAt,

@@ -9,6 +9,7 @@ import type { Operation, Scope } from 'effection'
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
 import { nextAsync, type BridgeEvent, type EventReader } from '../bridge/events.ts'
 import type { CallLease } from './stores/call-store.ts'
+import type { CallTrace } from './call-trace.ts'
 
 export interface LiveCall<X = unknown> {
   readonly callId: string
@@ -44,6 +45,8 @@ export interface LiveCall<X = unknown> {
    * or a 2025-11-25 request spans its rounds): it is never let go of from memory while parked.
    */
   pinned: boolean
+  /** Its spans and metrics (no-ops without OpenTelemetry). */
+  readonly trace: CallTrace
 }
 
 /** The next event of a call, or `undefined` once it has ended and every event was read (async code at the edge). */

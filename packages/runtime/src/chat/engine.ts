@@ -14,6 +14,7 @@
  * themselves run as Effection operations in the call registry's scope.
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import { startSpan } from '../telemetry/tracing.ts'
 import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import { contentText } from '../tool/with-content.ts'
 import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
@@ -105,6 +106,8 @@ export interface EngineContext {
   /** The kept conversation's revision as last written (sent with `conversation_state`). */
   revision?(): number | undefined
   signal: AbortSignal
+  /** The turn's span (a W3C traceparent): model calls and tool calls are its children. */
+  traceParent?: string
 }
 
 type CallStop = { kind: 'waiting'; request: ElicitRequest } | { kind: 'done'; outcome: BridgeOutcome<unknown> }
@@ -175,6 +178,7 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
       })
     const resumed = await ctx.calls.resume(response.callId, {
       token: response.token,
+      ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       replay: (record) => {
         const tool = ctx.tools.get(record.tool)
         return tool && { tool, sampling: modelSampling(ctx.model), extra: undefined }
@@ -257,13 +261,28 @@ async function callModel(ctx: EngineContext, conversation: McpMessage[]): Promis
   }))
   let text = ''
   const toolUses: ToolUseContent[] = []
-  for await (const part of ctx.model.stream({ ...(ctx.system && { system: ctx.system }), messages: conversation, tools }, ctx.signal)) {
-    if (part.type === 'text-delta') {
-      text += part.text
-      ctx.emit({ type: 'text_delta', text: part.text })
-    } else if (part.type === 'tool-call') {
-      toolUses.push({ type: 'tool_use', id: part.id, name: part.name, input: part.input })
+  // A GenAI client span per model call; what was said stays out of it.
+  const span = startSpan(`chat ${ctx.model.id}`, {
+    kind: 'client',
+    attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': ctx.model.id },
+    ...(ctx.traceParent !== undefined && { parent: ctx.traceParent }),
+  })
+  try {
+    for await (const part of ctx.model.stream({ ...(ctx.system && { system: ctx.system }), messages: conversation, tools }, ctx.signal)) {
+      if (part.type === 'text-delta') {
+        text += part.text
+        ctx.emit({ type: 'text_delta', text: part.text })
+      } else if (part.type === 'tool-call') {
+        toolUses.push({ type: 'tool_use', id: part.id, name: part.name, input: part.input })
+      } else if (part.type === 'finish') {
+        span.set({ 'gen_ai.response.finish_reasons': part.reason })
+      }
     }
+  } catch (error) {
+    span.fail(error)
+    throw error
+  } finally {
+    span.end()
   }
   conversation.push({ role: 'assistant', content: [...(text ? [{ type: 'text' as const, text }] : []), ...toolUses] })
   return toolUses
@@ -285,6 +304,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
       callId: use.id,
       sampling: modelSampling(ctx.model),
       client: ctx.client,
+      ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       ...(ctx.conversationId !== undefined && { origin: { conversation: ctx.conversationId } satisfies ChatOrigin }),
       extra: undefined,
     })

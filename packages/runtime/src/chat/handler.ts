@@ -6,6 +6,8 @@
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
 import { z } from 'zod'
+import { startSpan } from '../telemetry/tracing.ts'
+import { loadOtel } from '../telemetry/otel.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
@@ -133,7 +135,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     recover: chatRecovery({ tools, model: options.model, limits, conversations, calls: () => calls }),
   })
 
+  // OpenTelemetry, if the app has it: loaded once, before the first request is served.
+  const tracingReady = loadOtel()
   async function handle(request: Request): Promise<Response> {
+    await tracingReady
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return problem(403, 'FORBIDDEN_ORIGIN', foreign)
     // A page of another origin in allowedOrigins (the client hosted apart from the chat) may read
@@ -227,9 +232,15 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           recorder?.record(event)
           if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
         }
+        // The turn: an agent invocation in OpenTelemetry's GenAI terms (the model and its tools, in a loop).
+        const turn = startSpan('invoke_agent mcp-bridge', {
+          kind: 'server',
+          attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'mcp-bridge', 'gen_ai.conversation.id': body.conversation?.id },
+        })
         try {
           await runTurn(
             {
+              ...(turn.traceparent !== undefined && { traceParent: turn.traceparent }),
               model: options.model,
               tools,
               calls,
@@ -244,8 +255,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             body,
           )
         } catch (error) {
+          turn.fail(error)
           emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
         } finally {
+          turn.end()
           open = false
           controller.close()
         }

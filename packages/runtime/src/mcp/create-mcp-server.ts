@@ -11,6 +11,8 @@
  * ends it all.
  */
 import { createScope, type Operation } from 'effection'
+import { startSpan } from '../telemetry/tracing.ts'
+import { loadOtel } from '../telemetry/otel.ts'
 import { z } from 'zod'
 import { LOG_LEVELS } from '../tool/context.ts'
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
@@ -78,6 +80,32 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   /** The open connections that serve resources, with what each subscribed to. */
   const listening = new Set<{ server: McpServer['server']; subscriptions: Set<string> }>()
   /** The edge: an SDK handler's work, as a task of the server's scope. */
+  // OpenTelemetry, if the app has it: loaded once; a request before it is there is served untraced.
+  const tracingReady = loadOtel()
+  /** A tools/call request as an MCP server span; the call's own spans hang below it (its traceparent). */
+  async function traced<T>(request: { params: { name: string } }, ctx: ServerContext, serve: (traceParent: string | undefined) => Promise<T>): Promise<T> {
+    await tracingReady
+    const span = startSpan(`tools/call ${request.params.name}`, {
+      kind: 'server',
+      attributes: {
+        'mcp.method.name': 'tools/call',
+        'gen_ai.tool.name': request.params.name,
+        'gen_ai.operation.name': 'execute_tool',
+        'mcp.session.id': ctx.sessionId,
+        'jsonrpc.request.id': String(ctx.mcpReq.id),
+      },
+    })
+    try {
+      const result = await serve(span.traceparent)
+      if ((result as { isError?: boolean }).isError) span.set({ 'error.type': 'tool_error' })
+      return result
+    } catch (error) {
+      span.fail(error)
+      throw error
+    } finally {
+      span.end()
+    }
+  }
   const perform = <T>(operation: () => Operation<T>): Promise<T> => {
     if (closed) return Promise.reject(new McpServerClosedError(options.name))
     return scope.run(operation)
@@ -171,7 +199,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         const viewed = new Set(options.apps.uris.keys())
         return perform(() => serveViewTool(name, request.params.arguments, { desk: session.desk, calls: service.calls, viewed, park: (call) => parkCall(service, call, true) }))
       }
-      return perform(() => serveToolCall(service, session, server, request, ctx))
+      return traced(request, ctx, (traceParent) => perform(() => serveToolCall(service, session, server, request, ctx, traceParent)))
     })
     if (options.apps || options.resources.length > 0) {
       // What this connection subscribed to; `notifyResourceUpdated` tells it while it is open.

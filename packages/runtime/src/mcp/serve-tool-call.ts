@@ -83,7 +83,7 @@ export function newRound(argsDigest: string, caps: McpRound['caps'], version: st
   return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
 }
 
-function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined): Promise<McpCall> {
+function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined, traceParent: string | undefined): Promise<McpCall> {
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
   const auth = mcpAuthOf(ctx.http?.authInfo)
@@ -98,6 +98,7 @@ function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpToo
     issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
     origin: { caps, version, ...(auth && { auth }) } satisfies McpOrigin,
     ...(auth && { auth }),
+    ...(traceParent !== undefined && { traceParent }),
     extra: round,
   })
 }
@@ -108,6 +109,8 @@ export function* serveToolCall(
   server: Server,
   request: CallToolRequest,
   ctx: ServerContext,
+  /** The request's span (a W3C traceparent), when traced. */
+  traceParent?: string,
 ): Operation<CallToolResult | InputRequiredResult> {
   const { name } = request.params
   const args = request.params.arguments ?? {}
@@ -134,12 +137,12 @@ export function* serveToolCall(
   let call: McpCall
   if (state === undefined) {
     try {
-      call = yield* until(startCall(service, ctx, tool, args, caps, version))
+      call = yield* until(startCall(service, ctx, tool, args, caps, version, traceParent))
     } catch (error) {
       return errorResult((error as Error).message)
     }
   } else {
-    const resumed = yield* resumeCall(service, tool, args, state, caps, version, ctx)
+    const resumed = yield* resumeCall(service, tool, args, state, caps, version, ctx, traceParent)
     if ('failed' in resumed) return resumed.failed
     call = resumed.call
     if (!resumed.answered) {
@@ -239,6 +242,7 @@ function* resumeCall(
   caps: McpRound['caps'],
   version: string | undefined,
   ctx: ServerContext,
+  traceParent: string | undefined,
 ): Operation<{ call: McpCall; answered: boolean } | { failed: CallToolResult | InputRequiredResult }> {
   if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
@@ -246,6 +250,7 @@ function* resumeCall(
   const resumed = yield* until(
     service.calls.resume(state.callId, {
       revision: state.rev,
+      ...(traceParent !== undefined && { traceParent }),
       replay: (record) => {
         const round = newRound(record.paramsDigest, caps, version)
         const auth = (record.origin as Partial<McpOrigin> | undefined)?.auth

@@ -62,6 +62,8 @@ export interface CallRecord {
    * store: the chat conversation it belongs to; the MCP client's capabilities and revision.
    */
   origin?: unknown
+  /** The call's trace (W3C traceparent of its first span), so its later parts join it (`call-trace.ts`). */
+  trace?: string
 }
 
 /**
