@@ -23,6 +23,7 @@
  *     exists is never refused for this process's capacity.
  */
 import { randomBytes } from 'node:crypto'
+import { consoleLogger, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { call as callPromise, createScope, type Operation, type Scope } from 'effection'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
@@ -88,6 +89,8 @@ export interface CallRegistryOptions<X = undefined> {
   maxCallsOption: string
   maxCallsPerClientOption: string
   idleTimeoutOption: string
+  /** Where the registry says what it did on its own (a recovered call). Default: the console. */
+  logger?: McpBridgeLogger
   /** Other waits `park` may be given (for the reason a call that outlived one ends with, on any instance). */
   otherWaits?: readonly AnswerWait[]
   /** Where records live (default: this process's memory). */
@@ -190,6 +193,7 @@ const RECOVERY_CONCURRENCY = 8
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #parked: ParkedCalls<LiveCall<X>>
+  readonly #log: McpBridgeLogger
   /** How long a parked call waits unless `park` says otherwise. */
   readonly #wait: AnswerWait
   readonly #scope: Scope
@@ -213,6 +217,7 @@ export class CallRegistry<X = undefined> {
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
     this.#wait = { ms: options.idleTimeoutMs, option: options.idleTimeoutOption }
+    this.#log = options.logger ?? consoleLogger
     this.#parked = new ParkedCalls<LiveCall<X>>(scope, this.clock, (call, reason) => void call.host.abort(reason))
     void scope.run(() => this.#keepLeases())
     if (options.recover) void scope.run(() => this.#recoverStranded())
@@ -298,11 +303,14 @@ export class CallRegistry<X = undefined> {
         return void (await leave())
       }
       call.lease = lease
-      console.info(`[mcp-bridge] recovered tool call ${callId} (${record!.tool}): its server (${record!.owner}) stopped while running it; running it on from its journal (${record!.journal.length} entries).`)
+      this.#log.info(
+        { callId, tool: record!.tool, stoppedServer: record!.owner, journalEntries: record!.journal.length },
+        `recovered tool call ${callId} (${record!.tool}): its server (${record!.owner}) stopped while running it; running it on from its journal (${record!.journal.length} entries)`,
+      )
       try {
         await plan.drive(call, record!)
       } catch (error) {
-        console.error(`[mcp-bridge] recovered tool call ${callId} (${record!.tool}) could not be carried on: ${(error as Error).message}`)
+        this.#log.error({ callId, tool: record!.tool, err: error }, `recovered tool call ${callId} (${record!.tool}) could not be carried on: ${(error as Error).message}`)
         if (!TERMINAL_STATUSES.has(call.host.status()) && !this.isParked(call)) await call.host.abort('it could not be carried on after its server stopped')
       }
     } finally {
@@ -710,7 +718,7 @@ export class CallRegistry<X = undefined> {
     if (call.superseded) call.trace.stopped(outcome.status === 'aborted' ? outcome.reason : outcome.status)
     else call.trace.ended(outcome)
     // The person is told the call cannot go on; what changed is for the developers.
-    if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError) console.error(`[mcp-bridge] tool call ${call.callId}: ${outcome.error.message}`)
+    if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError) this.#log.error({ callId: call.callId, tool: call.toolName, err: outcome.error }, `tool call ${call.callId}: ${outcome.error.message}`)
     if (call.superseded) {
       call.writes = call.writes.then(() => this.#unlock(call))
       return

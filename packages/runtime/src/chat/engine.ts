@@ -20,7 +20,7 @@ import { contentText } from '../tool/with-content.ts'
 import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { forClient } from '../errors/client-errors.ts'
+import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import { nextEvent, type LiveCall } from '../calls/live-call.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
@@ -108,6 +108,8 @@ export interface EngineContext {
   signal: AbortSignal
   /** The turn's span (a W3C traceparent): model calls and tool calls are its children. */
   traceParent?: string
+  /** Where failures' details go (the client is told a code and a sentence). */
+  logger?: ErrorLog
 }
 
 type CallStop = { kind: 'waiting'; request: ElicitRequest } | { kind: 'done'; outcome: BridgeOutcome<unknown> }
@@ -125,7 +127,7 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
   } catch (error) {
     // A model or adapter failure ends the turn, not the protocol: the client still gets the
     // conversation so far as the final event, and can send the next message.
-    ctx.emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
+    ctx.emit({ type: 'error', ...forClient(error, 'a chat turn failed', ctx.logger) })
     ends = true
   }
   // Also when the client left mid-turn: its calls went on, and a reload will look for them here.
@@ -135,7 +137,7 @@ export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promis
     await ctx.checkpoint?.(conversation)
   } catch (error) {
     saved = false
-    const said = forClient(error, 'a conversation could not be saved')
+    const said = forClient(error, 'a conversation could not be saved', ctx.logger)
     ctx.emit({ type: 'error', code: said.code, message: `The conversation could not be saved. ${said.message}` })
   }
   const revision = saved ? ctx.revision?.() : undefined
@@ -352,7 +354,7 @@ async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: C
     await ctx.calls.park(call, question)
     return true
   } catch (error) {
-    const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`)
+    const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`, ctx.logger)
     ctx.emit({ type: 'error', code: said.code, message: `${call.toolName} could not go on: its question could not be saved. ${said.message}` })
     await report(ctx, conversation, call, await call.host.outcome)
     return false

@@ -6,6 +6,7 @@
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
 import { z } from 'zod'
+import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { startSpan } from '../telemetry/tracing.ts'
 import { loadOtel } from '../telemetry/otel.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
@@ -17,7 +18,7 @@ import { MAX_JSON_DEPTH } from '../model-context/json-safe.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
-import { forClient } from '../errors/client-errors.ts'
+import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
 import { readLimited } from '../http/read-limited.ts'
@@ -54,6 +55,12 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
    * memory. The handler does not close it.
    */
   store?: CallStore
+  /**
+   * Where the server's own messages go (a recovered call, the details of a failure a client is
+   * told only a code for): pino's signature, so `logger: pino()` fits. Default: the console.
+   * Lines written in a traced request carry its `trace_id` and `span_id`.
+   */
+  logger?: McpBridgeLogger
   /**
    * What idle times, leases and expiry are measured with. Default: wall time. Tests pass
    * `createTestClock()` (from `@mcp-bridge/runtime/testing`) here and to their store, then
@@ -104,6 +111,7 @@ const optionsSchema = z
     allowedOrigins: z.unknown().optional(),
     store: callStoreOption.optional(),
     clock: clockOption.optional(),
+    logger: loggerOption.optional(),
   })
   .strict()
 
@@ -116,6 +124,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const limits: ChatLimits = { ...DEFAULT_LIMITS, ...(checked.data.limits as Partial<ChatLimits> | undefined) }
   const origin = resolveRequestOrigin(options, 'createChatHandler')
   const clientKey = options.clientKey ?? defaultClientKey
+  const log = withTraceIds(options.logger ?? consoleLogger)
   const clock = options.clock ?? systemClock
   const store = options.store ?? createMemoryStore({ clock })
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
@@ -132,7 +141,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     store,
     leaseMs: limits.lockLeaseMs,
     clock,
-    recover: chatRecovery({ tools, model: options.model, limits, conversations, calls: () => calls }),
+    logger: log,
+    recover: chatRecovery({ tools, model: options.model, limits, conversations, calls: () => calls, logger: log }),
   })
 
   // OpenTelemetry, if the app has it: loaded once, before the first request is served.
@@ -189,6 +199,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           ...(body.replaceLastTurn && { replaceLastTurn: true }),
           onNew: () => perClient.admit(clientKey(request), body.conversation!.id),
         }),
+        log,
       )
       if (begun instanceof Response) return begun
       if (begun === 'forbidden') {
@@ -238,25 +249,25 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'mcp-bridge', 'gen_ai.conversation.id': body.conversation?.id },
         })
         try {
-          await runTurn(
-            {
-              ...(turn.traceparent !== undefined && { traceParent: turn.traceparent }),
-              model: options.model,
-              tools,
-              calls,
-              limits,
-              client,
-              ...(body.conversation && { conversationId: body.conversation.id }),
-              emit,
-              signal: stop.signal,
-              ...(recorder && { checkpoint: recorder.checkpoint, revision: recorder.revision }),
-              ...(options.system && { system: options.system }),
-            },
-            body,
-          )
+          // Active while the turn runs: its log lines carry its trace, and a model library's spans nest under it.
+          const context = {
+            ...(turn.traceparent !== undefined && { traceParent: turn.traceparent }),
+            model: options.model,
+            logger: log,
+            tools,
+            calls,
+            limits,
+            client,
+            ...(body.conversation && { conversationId: body.conversation.id }),
+            emit,
+            signal: stop.signal,
+            ...(recorder && { checkpoint: recorder.checkpoint, revision: recorder.revision }),
+            ...(options.system && { system: options.system }),
+          }
+          await turn.active(() => runTurn(context, body))
         } catch (error) {
           turn.fail(error)
-          emit({ type: 'error', ...forClient(error, 'a chat turn failed') })
+          emit({ type: 'error', ...forClient(error, 'a chat turn failed', log) })
         } finally {
           turn.end()
           open = false
@@ -275,7 +286,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   async function restore(request: Request): Promise<Response> {
     const key = conversationKeyOf(request, 'GET on the chat endpoint restores a conversation')
     if (key instanceof Response) return key
-    const snapshot = await storeCall(() => conversations.snapshot(key))
+    const snapshot = await storeCall(() => conversations.snapshot(key), log)
     if (snapshot instanceof Response) return snapshot
     if (!snapshot) return notFound(key.id)
     return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
@@ -288,7 +299,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   async function forget(request: Request): Promise<Response> {
     const key = conversationKeyOf(request, 'DELETE on the chat endpoint deletes a conversation')
     if (key instanceof Response) return key
-    const deleted = await storeCall(() => conversations.delete(key))
+    const deleted = await storeCall(() => conversations.delete(key), log)
     if (deleted instanceof Response) return deleted
     if (!deleted) return notFound(key.id)
     for (const call of deleted.calls) await calls.abort(call.callId, call.token, 'the conversation was deleted').catch(() => undefined)
@@ -316,11 +327,11 @@ function notFound(id: string): Response {
 }
 
 /** A store that cannot be reached is the server's problem, said as such (503), not a crash. */
-async function storeCall<T>(read: () => Promise<T>): Promise<T | Response> {
+async function storeCall<T>(read: () => Promise<T>, log?: ErrorLog): Promise<T | Response> {
   try {
     return await read()
   } catch (error) {
-    const said = forClient(error instanceof McpBridgeError ? error : new StoreUnavailableError('conversation', 'its store', error), 'a conversation could not be read')
+    const said = forClient(error instanceof McpBridgeError ? error : new StoreUnavailableError('conversation', 'its store', error), 'a conversation could not be read', log)
     return problem(503, said.code, `The conversation could not be read. ${said.message}`)
   }
 }

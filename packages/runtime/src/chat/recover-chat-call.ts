@@ -7,6 +7,7 @@
  * following a running call, finds it there.
  */
 import type { CallRegistry, RecoveryPlan } from '../calls/call-registry.ts'
+import type { ErrorLog } from '../errors/client-errors.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { McpMessage } from '../sampling/content.ts'
@@ -22,6 +23,7 @@ export interface ChatRecoveryDeps {
   conversations: ConversationLog
   /** The registry the call is recovered into (set once the registry exists). */
   calls: () => CallRegistry<undefined>
+  logger?: ErrorLog
 }
 
 export function chatRecovery(deps: ChatRecoveryDeps): (record: CallRecord) => RecoveryPlan<undefined> | undefined {
@@ -44,6 +46,7 @@ export function chatRecovery(deps: ChatRecoveryDeps): (record: CallRecord) => Re
           ...(carried && { checkpoint: carried.recorder.checkpoint }),
           ...(id !== undefined && { conversationId: id }),
           signal: new AbortController().signal,
+          ...(deps.logger && { logger: deps.logger }),
         }
         await settle(ctx, messages, call)
       },

@@ -13,9 +13,15 @@ const SENTENCES: Record<string, string> = {
 }
 const FALLBACK = 'Something went wrong on the server. Try again in a moment.'
 
+/** Where the details go: the app's logger (`telemetry/logger.ts`), or the console. */
+export interface ErrorLog {
+  error(fields: { err: unknown }, message: string): void
+}
+const consoleLog: ErrorLog = { error: ({ err }, message) => console.error(`[mcp-bridge] ${message}:`, err) }
+
 /** The code and sentence for the client; the error itself is logged with `context`. */
-export function forClient(error: unknown, context: string): { code: string; message: string } {
-  console.error(`[mcp-bridge] ${context}:`, error)
+export function forClient(error: unknown, context: string, log: ErrorLog = consoleLog): { code: string; message: string } {
+  log.error({ err: error }, context)
   const code = error instanceof McpBridgeError ? error.code : 'INTERNAL_ERROR'
   return { code, message: SENTENCES[code] ?? FALLBACK }
 }

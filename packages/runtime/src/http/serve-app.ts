@@ -8,6 +8,7 @@
  * `vite build` with the plugin's `server` option emits `dist/server/index.js`, which calls this.
  */
 import { existsSync, statSync } from 'node:fs'
+import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -47,6 +48,8 @@ export interface ServeAppOptions extends AppRouteOptions {
   rateLimit?: RateLimit
   /** What the rate limit is measured with (default: wall time). */
   clock?: Clock
+  /** Where the server's own messages go (a link it will not serve, a failed request's details): pino's signature. Default: the console. */
+  logger?: McpBridgeLogger
 }
 
 export interface ServedApp {
@@ -72,13 +75,15 @@ const optionsSchema = appRouteOptionsSchema.extend({
     .strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() })
     .optional(),
   clock: clockOption.optional(),
+  logger: loggerOption.optional(),
 })
 
 export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
   if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of createAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('serveApp', summarizeIssues(parsed.error.issues))
-  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, rateLimit, clock, ...routes } = parsed.data
+  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, rateLimit, clock, logger, ...routes } = parsed.data
+  const log = withTraceIds(logger ?? consoleLogger)
   const dir = staticDir instanceof URL ? fileURLToPath(staticDir) : staticDir
   if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) {
     throw new OptionsError('serveApp', { option: 'staticDir', problem: `staticDir ${dir} is not a directory; build the client first (vite build)` })
@@ -86,7 +91,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
 
   const api = appRoutes(app, routes)
   const root = dir === undefined ? undefined : staticRoot(dir)
-  for (const link of root?.skipped ?? []) console.warn(`[mcp-bridge] serveApp: not serving ${link}: only files inside ${dir} are served.`)
+  for (const link of root?.skipped ?? []) log.warn({ link, staticDir: dir }, `serveApp: not serving ${link}: only files inside ${dir} are served.`)
   const files = root
     ? sirv(root.dir, {
         single: true,
@@ -117,7 +122,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
       if (error) {
         // The details are for the server's log; the client gets a code and a sentence.
         res.writeHead(500, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(forClient(error, 'a request failed')))
+        res.end(JSON.stringify(forClient(error, 'a request failed', log)))
         return
       }
       if (files) files(req, res, () => notFound(res))
@@ -152,7 +157,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
       await closeAppServer(app)
     })())
   if (handleSignals) {
-    const onSignal = () => void close().then(() => process.exit(0), (error: unknown) => (console.error(error), process.exit(1)))
+    const onSignal = () => void close().then(() => process.exit(0), (error: unknown) => (log.error({ err: error }, 'serveApp: the app server did not close cleanly'), process.exit(1)))
     process.once('SIGTERM', onSignal)
     process.once('SIGINT', onSignal)
     server.once('close', () => (process.off('SIGTERM', onSignal), process.off('SIGINT', onSignal)))

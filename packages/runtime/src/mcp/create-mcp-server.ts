@@ -115,6 +115,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     calls: new CallRegistry<McpRound>({
       idleTimeoutMs: options.inputTimeoutMs,
       idleTimeoutOption: 'inputTimeoutMs',
+      logger: options.logger,
       otherWaits: [roundHold],
       maxCalls: options.maxSuspendedCalls,
       maxCallsOption: 'maxSuspendedCalls',
@@ -131,6 +132,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     codec: createCallStateCodec(options.secret, ttlSeconds),
     maxArgumentBytes: options.maxArgumentBytes,
     roundHold,
+    logger: options.logger,
     clientKey: options.clientKey,
     apps: options.apps,
     clock: options.clock,

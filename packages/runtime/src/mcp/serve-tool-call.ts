@@ -49,7 +49,7 @@ import { ParkingSampler } from './parked-sampling.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
 import { StoreUnavailableError } from '../calls/stores/store-errors.ts'
-import { forClient } from '../errors/client-errors.ts'
+import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import type { Seat } from './view-desk.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { MAX_JSON_DEPTH } from '../model-context/json-safe.ts'
@@ -69,6 +69,8 @@ export interface ToolCallService {
   maxArgumentBytes: number
   /** How long a call parked between 2026-07-28 rounds waits for the next (`roundHoldMs`). */
   roundHold: AnswerWait
+  /** Where failures' details go (a client is told a sentence). */
+  logger: ErrorLog
 }
 
 /** What an MCP call records for its recovery: the client it serves, as of its first round. */
@@ -175,7 +177,7 @@ export function* serveToolCall(
         // Held in this process while its view answers: pinned, never let go of from memory.
         held = yield* holdForView(session.desk, seat, call, () => parkCall(service, call, true), claimTimeoutMs, service.clock)
       } catch (error) {
-        return notSaved(call, error)
+        return notSaved(call, error, service.logger)
       }
       if (held !== 'bypassed') continue
     }
@@ -200,13 +202,13 @@ function* parkOrFail(service: ToolCallService, call: McpCall, ctx: ServerContext
     yield* parkCall(service, call, !isModernRound(ctx), isModernRound(ctx) ? service.roundHold : undefined)
     return undefined
   } catch (error) {
-    return notSaved(call, error)
+    return notSaved(call, error, service.logger)
   }
 }
 
-function notSaved(call: McpCall, error: unknown): CallToolResult {
+function notSaved(call: McpCall, error: unknown, log: ErrorLog): CallToolResult {
   if (!(error instanceof StoreUnavailableError)) throw error
-  const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`)
+  const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`, log)
   return errorResult(`Tool "${call.toolName}" could not go on: its question could not be saved, so it was not asked. ${said.message}`)
 }
 

@@ -3,6 +3,7 @@
  * never a confusing failure in the middle of somebody's tool call.
  */
 import { randomBytes } from 'node:crypto'
+import { loggerOption, stderrLogger, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import type { AnswerWait } from '../calls/parked-calls.ts'
 import { z } from 'zod'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
@@ -92,6 +93,12 @@ export interface McpServerOptions {
   /** Out-of-band errors (a refused requestState, a transport failure). Default: ignored. */
   onError?: (error: Error) => void
   /**
+   * Where the server's own messages go (a recovered call, the details of a failure a client is
+   * told only a sentence of): pino's signature, so `logger: pino()` fits. Default: the console
+   * (stderr, so a stdio server's protocol channel stays clean). Traced lines carry `trace_id`.
+   */
+  logger?: McpBridgeLogger
+  /**
    * Where suspended calls are recorded (journal, pending question, outcome): a requestState is
    * resumed from the store, so with a shared store (`createRedisStore`) any instance serves it,
    * and a finished call is refused everywhere. Default: this process's memory. Not closed by the server.
@@ -133,6 +140,7 @@ export interface ResolvedServerOptions {
   maxArgumentBytes: number
   clientKey: ClientKey
   onError: (error: Error) => void
+  logger: McpBridgeLogger
   store: CallStore | undefined
   apps: ResolvedAppViews | undefined
   clock: Clock
@@ -160,6 +168,7 @@ const optionsSchema = z
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: z.function().optional(),
     onError: z.function().optional(),
+    logger: loggerOption.optional(),
     store: callStoreOption.optional(),
     clock: clockOption.optional(),
     apps: z
@@ -222,6 +231,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     maxArgumentBytes: options.maxArgumentBytes ?? 256 << 10,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
+    logger: withTraceIds(input.logger ?? stderrLogger),
     store: input.store,
     clock: input.clock ?? systemClock,
     apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new OptionsError('createMcpServer', { option: 'apps', problem: message.replace(/^createMcpServer: /, '') })),

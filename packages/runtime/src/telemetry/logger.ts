@@ -35,6 +35,14 @@ export const consoleLogger: McpBridgeLogger = {
   error: (fields, message) => console.error(`[mcp-bridge] ${message}`, ...shown(fields)),
 }
 
+/** The console's error stream for every level: for a stdio MCP server, whose stdout is the protocol. */
+export const stderrLogger: McpBridgeLogger = {
+  debug: (fields, message) => console.error(`[mcp-bridge] ${message}`, ...shown(fields)),
+  info: (fields, message) => console.error(`[mcp-bridge] ${message}`, ...shown(fields)),
+  warn: (fields, message) => console.error(`[mcp-bridge] ${message}`, ...shown(fields)),
+  error: (fields, message) => console.error(`[mcp-bridge] ${message}`, ...shown(fields)),
+}
+
 function shown(fields: LogFields): unknown[] {
   const { err, ...rest } = fields
   return [...(Object.keys(rest).length > 0 ? [rest] : []), ...(err !== undefined ? [err] : [])]

@@ -5,6 +5,7 @@
  * side effect, so "exactly once" is counted, not assumed.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
+import { captureLogger } from '../support/capture-logger.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -146,7 +147,8 @@ describe('leases of running calls (SQLite, virtual time)', () => {
 
   async function onFile(db: string, clock: TestClock, lockLeaseMs: number) {
     const store = await createSqliteStore({ path: db, clock })
-    const handler = createChatHandler({ tools: [longJob], model: jobModel, store, clock, limits: { lockLeaseMs } })
+    const logged = captureLogger()
+    const handler = createChatHandler({ tools: [longJob], model: jobModel, store, clock, limits: { lockLeaseMs }, logger: logged.logger })
     const server: Server = createServer(toNodeListener(handler))
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     let dead = false
@@ -159,7 +161,7 @@ describe('leases of running calls (SQLite, virtual time)', () => {
       await new Promise((r) => server.close(r))
     }
     cleanups.push(die)
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, store, handler, die }
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`, store, handler, die, logged: logged.entries }
   }
 
   /** Start "a long job" and read its turn until the job has stored its first step; and the request that cancels it. */
@@ -190,8 +192,6 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     expect(jobSteps).toBe(1)
     await first.die()
 
-    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
-    cleanups.push(() => info.mockRestore())
     const second = await onFile(db, clock, lease)
     // Its lock still held by the dead instance: refused as busy, nothing changed — up to the last
     // millisecond — and told honestly when to try again.
@@ -206,7 +206,7 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     // The lease lapses; the next scan (every half lease) takes the call over, by itself.
     await clock.advance(lease / 2)
     await until(() => second.handler.calls.size === 1)
-    expect(info).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`recovered tool call ${started.callId} \\(long_job\\): its server \\(.+\\) stopped while running it`)))
+    expect(second.logged.map((e) => e.message)).toContainEqual(expect.stringMatching(new RegExp(`recovered tool call ${started.callId} \\(long_job\\): its server \\(.+\\) stopped while running it`)))
     // Replayed, not re-run: its recorded step ran once, on the first instance.
     expect(jobSteps).toBe(1)
     // It runs on the second instance now: a cancel there stops it at once.

@@ -7,6 +7,7 @@
  * does next (its next question, its result) lands in the conversation a reload restores.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { captureLogger } from '../support/capture-logger.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suspend } from 'effection'
@@ -68,7 +69,8 @@ const model = createScriptedModel({
 
 async function instance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
   const store = await createSqliteStore({ path: db, clock })
-  const handler = createChatHandler({ tools: [tool], model, store, clock, limits: { lockLeaseMs: LEASE } })
+  const logged = captureLogger()
+  const handler = createChatHandler({ tools: [tool], model, store, clock, limits: { lockLeaseMs: LEASE }, logger: logged.logger })
   let dead = false
   const die = async () => {
     if (dead) return
@@ -81,7 +83,7 @@ async function instance(db: string, clock: TestClock, tool: ReturnType<typeof de
     quiet.mockRestore()
   }
   cleanups.push(die)
-  return { handler, store, die }
+  return { handler, store, die, logged: logged.entries }
 }
 
 const key = { id: 'conversation-recovery-1', secret: 's'.repeat(40) }
@@ -133,9 +135,6 @@ describe('a call running when its server stopped', () => {
     const clock = createTestClock()
     const a = await instance(db, clock, desk(ledgerPath, { stall: true }))
     const { callId, ledger } = await bookUntilTheTicketStep(a, ledgerPath)
-    const info = vi.spyOn(console, 'info').mockImplementation(() => {})
-    cleanups.push(() => info.mockRestore())
-
     const b = await instance(db, clock, desk(ledgerPath))
     expect((await b.store.get(callId))?.status).toBe('running')
     await clock.advance(LEASE - 1) // the dead server's lease has not lapsed: nothing is taken over
@@ -147,7 +146,12 @@ describe('a call running when its server stopped', () => {
     expect(rows.map((r) => r.kind)).toEqual(['reserve', 'ticket', 'ticket'])
     // The same key both times: a ledger keyed by it (as a payment API is) holds one ticket.
     expect(rows[2]!.key).toBe(rows[1]!.key)
-    expect(info).toHaveBeenCalledWith(expect.stringContaining(`recovered tool call ${callId} (book_ticket)`))
+    // Said through the app's logger, with fields a log search can filter on.
+    expect(b.logged).toContainEqual({
+      level: 'info',
+      fields: expect.objectContaining({ callId, tool: 'book_ticket', journalEntries: expect.any(Number) }),
+      message: expect.stringContaining(`recovered tool call ${callId} (book_ticket): its server`),
+    })
 
     // A reload finds the call's end: its card and the result the model will read.
     const restored = await snapshot(b.handler)

@@ -22,6 +22,9 @@ import { resetMetrics } from '../../src/telemetry/metrics.ts'
 import { FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { accept, connectClient } from '../mcp/support/mcp-clients.ts'
+import { captureLogger } from '../support/capture-logger.ts'
+import { readChatEvents, type ChatStreamEvent } from '../../src/client.ts'
+import type { ChatModel } from '../../src/server.ts'
 
 class TestReader extends MetricReader {
   constructor() {
@@ -209,4 +212,37 @@ describe('tracing a durable call', () => {
     // Over MCP the client's model is asked between rounds too: its answer is waited for like a person's.
     expect(spans.filter((s) => s.name.startsWith('await_input')).map((s) => s.name)).toEqual(['await_input pickFlight', 'await_input pickSeat', 'await_input sample'])
   }, 30_000)
+
+  it("the logger: a failure's details go to the app's logger, in the trace of the turn it happened in; the client is told a code and a sentence", async () => {
+    exporter.reset()
+    const unreachable: ChatModel = {
+      id: 'far-away',
+      // eslint-disable-next-line require-yield
+      async *stream() {
+        throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:8080'), { code: 'ECONNREFUSED' })
+      },
+    }
+    const logged = captureLogger()
+    const handler = createChatHandler({ tools: [], model: unreachable, logger: logged.logger })
+    const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }) }))
+    const events: ChatStreamEvent[] = []
+    for await (const e of readChatEvents(response.body!)) events.push(e)
+    await handler.close()
+    await tracerProvider.forceFlush()
+    const said = events.find((e) => e.type === 'error')
+    expect(said).toMatchObject({ code: 'INTERNAL_ERROR', message: 'Something went wrong on the server. Try again in a moment.' })
+    expect(JSON.stringify(events)).not.toContain('10.0.0.5')
+    const turn = exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent mcp-bridge')!
+    expect(logged.entries).toEqual([
+      { level: 'error', message: 'a chat turn failed', fields: { err: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.5:8080' }), trace_id: turn.spanContext().traceId, span_id: turn.spanContext().spanId } },
+    ])
+    // The model call's span says it failed, and how.
+    const call = exporter.getFinishedSpans().find((s) => s.name === 'chat far-away')!
+    expect([call.status.code, call.attributes['error.type']]).toEqual([2, 'ECONNREFUSED'])
+  })
+
+  it('checks the logger option: something without the four methods is refused, naming them', () => {
+    expect(() => createChatHandler({ tools: [], model, logger: console.log as never })).toThrow(/logger: a logger with debug, info, warn and error methods/)
+    expect(() => createMcpServer({ name: 's', version: '1', tools: [], logger: {} as never })).toThrow(/logger: a logger with debug, info, warn and error methods/)
+  })
 })

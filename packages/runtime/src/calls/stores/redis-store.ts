@@ -16,6 +16,7 @@
  * and warns once when it keeps none; a managed Redis that refuses `CONFIG` is taken at its word.
  */
 import { z } from 'zod'
+import { consoleLogger } from '../../telemetry/logger.ts'
 import { summarizeIssues } from '../../errors/issues.ts'
 import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore } from './call-store.ts'
 import { connectRedis, type RedisClient } from './redis-connection.ts'
@@ -37,7 +38,7 @@ export interface RedisStoreOptions {
   keyPrefix?: string
   /**
    * Told once, at connect, when this Redis would lose waiting calls on a restart (no append-only
-   * file). Default: `console.warn`.
+   * file). Default: a warning on the console.
    */
   onWarning?: (message: string) => void
   /**
@@ -75,7 +76,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
   const urls = typeof checked.data.url === 'string' ? [checked.data.url] : checked.data.url
   const cluster = checked.data.cluster ?? Array.isArray(checked.data.url)
   const where = urls.join(', ')
-  const warn = (options.onWarning as ((message: string) => void) | undefined) ?? ((message: string) => console.warn(message))
+  const warn = (options.onWarning as ((message: string) => void) | undefined) ?? ((message: string) => consoleLogger.warn({ store: 'redis' }, message))
   const redis = await connectRedis(urls, cluster)
   let closed = false
 
