@@ -23,6 +23,7 @@ describe('README snippets that name a repository file', () => {
         'adoption/app/src/server/app.ts',
         'adoption/app/src/App.tsx',
         'conformance/oauth-app.ts',
+        'playground/src/server/telemetry.ts',
       ]),
     )
   })

@@ -3,6 +3,8 @@
  * at /api/chat and the same tools as an MCP endpoint at /mcp, on one durable store — in
  * `vite dev`, `vite preview` and the built `node dist/server/index.js`.
  */
+// First: OpenTelemetry set up (when OTEL_EXPORTER_OTLP_ENDPOINT is set) before anything traces.
+import './telemetry.ts'
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
 import { createAppServer } from '@mcp-bridge/runtime/server'
 import { appViews, serverPrompts, serverResources, serverTools } from '../mcp-bridge/server.gen.ts'
