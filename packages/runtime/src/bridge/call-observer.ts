@@ -8,3 +8,18 @@ export interface CallObserver {
   /** `ctx.sample` asks the model (or returns the recorded answer); the function returned is called when it answers. */
   sample(info: { replayed: boolean }): (error?: unknown) => void
 }
+
+/** Both observers told, in order (`b` may be absent). */
+export function bothObservers(a: CallObserver, b: CallObserver | undefined): CallObserver {
+  if (!b) return a
+  return {
+    step(info) {
+      const ends = [a.step(info), b.step(info)]
+      return (error) => ends.forEach((end) => end(error))
+    },
+    sample(info) {
+      const ends = [a.sample(info), b.sample(info)]
+      return (error) => ends.forEach((end) => end(error))
+    },
+  }
+}

@@ -36,6 +36,9 @@ import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, ty
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import { CallTrace, type SegmentStart } from './call-trace.ts'
+import { CallTimeline, type TimelineEntry } from './call-timeline.ts'
+import { bothObservers } from '../bridge/call-observer.ts'
+import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { callMetrics } from '../telemetry/metrics.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
@@ -178,6 +181,25 @@ export interface ResumeOptions<X> {
   replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'> | undefined
   /** The span of the request bringing the answer (a W3C traceparent): the call's next part links to it. */
   traceParent?: string
+  /**
+   * No token is checked: the server's own developer tooling (the Vite plugin's dev panel, in
+   * `vite dev` only) answers the call. Never set from a request.
+   */
+  trusted?: true
+}
+
+/** A call as the dev panel shows it: where it is and what it did (`recordActivity`). */
+export interface CallActivity {
+  callId: string
+  tool: string
+  /** Held in this process now (running, or parked in memory), or only known from what it did here. */
+  live: boolean
+  status: string
+  /** The question it waits on, when this process holds it. */
+  pending: ElicitRequest | undefined
+  /** `CallRecord.origin` of the call (the chat conversation it belongs to). */
+  origin: unknown
+  timeline: readonly TimelineEntry[]
 }
 
 export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
@@ -194,6 +216,8 @@ export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #parked: ParkedCalls<LiveCall<X>>
   readonly #log: McpBridgeLogger
+  /** Timelines of the calls seen since `recordActivity()`, live and the last ended (by end order). */
+  #activity: { timelines: Map<string, CallTimeline>; ended: string[]; keep: number; origins: Map<string, unknown> } | undefined
   /** How long a parked call waits unless `park` says otherwise. */
   readonly #wait: AnswerWait
   readonly #scope: Scope
@@ -410,8 +434,9 @@ export class CallRegistry<X = undefined> {
     let call: LiveCall<X> | undefined
     const registry = this
     const trace = new CallTrace({ callId: spec.callId, tool: spec.tool.name, surface: this.options.surface }, durable.segment, durable.trace, this.clock)
+    const timeline = this.#timelineOf(spec.callId, spec.tool.name, spec.origin)
     const host = createBridgeHost({
-      observer: trace.observer,
+      observer: bothObservers(trace.observer, timeline?.observer),
       tool: spec.tool,
       params: spec.params,
       callId: spec.callId,
@@ -431,6 +456,7 @@ export class CallRegistry<X = undefined> {
       ...(spec.sampling && { sampling: spec.sampling }),
       ...(durable.replay && { replay: durable.replay }),
     })
+    timeline?.follow(host, durable.segment.kind === 'resume' ? (durable.segment.replayed ? 'replayed from its journal' : 'an answer came') : durable.segment.kind)
     call = {
       callId: spec.callId,
       client: spec.client,
@@ -502,6 +528,7 @@ export class CallRegistry<X = undefined> {
     // here, or it would take it for an outdated one and replay the call.
     if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) {
       call.trace.parked(question.key)
+      this.#activity?.timelines.get(call.callId)?.note('parked', `waits for ${question.key}`)
       this.#parked.touch(call, wait)
       this.#coolDown()
     }
@@ -560,6 +587,7 @@ export class CallRegistry<X = undefined> {
       this.#parked.remove(live)
       live.lease = lease
       live.trace.resumed(segment(false) as Extract<SegmentStart, { kind: 'resume' }>)
+      this.#activity?.timelines.get(callId)?.note('resumed', 'an answer came')
       return { ok: true, call: live, replayed: false, record: record! }
     }
     // This process holds an outdated copy (another instance advanced the call) or none at all.
@@ -626,7 +654,7 @@ export class CallRegistry<X = undefined> {
     if (!record) {
       return refusal('NOT_FOUND', 'This tool call is no longer known (it expired, or it was held by a server that keeps calls only in memory).')
     }
-    if (options.token !== undefined || record.tokenHash !== undefined) {
+    if (!options.trusted && (options.token !== undefined || record.tokenHash !== undefined)) {
       if (!tokenMatches(record.tokenHash, options.token)) {
         return refusal('WRONG_TOKEN', `This request does not carry the token of tool call ${callId}; nothing was changed.`)
       }
@@ -648,10 +676,15 @@ export class CallRegistry<X = undefined> {
    * a local copy is stopped (its `finally` runs) and the abort is written to the record directly.
    * `wasRunning` says a response was serving the call (and reports its end).
    */
-  async abort(callId: string, token: unknown, reason: string): Promise<{ ok: true; wasRunning: boolean; toolName: string; completed?: readonly string[] } | CallRefusal> {
+  async abort(
+    callId: string,
+    token: unknown,
+    reason: string,
+    { trusted = false }: { trusted?: boolean } = {},
+  ): Promise<{ ok: true; wasRunning: boolean; toolName: string; completed?: readonly string[] } | CallRefusal> {
     const live = this.#calls.get(callId)
     if (live && !this.isParked(live)) {
-      if (!this.verifyToken(live, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
+      if (!trusted && !this.verifyToken(live, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
       await live.host.abort(reason)
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
@@ -659,7 +692,7 @@ export class CallRegistry<X = undefined> {
     if (!lease) return this.#held(callId)
     try {
       const record = await this.store.get(callId)
-      const problem = await this.#check(callId, record, { token, replay: () => undefined })
+      const problem = await this.#check(callId, record, { token, replay: () => undefined, ...(trusted && { trusted: true as const }) })
       // 'running' with its lock free and no copy here: the instance running it stopped (a live one
       // renews the lock). Nothing will ever finish it, so the abort is recorded in its place.
       const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live
@@ -701,8 +734,56 @@ export class CallRegistry<X = undefined> {
     await this.#destroy()
   }
 
+  /**
+   * Keep a timeline of every call from now on, and of the last `keep` that ended: what the dev
+   * panel shows (`activity()`). Off until asked: a server in production keeps none.
+   */
+  recordActivity(keep = 50): void {
+    this.#activity ??= { timelines: new Map(), ended: [], keep, origins: new Map() }
+  }
+
+  /** The calls seen since `recordActivity()`: the live ones first, then those that ended, the latest first. */
+  activity(): CallActivity[] {
+    if (!this.#activity) return []
+    const { timelines, ended, origins } = this.#activity
+    const one = (callId: string): CallActivity => {
+      const timeline = timelines.get(callId)!
+      const live = this.#calls.get(callId)
+      const last = timeline.entries().findLast((e) => e.kind === 'ended' || e.kind === 'parked')
+      const status = live ? (this.isParked(live) ? 'waiting' : live.host.status()) : last?.kind === 'ended' ? last.text.split(':')[0]! : 'waiting (in the store)'
+      return { callId, tool: timeline.tool, live: live !== undefined, status, pending: live?.host.pending(), origin: origins.get(callId), timeline: [...timeline.entries()] }
+    }
+    const endedIds = new Set(ended)
+    return [...[...timelines.keys()].filter((id) => !endedIds.has(id)).map(one), ...[...ended].reverse().map(one)]
+  }
+
+  #timelineOf(callId: string, tool: string, origin: unknown): CallTimeline | undefined {
+    const activity = this.#activity
+    if (!activity) return undefined
+    let timeline = activity.timelines.get(callId)
+    if (!timeline) activity.timelines.set(callId, (timeline = new CallTimeline(callId, tool, this.clock)))
+    if (origin !== undefined) activity.origins.set(callId, origin)
+    const at = activity.ended.indexOf(callId)
+    if (at >= 0) activity.ended.splice(at, 1) // ended here before, going on again (another instance moved it)
+    return timeline
+  }
+
+  /** A call that ended (or whose copy stopped) here: its timeline joins the recent ones. */
+  #ended(call: LiveCall<X>): void {
+    const activity = this.#activity
+    // A copy let go of is not the call ending: it waits in the store (its timeline said so).
+    if (!activity?.timelines.has(call.callId) || this.#calls.has(call.callId) || call.superseded) return
+    activity.ended.push(call.callId)
+    while (activity.ended.length > activity.keep) {
+      const old = activity.ended.shift()!
+      activity.timelines.delete(old)
+      activity.origins.delete(old)
+    }
+  }
+
   /** Stop a local copy that is not the current one any more, without recording anything for it. */
   #supersede(call: LiveCall<X>, reason = 'another instance advanced this call'): void {
+    this.#activity?.timelines.get(call.callId)?.unfollow(reason === HIBERNATED ? 'let go of from memory while it waits; an answer replays it' : `this copy stopped: ${reason}`)
     call.superseded = true
     this.#forget(call)
     void call.host.abort(reason)
@@ -715,6 +796,7 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.#forget(call)
+    this.#ended(call)
     if (call.superseded) call.trace.stopped(outcome.status === 'aborted' ? outcome.reason : outcome.status)
     else call.trace.ended(outcome)
     // The person is told the call cannot go on; what changed is for the developers.

@@ -6,6 +6,7 @@
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
 import { z } from 'zod'
+import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { startSpan } from '../telemetry/tracing.ts'
 import { loadOtel } from '../telemetry/otel.ts'
@@ -73,6 +74,8 @@ export interface ChatHandler {
   (request: Request): Promise<Response>
   /** The tool calls this handler holds (waiting for users, or running). */
   readonly calls: CallRegistry<undefined>
+  /** For the Vite plugin's dev panel (in `vite dev` only): calls with their timelines; answer or cancel as the developer. */
+  readonly devtools: ChatDevtools
   /** Abort every call (server shutdown). */
   close(): Promise<void>
 }
@@ -319,7 +322,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return key.data
   }
 
-  return Object.assign(handle, { calls, close: () => calls.close('the chat server closed') })
+  return Object.assign(handle, { calls, devtools: createChatDevtools({ calls, store, tools, model: options.model }), close: () => calls.close('the chat server closed') })
 }
 
 function notFound(id: string): Response {
