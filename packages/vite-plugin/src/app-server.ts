@@ -113,7 +113,7 @@ function appOf(module: Record<string, unknown>, entry: string, root: string): Ap
  * `generated()` resolves once no generation runs: the module is loaded after the registries are
  * on disk, so their first writing does not reload it (and end the calls it just started).
  */
-export function mountInDev(vite: ViteDevServer, server: ServerOption, generated: () => Promise<void>): { close(): Promise<void> } {
+export function mountInDev(vite: ViteDevServer, server: ServerOption, generated: () => Promise<void>): { close(): Promise<void>; load(): Promise<AppServer> } {
   const root = vite.config.root
   if (!existsSync(server.entry)) {
     vite.config.logger.warn(`[mcp-bridge] server: ${relative(root, server.entry)} does not exist yet; ${server.chatPath} answers once it does.`)
@@ -128,6 +128,8 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption, generated:
       const module = (await vite.ssrLoadModule(server.entry)) as Record<string, unknown>
       if (current?.module === module) return current.app
       const app = appOf(module, server.entry, root)
+      // In dev its calls keep timelines for the dev panel (`/__mcp-bridge/`).
+      ;(app.chat as { devtools?: { calls(): unknown } }).devtools?.calls()
       const previous = current
       current = { module, app }
       if (previous) {
@@ -145,6 +147,7 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption, generated:
   }
   vite.middlewares.use(lazyRoutes(load, server))
   return {
+    load,
     async close() {
       if (current) await closeQuietly(current.app)
       current = undefined

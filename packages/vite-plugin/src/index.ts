@@ -24,6 +24,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { Plugin, ResolvedConfig, ViteDevServer } from 'vite'
+import type { AppServer } from '@mcp-bridge/runtime/server'
 import { fingerprint, readCached, writeCached } from './core/build-cache.ts'
 import { formatDiagnostic, type Diagnostic } from './core/diagnostics.ts'
 import { CLIENT_REGISTRY, SERVER_REGISTRY } from './core/codegen.ts'
@@ -44,6 +45,8 @@ import { appZodVersion, isBeforeZod4 } from './core/zod-version.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
 import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
+import { PANEL_MODULE_ID, PANEL_SOURCE } from './dev-panel/panel-module.ts'
+import { PANEL_PATH, panelMiddleware } from './dev-panel/panel-routes.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -75,7 +78,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   let watching: Promise<void> = Promise.resolve()
   const idle = () => session?.idle ?? Promise.resolve()
   /** The app server mounted in dev (closed with the dev server). */
-  let devApp: { close(): Promise<void> } | undefined
+  let devApp: { close(): Promise<void>; load(): Promise<AppServer> } | undefined
   /** Whether this build's diagnostics were printed (buildEnd runs once per environment). */
   let reported = false
   /** Set in a view build (`view-build.ts`): this instance builds that one MCP Apps view and nothing else. */
@@ -200,9 +203,11 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     resolveId: {
-      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^${VIEW_ENTRY_ID}$`) },
+      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^${VIEW_ENTRY_ID}$|^${PANEL_MODULE_ID}$`) },
       handler(id, importer) {
         if (inert) return null
+        // The dev panel's page script (dev only: nothing imports it in a build).
+        if (id === PANEL_MODULE_ID && config.command === 'serve') return `\0${PANEL_MODULE_ID}`
         const views = resolveViewModules(id, { view, building: config.command === 'build' && this.environment.config.consumer === 'server' && !!options.apps })
         if (views) return views
         // Effection's `main()` imports node:process lazily, only when it runs under Node; in the
@@ -262,9 +267,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     load: {
-      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/(?:server-index|app-view-entry|app-views))(?:[?#].*)?$/ },
+      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/(?:server-index|app-view-entry|app-views|dev-panel))(?:[?#].*)?$/ },
       async handler(id) {
         if (inert) return null
+        if (id === `\0${PANEL_MODULE_ID}`) return PANEL_SOURCE
         const views = loadViewModules(id, options, view)
         if (views !== undefined) return views
         if (options.server) {
@@ -365,6 +371,14 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     configureServer(server: ViteDevServer) {
       if (inert) return
       if (options.server) devApp = mountInDev(server, options.server, idle)
+      // The dev panel: tools, diagnostics and calls at /__mcp-bridge/, named where the dev server says its URLs.
+      server.middlewares.use(panelMiddleware(server, { generated: () => lastResult, app: devApp?.load }))
+      const printUrls = server.printUrls.bind(server)
+      server.printUrls = () => {
+        printUrls()
+        const url = server.resolvedUrls?.local[0]
+        if (url) server.config.logger.info(`  \u279c  mcp-bridge: ${url.replace(/\/$/, '')}${PANEL_PATH}  (tools, diagnostics, calls)`)
+      }
       const failOnError = options.failOnError ?? false
       // The first generation usually ends before any page is open: a page that connects while
       // errors stand gets them too (not only after the next edit).
@@ -377,7 +391,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           if (first) loader?.warm().catch((error: unknown) => server.config.logger.warn(`[mcp-bridge] the module loader could not start: ${(error as Error).message}`))
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
           for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
-          overlay = errors.length ? { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}`, stack: '', plugin: 'mcp-bridge' } : undefined
+          overlay = errors.length
+            ? { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}\n\nEvery tool and diagnostic: ${PANEL_PATH} on this server.`, stack: '', plugin: 'mcp-bridge' }
+            : undefined
           if (overlay) {
             server.ws.send({ type: 'error', err: overlay })
             if (failOnError) server.config.logger.error('[mcp-bridge] failOnError is set; fix the errors above')

@@ -86,12 +86,14 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
     if (closed) return { status: 'handled', outcome: Promise.resolve({ status: 'cancelled', reason: 'the chat was closed' }) }
     const controller = new AbortController()
     const task = scope.run(() => execute(plugin, question, controller.signal))
-    running.set(callId, { task, controller })
+    // This run's own entry: by the time a cancelled run settles, the call's next question may
+    // be running under the same call id, and its entry says nothing about this one.
+    const entry: { task: typeof task; controller: AbortController; reason?: string } = { task, controller }
+    running.set(callId, entry)
     const outcome = task.then(
       (value) => value,
       (error: unknown): HandlerOutcome => {
-        const entry = running.get(callId)
-        if (entry?.reason !== undefined) return { status: 'cancelled', reason: entry.reason }
+        if (entry.reason !== undefined) return { status: 'cancelled', reason: entry.reason }
         return { status: 'failed', error: error instanceof Error ? error : new Error(String(error)) }
       },
     )

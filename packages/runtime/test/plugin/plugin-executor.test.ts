@@ -189,6 +189,22 @@ describe('createPluginExecutor', () => {
     await host.abort()
   })
 
+  it('a run cancelled as the next question of its call starts (a restore, another tab, the dev panel moved it on) settles as cancelled, not as a failure of the new one', async () => {
+    const { host, executor } = setup()
+    const question = toWire(await nextElicit(host))
+    const first = executor.handle(question)
+    const next = { ...question, request: { ...question.request, id: 'next-question' } }
+    // The screen is cleared and the call's next question arrives in the same tick, before the first run has settled.
+    const cancelled = executor.cancel('call_1', 'the conversation moved on')
+    const second = executor.handle(next)
+    await cancelled
+    expect(first.status === 'handled' && (await first.outcome)).toEqual({ status: 'cancelled', reason: 'the conversation moved on' })
+    expect(executor.active()).toEqual(['call_1']) // the second run is the call's current one
+    expect(second.status).toBe('handled')
+    await executor.close()
+    await host.abort()
+  })
+
   it('reads the context only from the encoded data, never from text in the message', async () => {
     const { host, store, executor } = setup()
     const req = await nextElicit(host)
