@@ -7,7 +7,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
@@ -204,6 +204,52 @@ describe('playground in Chromium', () => {
     }
     await second.close()
   }, 90_000)
+
+  it('the dev panel (/__mcp-bridge/): the call appears, its timeline grows, and the answers given there complete the booking in the chat', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    // Named where the dev server says its URLs.
+    expect(devOutput()).toContain(`mcp-bridge: ${new URL('/__mcp-bridge/', base).href}`)
+    const panel = await page.context().newPage()
+    pages.push(panel)
+    const panelErrors: string[] = []
+    panel.on('pageerror', (e) => panelErrors.push(e.message))
+    await panel.goto(new URL('/__mcp-bridge/', base).href)
+    await panel.getByRole('heading', { name: 'mcp-bridge dev panel' }).waitFor({ timeout: 30_000 })
+    // Every discovered tool, and which store keeps the calls.
+    await panel.getByRole('article', { name: 'Tool book_flight' }).waitFor()
+    expect(await panel.getByRole('article', { name: /^Tool / }).count()).toBe(6)
+    await panel.getByText('Calls are kept in the sqlite store.').waitFor()
+    const call = panel.getByRole('article', { name: /^Call book_flight / })
+    const timeline = call.getByRole('list', { name: 'Timeline' })
+    await timeline.getByText('asks pickFlight: Select your flight', { exact: false }).waitFor({ timeout: 30_000 })
+    // Answered as the person, in the panel.
+    const flight = call.getByRole('region', { name: 'Answer pickFlight of book_flight' })
+    await flight.getByLabel('Flight id').fill('JS-501')
+    await flight.getByRole('button', { name: 'Submit' }).click()
+    // The chat follows (its conversation was told): the flight list goes, the seat map comes.
+    await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
+    expect(await page.getByRole('button', { name: /JetStream JS-501/ }).count()).toBe(0)
+    await timeline.getByText('asks pickSeat', { exact: false }).waitFor()
+    const seat = call.getByRole('region', { name: 'Answer pickSeat of book_flight' })
+    // A row the cabin does not have is refused by the tool's schema: the panel's form says so, and keeps the seat.
+    await seat.getByLabel('Row').fill('99')
+    await seat.getByLabel('Seat').selectOption('B')
+    await seat.getByRole('button', { name: 'Submit' }).click()
+    await seat.getByText(/12|less than or equal/).first().waitFor({ timeout: 10_000 })
+    expect(await seat.getByLabel('Seat').inputValue()).toBe('B')
+    await seat.getByLabel('Row').fill('3')
+    await seat.getByRole('button', { name: 'Submit' }).click()
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
+    await call.getByText('completed', { exact: true }).first().waitFor({ timeout: 10_000 })
+    expect(await timeline.getByText('ended', { exact: true }).count()).toBe(1)
+    expect(panelErrors).toEqual([])
+    await panel.close()
+    // Only this dev server's own pages may act: no JSON, or another origin, is refused.
+    const act = (headers: Record<string, string>) => fetch(new URL('/__mcp-bridge/api/calls/any/cancel', base), { method: 'POST', headers, body: '{}' })
+    expect((await act({ 'content-type': 'text/plain' })).status).toBe(403)
+    expect((await act({ 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403)
+  }, 120_000)
 
   it('a tab that missed what another did is refused without harm and catches up: its stale answer changes nothing', async () => {
     await send('Book a flight from Oslo to Berlin')
@@ -808,6 +854,10 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
   it('vite build emits the client and dist/server/index.js, which serves both under plain Node; a flight is booked', async () => {
     await run([vite, 'build', '--logLevel', 'error'], { cwd: playground, env: cleanEnv(), timeoutMs: 90_000, what: 'vite build' })
+    // The dev panel is never part of a build.
+    const shipped = readdirSync(join(playground, 'dist/client/assets')).map((f) => readFileSync(join(playground, 'dist/client/assets', f), 'utf8')).join('\n')
+    expect(shipped).not.toContain('__mcp-bridge')
+    expect(shipped).not.toContain('mcp-bridge dev panel')
     const port = await freePort()
     built = (await startServer(['dist/server/index.js'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })).child
     await page.goto(`http://127.0.0.1:${port}/`)
