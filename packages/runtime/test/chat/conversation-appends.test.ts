@@ -10,10 +10,13 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Redis } from 'ioredis'
 import { type CallStore, type ChatHandler, createChatHandler, createRedisStore, createSqliteStore } from '../../src/server.ts'
-import { type ChatController, type ConversationKey, type ConversationSnapshot, type ConversationStorage, createChatController } from '../../src/client.ts'
+import type { ChatController, ConversationKey, ConversationSnapshot, ConversationStorage } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { hashToken } from '../../src/calls/call-record.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { chatPage, memoryStorage } from '../support/chat-page.ts'
+
+const page = (handler: ChatHandler, storage: ConversationStorage): ChatController => chatPage(handler, storage, [])
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-appends-'))
 let redis: RedisProcess
@@ -35,18 +38,6 @@ function counting(store: CallStore) {
     putConversation: (r) => ((seen.written += JSON.stringify(r.state ?? null).length), r.id.startsWith('client-index.') || seen.folds++, store.putConversation(r)),
   }
   return { store: counted, seen }
-}
-
-function page(handler: ChatHandler, storage: ConversationStorage): ChatController {
-  return createChatController({
-    id: 'main',
-    storage,
-    fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-  })
-}
-function memoryStorage(): ConversationStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>()
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) }
 }
 
 describe('a turn costs the store what it adds, not what came before', () => {

@@ -23,6 +23,9 @@ import { appendToTranscript, boundTranscript, MAX_LOGS_PER_CALL } from '../../sr
 import type { TranscriptEvent } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookingPlugin, FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
+import { chatPage, memoryStorage } from '../support/chat-page.ts'
+
+const page = (handler: ChatHandler, storage: ConversationStorage): ChatController => chatPage(handler, storage, [bookingPlugin.client])
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-conversations-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -46,11 +49,6 @@ const model = createScriptedModel({
   onSample: () => 'Use terminal 4.',
 })
 
-function memoryStorage(): ConversationStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>()
-  return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) }
-}
-
 const handlers: ChatHandler[] = []
 function serve(store: CallStore): ChatHandler {
   const handler = createChatHandler({ tools: [bookingPlugin, slowCount], model, store })
@@ -60,15 +58,6 @@ function serve(store: CallStore): ChatHandler {
 afterAll(async () => {
   for (const h of handlers) await h.close()
 })
-
-function page(handler: ChatHandler, storage: ConversationStorage): ChatController {
-  return createChatController({
-    id: 'main',
-    storage,
-    plugins: [bookingPlugin.client],
-    fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-  })
-}
 
 /** Lets what the last step started run (a request it sent, if any). */
 const sleep0 = () => new Promise((resolve) => setTimeout(resolve, 50))

@@ -6,28 +6,18 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createChatHandler, createMemoryStore, type ChatHandler } from '../../src/server.ts'
-import { createChatController, type ChatController, type ConversationStorage } from '../../src/client.ts'
+import type { ChatController, ConversationStorage } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { bookingPlugin, FlightList, nextEmission, until } from '../support/booking-client.ts'
+import { chatPage, memoryStorage } from '../support/chat-page.ts'
+
+const page = (handler: ChatHandler, storage: ConversationStorage): ChatController => chatPage(handler, storage, [bookingPlugin.client])
 
 const model = createScriptedModel({
   onUserMessage: [{ match: /book/i, reply: { text: 'On it. ', toolCalls: [{ name: 'book_flight', input: { from: 'OSL', destination: 'BER' } }] } }],
   onToolResult: (_name, r) => `Booked: ${(r as { ticketNumber?: string }).ticketNumber ?? 'no'}`,
   onSample: () => 'Use terminal 4.',
 })
-
-function page(handler: ChatHandler, storage: ConversationStorage): ChatController {
-  return createChatController({
-    id: 'main',
-    storage,
-    plugins: [bookingPlugin.client],
-    fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-  })
-}
-function memoryStorage(): ConversationStorage {
-  const data = new Map<string, string>()
-  return { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) }
-}
 
 describe('chat devtools (the dev panel)', () => {
   it('lists a call with its timeline; answers its questions as the developer — a refused one changes nothing — and a page of its conversation restores the booking and its reply', async () => {

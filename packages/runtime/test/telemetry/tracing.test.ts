@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, createPlugin } from '../../src/index.ts'
 import { createChatHandler, createSqliteStore, type CallStore, type ChatHandler } from '../../src/server.ts'
-import { createChatController, type ChatController, type ConversationStorage } from '../../src/client.ts'
+import type { ChatController, ConversationStorage } from '../../src/client.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 import { resetMetrics } from '../../src/telemetry/metrics.ts'
 import { FlightList, nextEmission, SeatPicker, until } from '../support/booking-client.ts'
@@ -25,6 +25,7 @@ import { accept, connectClient } from '../mcp/support/mcp-clients.ts'
 import { captureLogger } from '../support/capture-logger.ts'
 import { readChatEvents, type ChatStreamEvent } from '../../src/client.ts'
 import type { ChatModel } from '../../src/server.ts'
+import { chatPage, memoryStorage } from '../support/chat-page.ts'
 
 class TestReader extends MetricReader {
   constructor() {
@@ -76,20 +77,12 @@ const tripPlugin = createPlugin(bookTrip)
     },
   })
   .build()
+const page = (handler: ChatHandler, storage: ConversationStorage): ChatController => chatPage(handler, storage, [tripPlugin.client])
 const model = createScriptedModel({
   onUserMessage: [{ match: /book/i, reply: { text: 'On it.', toolCalls: [{ name: 'book_trip', input: { destination: 'Lisbon' } }] } }],
   onToolResult: () => 'Booked.',
   onSample: () => 'Take the metro.',
 })
-
-function page(handler: ChatHandler, storage: ConversationStorage): ChatController {
-  return createChatController({
-    id: 'main',
-    storage,
-    plugins: [tripPlugin.client],
-    fetch: ((url: string, init: RequestInit) => handler(new Request(`http://127.0.0.1${url}`, init))) as typeof fetch,
-  })
-}
 
 const attribute = (span: ReadableSpan, key: string) => span.attributes[key]
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId
@@ -105,8 +98,7 @@ function metric(all: ResourceMetrics, name: string) {
 describe('tracing a durable call', () => {
   it('a booking answered in one server and finished in another after the first stopped is one trace, with its steps, sample and waits; the metrics count it', async () => {
     const path = join(dir, 'calls.db')
-    const data = new Map<string, string>()
-    const storage: ConversationStorage = { getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) }
+    const storage = memoryStorage()
     const handlers: Array<{ handler: ChatHandler; store: CallStore }> = []
     const serve = async () => {
       const store = await createSqliteStore({ path })

@@ -219,13 +219,9 @@ function readServed(
   at: (n: EsNode) => SourceLocation,
   report: Report,
 ): DiscoveredServed | undefined {
-  const arg = (call.arguments as EsNode[])[0]
-  const name = arg && literalText(arg)
   const what = factory === PROMPT_FACTORY ? { noun: 'prompt name', example: "createMcpPrompt('review_code')" } : { noun: 'resource URI', example: "createMcpResource('orders://{id}/summary')" }
-  if (name === undefined) {
-    report(arg ?? call, 'NON_LITERAL_NAME', `The ${what.noun} must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: ${what.example}.`)
-    return undefined
-  }
+  const name = literalArgument(source, call, what.noun, what.example, report)
+  if (name === undefined) return undefined
   const exportName = holder.kind === 'default' ? 'default' : holder.name
   const exported = holder.kind === 'default' || holder.exported
   if (!exported) {
@@ -276,12 +272,9 @@ function readTool(
   at: (n: EsNode) => SourceLocation,
   report: Report,
 ): DiscoveredTool | undefined {
+  const name = literalArgument(source, call, 'tool name', "createMcpTool('book_flight')", report)
+  if (name === undefined) return undefined
   const arg = (call.arguments as EsNode[])[0]
-  const name = arg && literalText(arg)
-  if (name === undefined) {
-    report(arg ?? call, 'NON_LITERAL_NAME', `The tool name must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: createMcpTool('book_flight').`)
-    return undefined
-  }
   const problem = toolNameProblem(name)
   if (problem) report(arg!, 'INVALID_TOOL_NAME', `Invalid tool name "${name}": ${problem}. Use 1–128 characters of A–Z, a–z, 0–9, "_", "-" and ".".`)
   const exportName = holder.kind === 'default' ? 'default' : holder.name
@@ -304,6 +297,16 @@ function readTool(
 }
 
 /** A string literal's text, or a template literal's without substitutions. */
+/** The factory's first argument as written, if it is a string literal; reported (and undefined) if not. */
+function literalArgument(source: ParsedSource, call: EsNode, noun: string, example: string, report: Report): string | undefined {
+  const arg = (call.arguments as EsNode[])[0]
+  const name = arg && literalText(arg)
+  if (name === undefined) {
+    report(arg ?? call, 'NON_LITERAL_NAME', `The ${noun} must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: ${example}.`)
+  }
+  return name
+}
+
 function literalText(node: EsNode): string | undefined {
   if (node.type === 'Literal' && typeof node.value === 'string') return node.value
   if (node.type === 'TemplateLiteral' && (node.expressions as unknown[]).length === 0) {
