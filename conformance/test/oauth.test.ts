@@ -68,6 +68,14 @@ class TestOAuthProvider implements OAuthClientProvider {
   saveCodeVerifier(verifier: string) {
     this.verifier = verifier
   }
+  // Kept like the verifier (it outlives the redirect): the code is exchanged with the server it was issued by (SEP-2352).
+  discovery: Parameters<NonNullable<OAuthClientProvider['saveDiscoveryState']>>[0] | undefined
+  saveDiscoveryState(state: NonNullable<TestOAuthProvider['discovery']>) {
+    this.discovery = state
+  }
+  discoveryState() {
+    return this.discovery
+  }
   codeVerifier() {
     return this.verifier
   }

@@ -220,7 +220,12 @@ describe('playground in Chromium', () => {
     await panel.getByRole('article', { name: 'Tool book_flight' }).waitFor()
     expect(await panel.getByRole('article', { name: /^Tool / }).count()).toBe(6)
     await panel.getByText('Calls are kept in the sqlite store.').waitFor()
-    const call = panel.getByRole('article', { name: /^Call book_flight / })
+    // This test's call: the one of this page's conversation (the dev server has served others before).
+    const conversation = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.startsWith('mcp-bridge:chat:'))
+      return (JSON.parse(localStorage.getItem(key!)!) as { id: string }).id
+    })
+    const call = panel.getByRole('article', { name: /^Call book_flight / }).filter({ hasText: conversation })
     const timeline = call.getByRole('list', { name: 'Timeline' })
     await timeline.getByText('asks pickFlight: Select your flight', { exact: false }).waitFor({ timeout: 30_000 })
     // Answered as the person, in the panel.
