@@ -4,7 +4,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { crossCheck, discoverProject } from '../src/core/discover.ts'
 import { formatDiagnostic, sortDiagnostics } from '../src/core/diagnostics.ts'
@@ -16,7 +16,8 @@ function discoverFixture(name: string) {
   const results = crossCheck(discoverProject(root, files))
   return {
     tools: results.flatMap((r) => r.tools.map((t) => ({ file: r.file, ...t }))),
-    plugins: results.flatMap((r) => r.plugins.map((p) => ({ file: r.file, ...p }))),
+    // What a plugin's resolution read, relative to the fixture (snapshots hold no machine's paths).
+    plugins: results.flatMap((r) => r.plugins.map((p) => ({ file: r.file, ...p, dependsOn: p.dependsOn.map((f) => relative(root, f)) }))),
     diagnostics: sortDiagnostics(results.flatMap((r) => r.diagnostics)).map(formatDiagnostic),
   }
 }
@@ -30,7 +31,8 @@ describe('discovery', () => {
 
   it('finds tools and plugins through renamed and namespace imports, and ignores a same-named local function', () => {
     expect(discoverFixture('renamed-imports').tools.map((t) => t.name)).toEqual(['pick_color'])
-    expect(discoverFixture('renamed-imports').plugins[0]?.tool).toEqual({ file: 'src/tool.ts', exportName: 'pickColor' })
+    // Its tool is in its own file: its resolution reads no other file.
+    expect(discoverFixture('renamed-imports').plugins[0]).toMatchObject({ tool: { file: 'src/tool.ts', exportName: 'pickColor' }, dependsOn: [] })
     expect(discoverFixture('namespace-import').tools.map((t) => t.name)).toEqual(['namespaced_tool'])
     expect(discoverFixture('same-name-elsewhere').tools.map((t) => t.name)).toEqual(['real_tool'])
   })

@@ -13,6 +13,7 @@ import { createViteModuleLoader } from '../src/core/load-modules.ts'
 import { resolveOptions } from '../src/core/options.ts'
 import { bin, fixtureCopies, fixturesDir, fixtureSources } from './support/fixtures.ts'
 import { discoverProject } from '../src/core/discover.ts'
+import { ParseCache } from '../src/core/parsed-source.ts'
 import { formatDiagnostic } from '../src/core/diagnostics.ts'
 import { typeDiagnostics } from '../src/core/type-check.ts'
 
@@ -74,6 +75,33 @@ describe('generate', () => {
       expect(names(await generator.generate([added], { incremental: true }))).toEqual(['book_flight', 'clock'])
       rmSync(join(root, 'src/tools/clock.ts'))
       expect(names(await generator.generate([join(root, 'src/tools/clock.ts')], { incremental: true }))).toEqual(['book_flight'])
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
+  it('regenerating in dev reads a plugin file again only when it, or a file its tool is resolved through, changed', async () => {
+    const root = copyFixture('valid-basic')
+    const loader = await createViteModuleLoader(root, { configFile: false })
+    const parses = new ParseCache()
+    try {
+      const generator = new McpBridgeGenerator(resolveOptions({}, root), loader, parses)
+      const plugins = (r: GenerateResult) => JSON.parse(r.manifest).tools.map((t: { name: string; plugin: { export: string } | null }) => [t.name, t.plugin?.export ?? null])
+      expect(plugins(await generator.generate())).toEqual([['book_flight', 'bookFlightPlugin'], ['clock', null]])
+      // Another tool changes: only it is parsed again — the plugin file is not.
+      const clock = join(root, 'src/tools/clock.ts')
+      writeFileSync(clock, `${readFileSync(clock, 'utf8')}\n// edited\n`)
+      const reads = () => parses.parses + parses.hits
+      const before = reads()
+      await generator.generate([clock], { incremental: true })
+      expect(reads() - before).toBe(1)
+      // Its tool's file changes: the plugin is read again (its tool may have moved), and still finds it.
+      const tool = join(root, 'src/tools/book-flight/tool.ts')
+      writeFileSync(tool, `${readFileSync(tool, 'utf8')}\n// edited\n`)
+      const beforeTool = reads()
+      expect(plugins(await generator.generate([tool], { incremental: true }))).toEqual([['book_flight', 'bookFlightPlugin'], ['clock', null]])
+      // The tool file (parsed once, met twice: discovered, and followed from the plugin) and the plugin file.
+      expect(reads() - beforeTool).toBe(3)
     } finally {
       await loader.close()
     }

@@ -51,6 +51,8 @@ export interface DiscoveredPlugin {
   handlerKeys: string[] | undefined
   /** Where `.onElicit(...)` is called, for diagnostics about its keys. */
   onElicitLocation: SourceLocation | undefined
+  /** Other files read to resolve its tool (absolute paths): when one changes, this plugin is read again. */
+  dependsOn: string[]
 }
 
 /** A prompt (`createMcpPrompt('name')`) or resource (`createMcpResource('uri')`): its name or URI and where it is exported. */
@@ -366,7 +368,15 @@ function readPlugin(
   const handlerKeys = objectKeys((onElicitCall?.arguments as EsNode[] | undefined)?.[0])
   // `onElicit` in `createPlugin(tool).onElicit({...})`: where a key problem is reported.
   const onElicitName = onElicitCall && ((onElicitCall.callee as EsNode).property as EsNode)
-  return { exportName, location: at(call), tool: resolveTool(source, (call.arguments as EsNode[])[0], reader), handlerKeys, onElicitLocation: onElicitName && at(onElicitName) }
+  const resolved = reader.reading(() => resolveTool(source, (call.arguments as EsNode[])[0], reader))
+  return {
+    exportName,
+    location: at(call),
+    tool: resolved.value,
+    handlerKeys,
+    onElicitLocation: onElicitName && at(onElicitName),
+    dependsOn: resolved.files.filter((file) => file !== source.path),
+  }
 }
 
 /** Follow `createPlugin(bookFlight)` to the exported declaration of `bookFlight`, through imports. */

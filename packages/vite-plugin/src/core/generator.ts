@@ -171,8 +171,13 @@ export class McpBridgeGenerator {
       const present = new Set(files)
       for (const file of [...this.#discoveries.keys()]) if (!present.has(file) || changed.includes(file)) this.#discoveries.delete(file)
     }
-    // Files with plugins are always re-read: the tool they wrap may have moved.
-    const stale = files.filter((f) => !this.#discoveries.has(f) || this.#discoveries.get(f)!.plugins.length > 0)
+    // A plugin's tool is resolved through other files (its import): a plugin file is read again
+    // when one of those changed (the tool may have moved), not on every regeneration.
+    const touched = new Set(changed ?? [])
+    const stale = files.filter((f) => {
+      const known = this.#discoveries.get(f)
+      return !known || known.plugins.some((p) => p.dependsOn.some((d) => touched.has(d)))
+    })
     const fresh = discoverProject(this.options.root, stale, this.parseCache)
     stale.forEach((f, i) => this.#discoveries.set(f, fresh[i]!))
     return crossCheck(files.map((f) => this.#discoveries.get(f)!))

@@ -68,14 +68,29 @@ export class ParseCache {
 
 export class SourceReader {
   readonly #parsed = new Map<string, ParsedSource | undefined>()
+  /** Files read by `get` while `reading` runs. */
+  #touched: Set<string> | undefined
 
   /** `shared`: a build's cache, which the split reads too. */
   constructor(private readonly shared?: ParseCache) {}
 
   /** The parsed file at `path`; undefined if it is not a readable file. */
   get(path: string): ParsedSource | undefined {
+    this.#touched?.add(path)
     if (this.#parsed.has(path)) return this.#parsed.get(path)
     return this.add(path, existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined)
+  }
+
+  /** `fn`'s value, and every file it read through `get` (what its answer depends on). */
+  reading<T>(fn: () => T): { value: T; files: string[] } {
+    const outer = this.#touched
+    const touched = (this.#touched = new Set())
+    try {
+      return { value: fn(), files: [...touched] }
+    } finally {
+      this.#touched = outer
+      for (const file of touched) outer?.add(file)
+    }
   }
 
   /** Parse `code` as the file at `path` (read by the caller), and keep it for this run. */
