@@ -35,10 +35,12 @@ function readmeInstallLine(tarballs: Record<string, string>): string[] {
     .map((spec) => tarballs[spec] ?? spec)
 }
 
+/** The packed packages, by name. */
+const tarballs: Record<string, string> = {}
+
 beforeAll(async () => {
   const packs = join(scratch, 'packs')
   mkdirSync(packs)
-  const tarballs: Record<string, string> = {}
   for (const pkg of ['runtime', 'vite-plugin']) {
     const packed = await exec('npm', ['pack', '--pack-destination', packs], { cwd: join(repo, 'packages', pkg), timeoutMs: 60_000 })
     expect(packed.code, packed.output).toBe(0)
@@ -60,6 +62,22 @@ describe('a new app, from the README and the packed packages', () => {
     expect(install.output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i)
     expect(existsSync(join(app, 'src/mcp-bridge'))).toBe(false)
   })
+
+  it('the packed packages carry their README and LICENSE; publint (strict) and attw (ESM-only) find nothing', async () => {
+    for (const [name, tarball] of Object.entries(tarballs)) {
+      const dir = join(scratch, `unpacked-${name.replace('/', '-')}`)
+      mkdirSync(dir, { recursive: true })
+      const untar = await exec('tar', ['xzf', tarball, '-C', dir], { cwd: scratch, timeoutMs: 60_000 })
+      expect(untar.code, untar.output).toBe(0)
+      const pkg = join(dir, 'package')
+      expect(readFileSync(join(pkg, 'LICENSE'), 'utf8')).toMatch(/^MIT License/)
+      expect(readFileSync(join(pkg, 'README.md'), 'utf8')).toContain(`# ${name}`)
+      const { publint } = (await import('publint')) as { publint: (o: { pkgDir: string; level: string; strict: boolean }) => Promise<{ messages: unknown[] }> }
+      expect((await publint({ pkgDir: pkg, level: 'suggestion', strict: true })).messages, `publint ${name}`).toEqual([])
+      const attw = await exec(node, [join(repo, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--profile', 'esm-only'], { cwd: scratch, timeoutMs: 120_000 })
+      expect(attw.code, attw.output).toBe(0)
+    }
+  }, 240_000)
 
   it('check, before the first generate, says what to run (exit 1, not a crash)', async () => {
     const check = await mcpBridge('check')

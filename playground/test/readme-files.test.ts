@@ -33,6 +33,16 @@ describe('README snippets that name a repository file', () => {
   })
 })
 
+describe("the packages' READMEs (what npm shows)", () => {
+  it.each(['runtime', 'vite-plugin'])('%s: its code blocks that name a repository file show it as it is', (pkg) => {
+    const text = readFileSync(resolve(root, 'packages', pkg, 'README.md'), 'utf8')
+    for (const [, path, body] of text.matchAll(/```\w*\n\/\/ ((?:playground|adoption|conformance)\/\S+)\n([\s\S]*?)```/g)) {
+      expect(body).toBe(readFileSync(resolve(root, path!), 'utf8'))
+    }
+    expect(text).toMatch(/MIT licensed\./)
+  })
+})
+
 describe("README: MCP Apps, in the playground's own words", () => {
   const section = readme.slice(readme.indexOf('## MCP Apps'), readme.indexOf('## Benchmarks'))
   const file = (path: string) => readFileSync(resolve(root, path), 'utf8')
