@@ -175,6 +175,24 @@ export function crossCheck(discoveries: readonly FileDiscovery[]): FileDiscovery
       })
     }
   }
+  // One plugin per tool: the client registry (and the page) takes one; a second would fail at run time.
+  const pluginOf = new Map<string, DiscoveredPlugin>()
+  for (const r of results) {
+    for (const plugin of r.plugins) {
+      if (!plugin.tool) continue
+      const tool = `${plugin.tool.file}#${plugin.tool.exportName}`
+      const first = pluginOf.get(tool)
+      if (!first) pluginOf.set(tool, plugin)
+      else {
+        r.diagnostics.push({
+          ...plugin.location,
+          severity: 'error',
+          code: 'DUPLICATE_PLUGIN',
+          message: `${plugin.exportName} is a second plugin for the tool ${plugin.tool.exportName} (${plugin.tool.file}); ${first.exportName} at ${first.location.file}:${first.location.line}:${first.location.column} is one already. A tool has one plugin: merge their handlers, or delete one.`,
+        })
+      }
+    }
+  }
   duplicates(results, 'prompts', 'DUPLICATE_PROMPT_NAME', (name, first) => `Prompt name "${name}" is already used by ${first}; prompt names must be unique.`)
   duplicates(results, 'resources', 'DUPLICATE_RESOURCE_URI', (uri, first) => `Resource "${uri}" is already served by ${first}; each URI (or template) once.`)
   const byName = new Map<string, DiscoveredTool>()
