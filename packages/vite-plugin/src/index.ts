@@ -351,7 +351,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         if (consumer !== 'client') return
         if (view) this.emitFile({ type: 'asset', fileName: viewFileName(view.tool), source: assembleViewHtml(view.tool, bundle) })
         const result = generation ? await generation : undefined
-        if (result) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
+        // Served to anyone with the client (names, schemas, source paths): only when the app asks.
+        if (result && options.publicManifest) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
         // A module the split removed from a tool must not reach the client another way.
         const shipped = new Set(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])))
         for (const [importer, sources] of removedFromClient) {

@@ -3,7 +3,7 @@
  * server-only marker, the server bundle never contains the React component's marker, the built
  * server still runs the tool, and a server-only import leaking into client code fails the build.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -69,7 +69,7 @@ async function buildApp(name: string, target: 'client' | 'server', plugin = mcpB
 
 describe('vite build with mcpBridge()', () => {
   it('keeps server code out of client chunks and components out of the server bundle; the app still works', async () => {
-    const client = await buildApp('split-app', 'client')
+    const client = await buildApp('split-app', 'client', mcpBridge({ publicManifest: true }))
     const server = await buildApp('split-app', 'server')
     const clientText = allText(client)
     const serverText = allText(server)
@@ -81,6 +81,8 @@ describe('vite build with mcpBridge()', () => {
 
     const manifest = JSON.parse(readFileSync(join(client, 'mcp-tools.json'), 'utf8'))
     expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['pick_flight'])
+    // Without publicManifest the manifest (schemas, source paths) stays out of what the app serves.
+    expect(existsSync(join(await buildApp('split-app', 'client', mcpBridge(), join(fixtures, 'split-app')), 'mcp-tools.json'))).toBe(false)
 
     const serverEntry = (readdirSync(server) as string[]).find((f) => f.endsWith('.js') || f.endsWith('.mjs'))!
     const { book } = (await import(pathToFileURL(join(server, serverEntry)).href)) as { book(from: string): Promise<{ status: string; result: string }> }
@@ -221,7 +223,7 @@ describe('vite build with mcpBridge()', () => {
         root,
         configFile: false,
         logLevel: 'silent',
-        plugins: [mcpBridge(), spy],
+        plugins: [mcpBridge({ publicManifest: true }), spy],
         build: { outDir: join(root, 'dist'), emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } },
       })
     }

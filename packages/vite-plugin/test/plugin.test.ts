@@ -42,10 +42,11 @@ describe('mcpBridge() options', () => {
     const configResolved = (p: Plugin) => (p.configResolved as (c: unknown) => void).bind({})
     const config = { root: '/app', command: 'build', logger: console }
     expect(() => configResolved(mcpBridge({ inlcude: ['x'] } as never))(config)).toThrow(
-      'mcpBridge(): unknown option "inlcude" (known: include, exclude, outDir, manifest, failOnError, server, apps)',
+      'mcpBridge(): unknown option "inlcude" (known: include, exclude, outDir, manifest, publicManifest, failOnError, server, apps)',
     )
     expect(() => configResolved(mcpBridge({ manifest: 'out/tools.json' }))(config)).toThrow(/manifest: a file name ending in \.json/)
     expect(() => configResolved(mcpBridge({ failOnError: 'yes' } as never))(config)).toThrow(/failOnError/)
+    expect(() => configResolved(mcpBridge({ publicManifest: 'yes' } as never))(config)).toThrow(/publicManifest: true or false/)
     expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', chatPath: 'api/chat' } }))(config)).toThrow(/server\.chatPath: a path starting with "\/"/)
     expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', chatPath: '/x', mcpPath: '/x' } }))(config)).toThrow(/both "\/x"; give each its own path/)
     expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', port: 3 } as never }))(config)).toThrow('mcpBridge(): unknown option "server.port" (known: entry, chatPath, mcpPath)')

@@ -16,8 +16,13 @@ export interface McpBridgeOptions {
   exclude?: Globs
   /** Where the generated files go (default `src/mcp-bridge`). */
   outDir?: string
-  /** The manifest's file name, in `outDir` and the build output (default `mcp-tools.json`). */
+  /** The manifest's file name, in `outDir` (default `mcp-tools.json`). */
   manifest?: string
+  /**
+   * Also put the manifest into the client build output, where the app's server serves it to
+   * anyone: every tool's name, description and schemas, and the source file paths. Default false.
+   */
+  publicManifest?: boolean
   failOnError?: boolean
   /**
    * The app's server module (`export default createAppServer({ chat, mcp? })`): served in
@@ -36,7 +41,7 @@ export interface McpBridgeOptions {
 
 /** Each option's keys, for the message about a key that is not one of them. */
 const KNOWN = {
-  '': ['include', 'exclude', 'outDir', 'manifest', 'failOnError', 'server', 'apps'],
+  '': ['include', 'exclude', 'outDir', 'manifest', 'publicManifest', 'failOnError', 'server', 'apps'],
   server: ['entry', 'chatPath', 'mcpPath'],
   apps: ['include'],
 } as const
@@ -64,8 +69,9 @@ function problemsOf(user: unknown): string[] {
   globs('exclude', user.exclude)
   if (user.outDir !== undefined && !string(user.outDir)) problems.push('outDir: a folder path (a non-empty string)')
   if (user.manifest !== undefined && !(typeof user.manifest === 'string' && /^[\w.-]+\.json$/.test(user.manifest))) {
-    problems.push('manifest: a file name ending in .json, without folders (it goes into outDir and the build output)')
+    problems.push('manifest: a file name ending in .json, without folders (it goes into outDir)')
   }
+  if (user.publicManifest !== undefined && typeof user.publicManifest !== 'boolean') problems.push('publicManifest: true or false')
   if (user.failOnError !== undefined && typeof user.failOnError !== 'boolean') problems.push('failOnError: true or false')
   const server = user.server
   if (server !== undefined && !string(server)) {
@@ -96,6 +102,7 @@ export interface ResolvedOptions {
   /** Absolute. */
   outDir: string
   manifest: string
+  publicManifest: boolean
   failOnError: boolean | undefined
   /** The app server, when `server` is given: its module (absolute) and where its handlers answer. */
   server: { entry: string; chatPath: string; mcpPath: string } | undefined
@@ -126,6 +133,7 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
     exclude: [...DEFAULT_EXCLUDE, ...list(o.exclude, [])],
     outDir: isAbsolute(outDir) ? outDir : resolve(root, outDir),
     manifest: o.manifest ?? DEFAULT_MANIFEST,
+    publicManifest: o.publicManifest ?? false,
     failOnError: o.failOnError,
     server: resolveServer(o.server, root),
     apps: o.apps === undefined || o.apps === false ? undefined : { include: list(o.apps === true ? undefined : o.apps.include, []).map((f) => (isAbsolute(f) ? f : resolve(root, f))) },
