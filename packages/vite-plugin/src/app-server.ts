@@ -12,6 +12,7 @@
  *   preview   `vite preview` serves the built `app.js` at the same paths beside the client
  */
 import { existsSync } from 'node:fs'
+import { installHint } from './missing-package.ts'
 import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { PreviewServer, UserConfig, ViteBuilder, ViteDevServer } from 'vite'
@@ -139,7 +140,7 @@ export function mountInDev(vite: ViteDevServer, server: ServerOption, generated:
       return app
     } catch (error) {
       if (error instanceof Error) vite.ssrFixStacktrace(error)
-      const message = `mcp-bridge: the app server (${relative(root, server.entry)}) could not load: ${(error as Error).message}`
+      const message = `mcp-bridge: the app server (${relative(root, server.entry)}) could not load: ${(error as Error).message}${installHint(error)}`
       vite.config.logger.error(`[mcp-bridge] ${message}`)
       vite.ws.send({ type: 'error', err: { message, stack: (error as Error).stack ?? '', plugin: 'mcp-bridge' } })
       throw error
