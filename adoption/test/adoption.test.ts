@@ -86,6 +86,10 @@ describe('a new app, from the README and the packed packages', () => {
   }, 120_000)
 
   it('generate, then check and tsc -b (the Vite template\'s tsconfig, unchanged) pass', async () => {
+    // As the README says: before the registries exist, tsc -b cannot pass (the template's build runs it first).
+    const early = await exec(node, [bin('typescript/bin/tsc'), '-b'], { cwd: app, timeoutMs: 120_000 })
+    expect(early.code).not.toBe(0)
+    expect(early.output).toContain('mcp-bridge/server.gen')
     const generate = await mcpBridge('generate')
     expect(generate.code, generate.output).toBe(0)
     expect(generate.output).toContain('mcp-bridge generate: 1 tool, 0 errors, 0 warnings')
