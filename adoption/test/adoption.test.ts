@@ -106,9 +106,11 @@ describe('a new app, from the README and the packed packages', () => {
     const build = await exec(node, [vite, 'build', '--sourcemap'], { cwd: app, timeoutMs: 180_000 })
     expect(build.code, build.output).toBe(0)
     expect(build.output).not.toMatch(/warn|\(!\)|externalized/i)
-    for (const file of ['dist/client/index.html', 'dist/client/mcp-tools.json', 'dist/client/robots.txt', 'dist/server/app.js', 'dist/server/index.js', 'src/mcp-bridge/server.gen.ts']) {
+    for (const file of ['dist/client/index.html', 'dist/client/robots.txt', 'dist/server/app.js', 'dist/server/index.js', 'src/mcp-bridge/server.gen.ts', 'src/mcp-bridge/mcp-tools.json']) {
       expect(existsSync(join(app, file)), file).toBe(true)
     }
+    // The manifest (schemas, source paths) is not served with the client unless the app asks (publicManifest).
+    expect(existsSync(join(app, 'dist/client/mcp-tools.json'))).toBe(false)
     expect(existsSync(join(app, 'dist/server/robots.txt')), 'public/ is copied into the client build only').toBe(false)
     const client = join(app, 'dist/client')
     const files = (readdirSync(client, { recursive: true }) as string[]).filter((f) => /\.(js|map)$/.test(f))
