@@ -182,6 +182,14 @@ describe('mcp-bridge CLI', () => {
     expect(run.stdout).toMatch(/mcp-bridge check: 2 tools, \d+ errors?, 0 warnings; checked\n$/)
   }, 60_000)
 
+  it('counts the tools it left out apart in its summary: found, and how many of them are valid', async () => {
+    const result = await cli(['check', '--root', join(fixturesDir, 'invalid-schemas'), '--no-types', '--no-cache'])
+    expect(result.code).toBe(1)
+    expect(result.out.split('\n').at(-1)).toMatch(/^mcp-bridge check: 2 tools found, 0 of them valid, \d+ errors, \d+ warnings?; checked$/)
+    const json = JSON.parse((await cli(['check', '--root', join(fixturesDir, 'invalid-schemas'), '--no-types', '--no-cache', '--json'])).out) as { tools: number; found: number }
+    expect([json.found, json.tools]).toEqual([2, 0])
+  }, 60_000)
+
   it('exits 0 on a clean project with up-to-date outputs', async () => {
     // A fresh copy, generated once: no result kept by another test answers for it.
     const root = copyFixture('valid-basic')

@@ -30,6 +30,8 @@ export interface GenerateResult {
   /** The manifest's content (also among `files`). */
   manifest: string
   toolCount: number
+  /** Tools discovery found — `toolCount` of them valid (the rest are left out of the registries, with errors). */
+  found?: number
   /** App files the generation evaluated (tool modules and everything they import). */
   inputs: string[]
 }
@@ -145,6 +147,7 @@ export class McpBridgeGenerator {
       diagnostics,
       manifest,
       toolCount: registryTools.length,
+      found: discoveries.reduce((n, d) => n + d.tools.length, 0),
       // Kept module results were not run, but what they depend on counts as much as what ran.
       inputs: [...new Set([...this.loader.loadedFiles(), ...validation.keptInputs])].sort(),
       files: [...this.#registries(registryTools, plugins, served), { path: join(this.options.outDir, this.options.manifest), content: manifest }],
