@@ -1,0 +1,334 @@
+/**
+ * `createAiSdkBridge({ tools })`: mcp-bridge tools in an AI SDK app (`streamText`, `useChat`).
+ *
+ *   - `turn.tools` is a ToolSet for `streamText`: each tool starts a durable call (the same call
+ *     registry and stores as the chat handler); logs and progress stream as preliminary outputs;
+ *     a question ends the tool's step with an `input-required` output, stored first.
+ *   - `bridge.waitingForUser` is a `stopWhen` condition: the loop stops there, so the model is
+ *     not called over a question nobody answered yet.
+ *   - The browser answers with `addToolOutput` (an `answered` output over the question) and sends
+ *     the messages again; `bridge.prepare` finds the answer in the last assistant message, checks
+ *     its token, validates it with the key's zod schema, resumes the call (on any instance) and
+ *     writes the part's new output into the response. Once every call of the message is done,
+ *     the model goes on with the results, as after any tool.
+ */
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { CallRegistry } from '../calls/call-registry.ts'
+import type { LiveCall } from '../calls/live-call.ts'
+import { callStoreOption } from '../calls/stores/store-option.ts'
+import type { CallStore } from '../calls/stores/call-store.ts'
+import { createMemoryStore } from '../calls/stores/memory-store.ts'
+import { createAiSdkModel } from '../chat/ai-sdk-model.ts'
+import type { AiSdkLanguageModel } from '../chat/ai-sdk-spec.ts'
+import { DEFAULT_LIMITS } from '../chat/engine.ts'
+import { modelSampling } from '../chat/model-sampling.ts'
+import { summarizeIssues } from '../errors/issues.ts'
+import { OptionsError } from '../errors/options-error.ts'
+import { alreadyDone } from '../bridge/tool-result.ts'
+import { collectTools } from '../plugin/collect-tools.ts'
+import type { McpPlugin } from '../plugin/types.ts'
+import type { SamplingProvider } from '../sampling/provider.ts'
+import { summarizeAnswer } from '../schema/field-labels.ts'
+import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
+import { clockOption, systemClock, type Clock } from '../time/clock.ts'
+import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { withChoices } from '../tool/plain-form.ts'
+import { aiSdkJsonSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from './ai-sdk-shapes.ts'
+import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
+import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from './tool-output.ts'
+
+export interface AiSdkBridgeLimits {
+  /** Largest context data of one question (default 256 KiB). */
+  maxContextBytes: number
+  /** Calls held at once over every instance sharing the store (default 10,000). */
+  maxActiveCalls: number
+  /** Calls one client (`client` of `prepare`) may hold at once (default 20). */
+  maxCallsPerClient: number
+  /** Waiting calls kept in memory (default 1,000); past it an answer replays one from its journal. */
+  warmCalls: number
+  /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
+  idleTimeoutMs: number
+  /** How long a running call's lock outlives a crashed server, in ms (default 10 s). */
+  lockLeaseMs: number
+}
+
+export interface AiSdkBridgeOptions<T extends AnyMcpTool | McpPlugin = AnyMcpTool | McpPlugin> {
+  /** The generated `serverTools` (or tools and plugins). */
+  tools: ReadonlyArray<T>
+  /**
+   * The app's AI SDK language model (`openai('gpt-4o-mini')`, a `MockLanguageModelV4`), for the
+   * tools' `ctx.sample`. Without it a tool that samples fails with a clear error.
+   */
+  model?: AiSdkLanguageModel
+  /** Where calls are kept (default: memory). `createSqliteStore` for one server, `createRedisStore` for several. */
+  store?: CallStore
+  limits?: Partial<AiSdkBridgeLimits>
+  /** Where the server's own messages go (pino's signature). Default: the console. */
+  logger?: McpBridgeLogger
+  /** What idle times and leases are measured with (tests: `createTestClock()`). */
+  clock?: Clock
+}
+
+export interface PrepareOptions {
+  /** The `messages` of the request body, as useChat sent them. */
+  messages: readonly UiMessageLike[]
+  /** `createUIMessageStream`'s writer: the parts' new outputs go into the response through it. */
+  writer: UiStreamWriterLike
+  /** Who sent it, for `limits.maxCallsPerClient` (a session or user id; default: one shared client). */
+  client?: string
+}
+
+/** The ToolSet `streamText` takes, by tool name. */
+export type AiSdkTools<T extends AnyMcpTool | McpPlugin> = { [K in ToolNameOf<T>]: AiSdkToolLike }
+type ToolNameOf<T> = T extends { name: infer N extends string } ? N : T extends { tool: { name: infer N extends string } } ? N : string
+
+export interface PreparedTurn<T extends AnyMcpTool | McpPlugin> {
+  /**
+   * False while a question of the last assistant message is open (just asked again, or refused):
+   * end the response without calling the model.
+   */
+  callModel: boolean
+  /** The messages with each tool's output as the model reads it (no tokens): for `convertToModelMessages`. */
+  messages: UiMessageLike[]
+  /** The tools for `streamText`, bound to this request's client. */
+  tools: AiSdkTools<T>
+}
+
+export interface AiSdkBridge<T extends AnyMcpTool | McpPlugin = AnyMcpTool | McpPlugin> {
+  /** Apply the answers and cancellations the browser put in the last assistant message; see `PreparedTurn`. */
+  prepare(options: PrepareOptions): Promise<PreparedTurn<T>>
+  /** The tools for `streamText` without an answer to apply (e.g. a `ToolLoopAgent`). */
+  tools(options?: { client?: string }): AiSdkTools<T>
+  /** For `stopWhen`: true when a tool of the last step waits for the user. */
+  readonly waitingForUser: (options: StepsLike) => boolean
+  /** The calls this bridge holds. */
+  readonly calls: CallRegistry<undefined>
+  /** Abort every call (server shutdown); their `finally` blocks run. */
+  close(): Promise<void>
+}
+
+const positive = z.number().int().positive()
+const optionsSchema = z
+  .object({
+    tools: z.unknown(),
+    model: z
+      .custom<AiSdkLanguageModel>((m) => typeof (m as AiSdkLanguageModel | undefined)?.doStream === 'function', {
+        message: 'takes an AI SDK language model object (specification v3 or v4), e.g. openai("gpt-4o-mini") — not a model id string',
+      })
+      .optional(),
+    store: callStoreOption.optional(),
+    limits: z
+      .object({
+        maxContextBytes: positive,
+        maxActiveCalls: positive,
+        maxCallsPerClient: positive,
+        warmCalls: z.number().int().min(0).max(1_000_000),
+        idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        lockLeaseMs: z.number().int().min(1000).max(600_000, 'at most 10 minutes (600000 ms)'),
+      })
+      .partial()
+      .strict()
+      .optional(),
+    logger: loggerOption.optional(),
+    clock: clockOption.optional(),
+  })
+  .strict()
+
+const prepareSchema = z.object({
+  messages: z.array(z.object({ id: z.string(), role: z.enum(['system', 'user', 'assistant']), parts: z.array(z.object({ type: z.string() }).loose()) }).loose()),
+  writer: z.custom<UiStreamWriterLike>((w) => typeof (w as UiStreamWriterLike | undefined)?.write === 'function', {
+    message: "takes createUIMessageStream's writer ({ execute: ({ writer }) => ... })",
+  }),
+  client: z.string().min(1).max(500).optional(),
+})
+
+const SHARED_CLIENT = 'ai-sdk'
+const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
+
+export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(options: AiSdkBridgeOptions<T>): AiSdkBridge<T> {
+  const checked = optionsSchema.safeParse(options ?? {})
+  if (!checked.success) throw new OptionsError('createAiSdkBridge', summarizeIssues(checked.error.issues))
+  const tools = collectTools(options.tools, 'createAiSdkBridge({ tools })')
+  const limits: AiSdkBridgeLimits = {
+    maxContextBytes: DEFAULT_LIMITS.maxContextBytes,
+    maxActiveCalls: DEFAULT_LIMITS.maxActiveCalls,
+    maxCallsPerClient: DEFAULT_LIMITS.maxCallsPerClient,
+    warmCalls: DEFAULT_LIMITS.warmCalls,
+    idleTimeoutMs: DEFAULT_LIMITS.idleTimeoutMs,
+    lockLeaseMs: DEFAULT_LIMITS.lockLeaseMs,
+    ...(checked.data.limits as Partial<AiSdkBridgeLimits> | undefined),
+  }
+  const logger = withTraceIds(options.logger ?? consoleLogger)
+  const clock = options.clock ?? systemClock
+  const sampling: SamplingProvider | undefined = options.model ? modelSampling(createAiSdkModel(options.model)) : undefined
+  const spec = (tool: AnyMcpTool) => ({ tool, ...(sampling && { sampling }), extra: undefined })
+
+  const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
+    idleTimeoutMs: limits.idleTimeoutMs,
+    maxCalls: limits.maxActiveCalls,
+    maxCallsOption: 'limits.maxActiveCalls',
+    maxCallsPerClient: limits.maxCallsPerClient,
+    maxCallsPerClientOption: 'limits.maxCallsPerClient',
+    warmCalls: limits.warmCalls,
+    idleTimeoutOption: 'limits.idleTimeoutMs',
+    surface: 'chat',
+    store: options.store ?? createMemoryStore({ clock }),
+    leaseMs: limits.lockLeaseMs,
+    clock,
+    logger,
+    // A call whose server stopped while it ran goes on here to its next stop (its question is
+    // stored, so the part's next request finds it; or its end).
+    recover: (record) => {
+      const tool = tools.get(record.tool)
+      if (!tool) return undefined
+      return {
+        spec: spec(tool),
+        async drive(call) {
+          const run = driveToStop(drive, call, { callId: call.callId, token: '' })
+          while (!(await run.next()).done);
+        },
+      }
+    },
+  })
+  const drive: DriveContext = { calls, maxContextBytes: limits.maxContextBytes, logger }
+
+  function toolSet(client: string): AiSdkTools<T> {
+    const set: Record<string, AiSdkToolLike> = {}
+    for (const tool of tools.values()) {
+      set[tool.name] = {
+        ...(tool.description !== undefined && { description: tool.description }),
+        ...(tool.title !== undefined && { title: tool.title }),
+        inputSchema: aiSdkJsonSchema(tool.jsonSchema.parameters as Record<string, unknown>),
+        execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client, abortSignal),
+        // The model reads the result, never the call's token.
+        toModelOutput: ({ output }) => {
+          const ours = readToolOutput(output)
+          const value = ours ? modelView(ours) : output
+          return typeof value === 'string' ? { type: 'text', value } : { type: 'json', value: (value ?? null) as never }
+        },
+      }
+    }
+    return set as AiSdkTools<T>
+  }
+
+  async function* runTool(tool: AnyMcpTool, input: unknown, toolCallId: string, client: string, signal: AbortSignal | undefined): AsyncGenerator<McpBridgeToolOutput> {
+    let call: LiveCall<undefined> & { token: string }
+    try {
+      call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, origin: { aiSdkToolCallId: toolCallId } })
+    } catch (error) {
+      // A refusal (limits) or bad arguments: the model reads why, as after any failed tool.
+      yield endedOutput({ callId: toolCallId, token: 'none' }, (error as Error).message)
+      return
+    }
+    // Stop (the request ends) halts a call still running: nobody would see where it went.
+    const stop = () => void call.host.abort('the response was stopped')
+    signal?.addEventListener('abort', stop, { once: true })
+    try {
+      const run = driveToStop(drive, call, { callId: call.callId, token: call.token })
+      for (let step = await run.next(); ; step = await run.next()) {
+        yield step.value
+        if (step.done) return
+      }
+    } finally {
+      signal?.removeEventListener('abort', stop)
+    }
+  }
+
+  async function prepare(given: PrepareOptions): Promise<PreparedTurn<T>> {
+    const parsed = prepareSchema.safeParse(given ?? {})
+    if (!parsed.success) throw new OptionsError('bridge.prepare', summarizeIssues(parsed.error.issues))
+    const { writer } = given
+    const client = given.client ?? SHARED_CLIENT
+    const messages: UiMessageLike[] = given.messages.map((m) => ({ ...m, parts: [...m.parts] }))
+    const lastIndex = messages.length - 1
+    const last = messages[lastIndex]
+    let open = 0
+    let openElsewhere = false
+    for (const [index, message] of messages.entries()) {
+      if (message.role !== 'assistant') continue
+      for (const [at, part] of message.parts.entries()) {
+        const name = toolNameOf(part)
+        const output = name !== undefined && tools.has(name) ? readToolOutput(part.output) : undefined
+        if (!output) continue
+        let now = output
+        if (index === lastIndex && (output.status === 'answered' || output.status === 'cancel-requested')) {
+          now = output.status === 'answered' ? await answer(output, part, writer) : await cancel(output)
+          writer.write({ type: 'tool-output-available', toolCallId: part.toolCallId!, output: now })
+        }
+        if (now.status === 'input-required' || now.status === 'answered' || now.status === 'cancel-requested') {
+          if (index === lastIndex) open++
+          else openElsewhere = true
+        }
+        message.parts[at] = { ...part, output: modelView(now) }
+      }
+    }
+    if (openElsewhere && last?.role === 'user') {
+      // As in mcp-bridge's own chat: the model cannot be called over an unanswered tool call.
+      writer.write({ type: 'error', errorText: 'A tool call is waiting for your answer; answer or cancel it before sending a new message.' })
+      return { callModel: false, messages, tools: toolSet(client) }
+    }
+    return { callModel: open === 0, messages, tools: toolSet(client) }
+  }
+
+  /** An answer from the browser: checked, validated by the key's schema, and the call resumed to its next stop. */
+  async function answer(output: AnsweredOutput, part: UiPartLike, writer: UiStreamWriterLike): Promise<McpBridgeToolOutput> {
+    const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
+    const question = { mcpBridge: output.mcpBridge, callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }), status: 'input-required' as const, question: output.question }
+    const resumed = await calls.resume(output.callId, { token: output.token, replay: (record) => (tools.has(record.tool) ? spec(tools.get(record.tool)!) : undefined) })
+    if (!resumed.ok) {
+      if (resumed.code === 'NOT_FOUND' || resumed.code === 'FINISHED') return endedOutput(card, resumed.code === 'FINISHED' ? `${resumed.message} Nothing was changed.` : LOST)
+      return { ...question, refused: { code: resumed.code, message: resumed.message } }
+    }
+    const { call } = resumed
+    if (resumed.replayed) {
+      // Replay the journal up to the question the record says the call waits for.
+      const run = driveToStop(drive, call, card, true)
+      let step = await run.next()
+      while (!step.done) step = await run.next()
+      if (step.value.status === 'done') return step.value
+      if (step.value.question.id !== resumed.record.pending?.id) {
+        await call.host.abort('replaying its journal led to another question')
+        return doneOutput(card, await call.host.outcome)
+      }
+    }
+    const asked = call.host.pending()
+    const outcome = call.host.respond({ id: output.question.id, result: output.answer })
+    if (!outcome.ok) {
+      await calls.park(call, resumed.record.pending!)
+      const current = outcome.code === 'ID_MISMATCH' && asked ? { question: resumed.record.pending!.wire as typeof output.question } : {}
+      return { ...question, ...current, refused: { code: outcome.code, message: outcome.message, ...(outcome.issues && { issues: [...outcome.issues] }) } }
+    }
+    if (asked && output.answer.action === 'accept') {
+      const said = summarizeAnswer(withChoices(asked.schema.json, asked.plain?.choices, false), output.answer.content)
+      if (said) card.answers = [...(card.answers ?? []), said]
+    }
+    const run = driveToStop(drive, call, card)
+    for (let step = await run.next(); ; step = await run.next()) {
+      if (step.done) return step.value
+      writer.write({ type: 'tool-output-available', toolCallId: part.toolCallId!, output: step.value, preliminary: true })
+    }
+  }
+
+  async function cancel(output: Extract<McpBridgeToolOutput, { status: 'cancel-requested' }>): Promise<McpBridgeToolOutput> {
+    const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
+    const reason = output.reason ?? 'cancelled by the user'
+    const aborted = await calls.abort(output.callId, output.token, reason)
+    if (!aborted.ok) {
+      if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') return endedOutput(card, aborted.code === 'FINISHED' ? `${aborted.message} Nothing was changed.` : LOST)
+      return endedOutput(card, aborted.message)
+    }
+    return endedOutput(card, `The user cancelled this tool call (${reason})${alreadyDone(aborted.completed) || '.'}`)
+  }
+
+  return {
+    prepare,
+    tools: (given) => toolSet(given?.client ?? SHARED_CLIENT),
+    waitingForUser: ({ steps }) => {
+      const step = steps[steps.length - 1]
+      return step?.toolResults.some((r) => tools.has(r.toolName) && !r.preliminary && readToolOutput(r.output)?.status === 'input-required') ?? false
+    },
+    calls,
+    close: () => calls.close('the server closed'),
+  }
+}
