@@ -37,18 +37,27 @@ export interface UiStreamWriterLike {
 export interface AiSdkToolLike {
   description?: string
   title?: string
-  /** An AI SDK `Schema` (the JSON Schema MCP clients see; the call checks the arguments itself). */
-  inputSchema: AiSdkSchema
+  /** A Standard Schema carrying the JSON Schema MCP clients see (the call checks the arguments itself). */
+  inputSchema: AiSdkInputSchema
   execute(input: unknown, options: { toolCallId: string; abortSignal?: AbortSignal }): AsyncIterable<unknown>
   toModelOutput(options: { toolCallId: string; input: unknown; output: unknown }): { type: 'json'; value: JsonValueLike } | { type: 'text'; value: string }
 }
 
-/** The AI SDK's `jsonSchema(...)` value, made without importing it (its symbol is global). */
-export interface AiSdkSchema {
-  readonly [key: symbol]: true
-  readonly _type: undefined
-  readonly jsonSchema: Record<string, unknown>
-  readonly validate: undefined
+/**
+ * A Standard Schema (with its JSON Schema converter) over the tool's JSON Schema: the AI SDK takes
+ * any such schema, and the model sees exactly what MCP clients see. It lets every value through:
+ * the call validates its arguments with the tool's zod schema and tells the model what was wrong.
+ */
+export interface AiSdkInputSchema {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: 'mcp-bridge'
+    readonly validate: (value: unknown) => { value: unknown }
+    readonly jsonSchema: {
+      readonly input: (options: { readonly target: string }) => Record<string, unknown>
+      readonly output: (options: { readonly target: string }) => Record<string, unknown>
+    }
+  }
 }
 
 export type JsonValueLike = null | string | number | boolean | JsonValueLike[] | { [key: string]: JsonValueLike | undefined }
@@ -58,10 +67,9 @@ export interface StepsLike {
   steps: ReadonlyArray<{ toolResults: ReadonlyArray<{ toolName: string; output?: unknown; preliminary?: boolean }> }>
 }
 
-const SCHEMA_SYMBOL = Symbol.for('vercel.ai.schema')
-
-export function aiSdkJsonSchema(schema: Record<string, unknown>): AiSdkSchema {
-  return { [SCHEMA_SYMBOL]: true, _type: undefined, jsonSchema: schema, validate: undefined }
+export function aiSdkInputSchema(schema: Record<string, unknown>): AiSdkInputSchema {
+  const jsonSchema = () => structuredClone(schema)
+  return { '~standard': { version: 1, vendor: 'mcp-bridge', validate: (value) => ({ value }), jsonSchema: { input: jsonSchema, output: jsonSchema } } }
 }
 
 /** `tool-<name>` parts are a ToolSet's tools; `dynamic-tool` parts name theirs. */

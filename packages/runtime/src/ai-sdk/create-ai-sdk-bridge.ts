@@ -34,7 +34,7 @@ import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from 
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { withChoices } from '../tool/plain-form.ts'
-import { aiSdkJsonSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from './ai-sdk-shapes.ts'
+import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from './ai-sdk-shapes.ts'
 import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from './tool-output.ts'
 
@@ -70,9 +70,9 @@ export interface AiSdkBridgeOptions<T extends AnyMcpTool | McpPlugin = AnyMcpToo
   clock?: Clock
 }
 
-export interface PrepareOptions {
+export interface PrepareOptions<M extends UiMessageLike = UiMessageLike> {
   /** The `messages` of the request body, as useChat sent them. */
-  messages: readonly UiMessageLike[]
+  messages: readonly M[]
   /** `createUIMessageStream`'s writer: the parts' new outputs go into the response through it. */
   writer: UiStreamWriterLike
   /** Who sent it, for `limits.maxCallsPerClient` (a session or user id; default: one shared client). */
@@ -83,21 +83,21 @@ export interface PrepareOptions {
 export type AiSdkTools<T extends AnyMcpTool | McpPlugin> = { [K in ToolNameOf<T>]: AiSdkToolLike }
 type ToolNameOf<T> = T extends { name: infer N extends string } ? N : T extends { tool: { name: infer N extends string } } ? N : string
 
-export interface PreparedTurn<T extends AnyMcpTool | McpPlugin> {
+export interface PreparedTurn<T extends AnyMcpTool | McpPlugin, M extends UiMessageLike = UiMessageLike> {
   /**
    * False while a question of the last assistant message is open (just asked again, or refused):
    * end the response without calling the model.
    */
   callModel: boolean
   /** The messages with each tool's output as the model reads it (no tokens): for `convertToModelMessages`. */
-  messages: UiMessageLike[]
+  messages: M[]
   /** The tools for `streamText`, bound to this request's client. */
   tools: AiSdkTools<T>
 }
 
 export interface AiSdkBridge<T extends AnyMcpTool | McpPlugin = AnyMcpTool | McpPlugin> {
   /** Apply the answers and cancellations the browser put in the last assistant message; see `PreparedTurn`. */
-  prepare(options: PrepareOptions): Promise<PreparedTurn<T>>
+  prepare<M extends UiMessageLike>(options: PrepareOptions<M>): Promise<PreparedTurn<T, M>>
   /** The tools for `streamText` without an answer to apply (e.g. a `ToolLoopAgent`). */
   tools(options?: { client?: string }): AiSdkTools<T>
   /** For `stopWhen`: true when a tool of the last step waits for the user. */
@@ -199,7 +199,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
       set[tool.name] = {
         ...(tool.description !== undefined && { description: tool.description }),
         ...(tool.title !== undefined && { title: tool.title }),
-        inputSchema: aiSdkJsonSchema(tool.jsonSchema.parameters as Record<string, unknown>),
+        inputSchema: aiSdkInputSchema(tool.jsonSchema.parameters as Record<string, unknown>),
         execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client, abortSignal),
         // The model reads the result, never the call's token.
         toModelOutput: ({ output }) => {
@@ -235,12 +235,12 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     }
   }
 
-  async function prepare(given: PrepareOptions): Promise<PreparedTurn<T>> {
+  async function prepare<M extends UiMessageLike>(given: PrepareOptions<M>): Promise<PreparedTurn<T, M>> {
     const parsed = prepareSchema.safeParse(given ?? {})
     if (!parsed.success) throw new OptionsError('bridge.prepare', summarizeIssues(parsed.error.issues))
     const { writer } = given
     const client = given.client ?? SHARED_CLIENT
-    const messages: UiMessageLike[] = given.messages.map((m) => ({ ...m, parts: [...m.parts] }))
+    const messages = given.messages.map((m) => ({ ...m, parts: [...m.parts] }) as M)
     const lastIndex = messages.length - 1
     const last = messages[lastIndex]
     let open = 0
