@@ -15,6 +15,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { greetOverHttp } from './chat-turn.ts'
 import { exec, freePort, start, stop, userEnv, type Ran } from './commands.ts'
+import { packWorkspace } from './pack.ts'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-adoption-'))
@@ -39,14 +40,7 @@ function readmeInstallLine(tarballs: Record<string, string>): string[] {
 const tarballs: Record<string, string> = {}
 
 beforeAll(async () => {
-  const packs = join(scratch, 'packs')
-  mkdirSync(packs)
-  for (const pkg of ['runtime', 'vite-plugin']) {
-    const packed = await exec('npm', ['pack', '--pack-destination', packs], { cwd: join(repo, 'packages', pkg), timeoutMs: 60_000 })
-    expect(packed.code, packed.output).toBe(0)
-    const name = JSON.parse(readFileSync(join(repo, 'packages', pkg, 'package.json'), 'utf8')).name as string
-    tarballs[name] = join(packs, readdirSync(packs).find((f) => f.startsWith(name.slice(1).replace('/', '-')))!)
-  }
+  Object.assign(tarballs, await packWorkspace(repo, join(scratch, 'packs')))
   cpSync(join(repo, 'adoption/app'), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|mcp-bridge)([\\/]|$)/.test(src.slice(repo.length)) })
   install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...readmeInstallLine(tarballs)], { cwd: app, timeoutMs: 240_000 })
   expect(install.code, install.output).toBe(0)
