@@ -42,7 +42,7 @@ beforeAll(async () => {
   const tarballs = await packWorkspace(repo, join(scratch, 'packs'))
   cpSync(join(repo, 'adoption/ai-sdk-app'), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|mcp-bridge|data)([\\/]|$)/.test(src.slice(repo.length)) })
   // The same plugin files as the playground's: the tool, its plugin and components.
-  cpSync(join(repo, 'playground/src/tools/book-flight'), join(app, 'src/tools/book-flight'), { recursive: true })
+  for (const tool of ['book-flight', 'rate-trip']) cpSync(join(repo, 'playground/src/tools', tool), join(app, 'src/tools', tool), { recursive: true })
   mkdirSync(join(app, 'src/components'), { recursive: true })
   cpSync(join(repo, 'playground/src/components/ErrorList.tsx'), join(app, 'src/components/ErrorList.tsx'))
   const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...Object.values(tarballs), ...AI_SDK_APP, ...BRIDGE_PEERS], { cwd: app, env, timeoutMs: 300_000 })
@@ -78,6 +78,29 @@ describe('an AI SDK app with mcp-bridge tools, from the packed packages', () => 
     }
   }, 400_000)
 
+  it('vite dev serves the AI SDK route and the plugin UI from the sources', async () => {
+    const port = await freePort()
+    const dev = await start(node, [inApp('vite/bin/vite.js'), '--strictPort', '--port', String(port), '--host', '127.0.0.1'], {
+      cwd: app,
+      env: { ...env, DATA_DIR: join(scratch, 'dev-data') },
+      ready: `127.0.0.1:${port}`,
+      timeoutMs: 60_000,
+    })
+    try {
+      browser = await launchChromium()
+      const page = await openChat(`http://127.0.0.1:${port}/`)
+      await say(page, 'Please book a flight from Paris to Rome')
+      await page.getByRole('button', { name: /JS-501/ }).click()
+      await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+      await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await page.getByText('Booked! Your ticket is TK-JS-501-3B.').waitFor()
+      expect(page.errors).toEqual([])
+      await page.close()
+    } finally {
+      await stop(dev)
+    }
+  }, 180_000)
+
   it('vite build emits the client and the AI SDK route; two servers share Redis', async () => {
     const build = await run([inApp('vite/bin/vite.js'), 'build'], 240_000)
     expect(build.code, build.output).toBe(0)
@@ -93,7 +116,6 @@ describe('an AI SDK app with mcp-bridge tools, from the packed packages', () => 
       )
       urls.push(`http://127.0.0.1:${port}/`)
     }
-    browser = await launchChromium()
   }, 300_000)
 
   it('books a flight: both questions in the plugin UI, a refused answer in the same component, a reload mid-question', async () => {
@@ -110,6 +132,8 @@ describe('an AI SDK app with mcp-bridge tools, from the packed packages', () => 
       output.answer.content.flightId = 42
       await route.continue({ postData: JSON.stringify(body) })
     })
+    // ctx.log arrives as a preliminary output and stays on the card.
+    await page.getByRole('list', { name: 'book_flight log' }).getByText('Found 3 flights from Paris to Rome').waitFor()
     await page.getByRole('button', { name: /JS-501/ }).click()
     await page.getByRole('alert').filter({ hasText: 'This value has the wrong kind of content.' }).waitFor()
     expect(changed).toBe(true)
@@ -156,6 +180,18 @@ describe('an AI SDK app with mcp-bridge tools, from the packed packages', () => 
     const stream = await again.text()
     expect(stream).toContain('is already finished')
     expect(stream).toContain('Nothing was changed.')
+    expect(page.errors).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it('a tool without a plugin asks with the generated form; its result reaches the model', async () => {
+    const page = await openChat(urls[0]!)
+    await say(page, 'Rate my trip')
+    await page.getByRole('button', { name: 'Submit' }).click()
+    expect(await page.getByRole('alert').allInnerTexts()).toEqual(['Required'])
+    await page.getByRole('radiogroup', { name: /^Stars/ }).getByLabel('4', { exact: true }).check()
+    await page.getByRole('button', { name: 'Submit' }).click()
+    await page.getByText('Thanks for the 4-star rating!').waitFor()
     expect(page.errors).toEqual([])
     await page.close()
   }, 120_000)

@@ -20,6 +20,11 @@ function text(words: string[], chunkDelayInMs = 0) {
   return reply([{ type: 'text-start', id }, ...words.map((delta): Part => ({ type: 'text-delta', id, delta })), { type: 'text-end', id }], 'stop', chunkDelayInMs)
 }
 
+function callTool(intro: string, toolName: string, input: Record<string, unknown>) {
+  const toolCallId = `call-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
+  return reply([{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: intro }, { type: 'text-end', id: 't' }, { type: 'tool-call', toolCallId, toolName, input: JSON.stringify(input) }], 'tool-calls')
+}
+
 function said(prompt: LanguageModelV4Prompt): string {
   const last = prompt[prompt.length - 1]
   if (!last || last.role !== 'user') return ''
@@ -34,17 +39,16 @@ export const model = new MockLanguageModelV4({
     if (last.role === 'tool') {
       const result = JSON.stringify(last.content)
       const ticket = /"ticketNumber":"([^"]+)"/.exec(result)?.[1]
-      return text(ticket ? ['Booked! ', `Your ticket is ${ticket}.`] : ['The booking did not go through.'])
+      if (ticket) return text(['Booked! ', `Your ticket is ${ticket}.`])
+      const stars = /"stars":(\d)/.exec(result)?.[1]
+      return text([stars ? `Thanks for the ${stars}-star rating!` : 'The booking did not go through.'])
     }
     const message = said(prompt)
     // ctx.sample from the book_flight tool: a travel tip.
     if (/travel tip/i.test(message)) return text(['Keep your boarding pass on your phone.'])
     const route = /book .*from (\w+) to (\w+)/i.exec(message)
-    if (route) {
-      const toolCallId = `call-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`
-      const input = JSON.stringify({ from: route[1], destination: route[2] })
-      return reply([{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Let me find flights. ' }, { type: 'text-end', id: 't' }, { type: 'tool-call', toolCallId, toolName: 'book_flight', input }], 'tool-calls')
-    }
+    if (route) return callTool('Let me find flights. ', 'book_flight', { from: route[1], destination: route[2] })
+    if (/rate my trip/i.test(message)) return callTool('Sure. ', 'rate_trip', {})
     // Slow on purpose: something to press Stop on.
     if (/story/i.test(message)) return text(Array.from({ length: 60 }, (_, i) => `word${i} `), 200)
     return text(['Ask me to book a flight from Paris to Rome.'])

@@ -27,17 +27,18 @@ export interface CallCard {
 const MAX_LOGS = 20
 
 /**
- * Yields `running` outputs; returns the stop. While replaying a journal (`quiet`), what the tool
- * reports again is not repeated: the person saw it the first time.
+ * Yields `running` outputs; returns the stop. While replaying a journal up to the question the
+ * record waits on (`replaying`), what the tool reports again is not repeated (the person saw it
+ * the first time) and the question is not stored again: it is the one the answer is for.
  */
-export async function* driveToStop(ctx: DriveContext, call: LiveCall<undefined>, card: CallCard, quiet = false): AsyncGenerator<RunningOutput, InputRequiredOutput | DoneOutput> {
+export async function* driveToStop(ctx: DriveContext, call: LiveCall<undefined>, card: CallCard, replaying = false): AsyncGenerator<RunningOutput, InputRequiredOutput | DoneOutput> {
   const base = { mcpBridge: OUTPUT_MARK, callId: card.callId, token: card.token, ...(card.answers?.length && { answers: card.answers }) } as const
   const logs: Array<{ level: string; message: string }> = []
   let progress: RunningOutput['progress']
   const running = (): RunningOutput => ({ ...base, status: 'running', ...(logs.length > 0 && { logs: [...logs] }), ...(progress && { progress }) })
   const shown = () => ({ ...(logs.length > 0 && { logs: [...logs] }), ...(progress && { progress }) })
   for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
-    if ((quiet || 'replayed' in event) && (event.type === 'log' || event.type === 'notify')) continue
+    if ((replaying || 'replayed' in event) && (event.type === 'log' || event.type === 'notify')) continue
     if (event.type === 'log') {
       logs.push({ level: event.level, message: event.message })
       if (logs.length > MAX_LOGS) logs.shift()
@@ -53,6 +54,7 @@ export async function* driveToStop(ctx: DriveContext, call: LiveCall<undefined>,
         continue
       }
       const wire = encodeElicitRequest(request)
+      if (replaying) return { ...base, status: 'input-required', question: wire }
       try {
         // Stored before it is shown: the answer may reach another instance, or come after a restart.
         await ctx.calls.park(call, { id: request.id, key: request.key, wire })

@@ -212,6 +212,9 @@ export function createPluginExecutor(options: PluginExecutorOptions): PluginExec
         entry.controller.abort(entry.reason)
         options.store.removeCall(callId)
       }
+      // Forgotten now: a halted run's late cleanup must not remove what another executor on the
+      // same emission store shows by then (React's StrictMode closes one and opens the next).
+      running.clear()
       await destroy()
     },
   }

@@ -23,6 +23,15 @@ export function McpBridgeToolPart({ bridge, part, renderResult }: McpBridgeToolP
   const { output } = part
   return (
     <div className="mcp-tool-part" data-tool={part.toolName} data-status={output?.status ?? 'starting'}>
+      {output?.logs && output.logs.length > 0 && (
+        <ul className="mcp-tool-log" aria-label={`${part.toolName} log`}>
+          {output.logs.map((line, i) => (
+            <li key={i} data-level={line.level}>
+              {line.message}
+            </li>
+          ))}
+        </ul>
+      )}
       {output?.progress && (
         <p className="mcp-progress" role="status">
           {output.progress.message}

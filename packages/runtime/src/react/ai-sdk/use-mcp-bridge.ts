@@ -45,7 +45,6 @@ export interface McpBridgeChat {
   /** True while a question waits for the person: the app can hold its composer (the server refuses a new message then). */
   readonly waiting: boolean
   readonly store: EmissionStore
-  readonly executor: PluginExecutor
   /** Send an answer to a question (the generated form's submit; handlers go through the executor). */
   answer(part: McpBridgePart, output: InputRequiredOutput, result: ElicitResult<unknown>): Promise<SendOutcome>
   /** Cancel the call: its tool stops (its `finally` runs) and the model hears it was cancelled. */
@@ -61,7 +60,13 @@ export function useMcpBridge(chat: AiSdkChatLike, options: UseMcpBridgeOptions):
   const latest = useRef(chat)
   latest.current = chat
   const [state] = useState(() => createState(latest, options.plugins))
-  useEffect(() => () => void state.executor.close(), [state])
+  // Handlers run while the component is mounted; React's StrictMode mounts it twice in dev.
+  const [, reopened] = useState(0)
+  useEffect(() => {
+    // Reopened: render again, so each question on screen is shown to the new executor.
+    if (state.open()) reopened((n) => n + 1)
+    return () => state.close()
+  }, [state])
   // Each render brings the parts' outputs: settle the answers waiting for the server's verdict.
   useEffect(() => state.observe())
   const waiting = chat.messages.some((m) => m.role === 'assistant' && m.parts.some((p) => readToolOutput(p.output)?.status === 'input-required'))
@@ -125,16 +130,19 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
     return { ok: true }
   }
 
-  const executor = createPluginExecutor({
-    registry,
-    store,
-    send: (question: IncomingQuestion, result) => {
-      const part = parts.get(question.callId)
-      const output = part && outputOf(part.toolCallId)
-      if (!part || output?.status !== 'input-required') return Promise.resolve({ ok: false, message: 'This question is no longer open.' })
-      return send(part, output, result)
-    },
-  })
+  const executorOf = () =>
+    createPluginExecutor({
+      registry,
+      store,
+      send: (question: IncomingQuestion, result) => {
+        const part = parts.get(question.callId)
+        const output = part && outputOf(part.toolCallId)
+        if (!part || output?.status !== 'input-required') return Promise.resolve({ ok: false, message: 'This question is no longer open.' })
+        return send(part, output, result)
+      },
+    })
+  let executor: PluginExecutor = executorOf()
+  let closed = false
 
   const api: Omit<McpBridgeChat, 'waiting'> = {
     read(part) {
@@ -145,7 +153,6 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
       return { toolName: name, toolCallId: part.toolCallId, output }
     },
     store,
-    executor,
     answer: send,
     async cancel(part, reason) {
       const output = outputOf(part.toolCallId)
@@ -168,8 +175,18 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
 
   return {
     api,
-    store,
-    executor,
+    /** (Again) after a close: the questions on screen are handled anew. */
+    open(): boolean {
+      if (!closed) return false
+      closed = false
+      executor = executorOf()
+      shown.clear()
+      return true
+    },
+    close() {
+      closed = true
+      void executor.close()
+    },
     observe() {
       check()
       // A call that ended (answered in another tab, cancelled, expired) takes its UI with it.

@@ -1,0 +1,137 @@
+// @vitest-environment happy-dom
+/**
+ * The browser half against the server half, with a small stand-in for `useChat` (its message
+ * state, `addToolOutput`, `sendMessage` posting to the bridge and applying the stream's chunks):
+ * the plugin's component asks, the generated form asks, the answers reach the call and its
+ * result comes back to the part — under React's StrictMode, which mounts everything twice in dev.
+ */
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { StrictMode, useRef, useState } from 'react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { createAiSdkBridge, type AiSdkBridge, type UiChunkLike, type UiMessageLike } from '../../src/ai-sdk.ts'
+import { McpBridgeToolPart, useMcpBridge, type AiSdkChatLike } from '../../src/ai-sdk-react.ts'
+import { createMcpTool, createPlugin, generatedForm, type RenderedProps } from '../../src/index.ts'
+
+const booking = createMcpTool('book_room')
+  .parameters(z.object({ city: z.string() }))
+  .elicits({
+    pickRoom: { response: z.object({ room: z.enum(['single', 'double']) }), context: z.object({ city: z.string() }) },
+    nights: z.object({ nights: z.int().min(1).max(14) }),
+  })
+  .execute(function* (params, ctx) {
+    const room = yield* ctx.elicit('pickRoom', { message: `Which room in ${params.city}?`, city: params.city })
+    if (room.action !== 'accept') return 'No room.'
+    const nights = yield* ctx.elicit('nights', { message: 'How many nights?' })
+    if (nights.action !== 'accept') return 'No nights.'
+    return `Booked a ${room.content.room} room for ${nights.content.nights} nights in ${params.city}.`
+  })
+
+function RoomPicker({ city, onRespond }: { city: string } & RenderedProps<{ room: 'single' | 'double' }>) {
+  return (
+    <div>
+      <p>Rooms in {city}</p>
+      <button onClick={() => onRespond({ room: 'double' })}>Double room</button>
+    </div>
+  )
+}
+
+const plugin = createPlugin(booking)
+  .onElicit({
+    *pickRoom(req, ctx) {
+      return { action: 'accept', content: yield* ctx.render(RoomPicker, { city: req.context.city }) }
+    },
+    nights: generatedForm,
+  })
+  .build()
+
+let bridge: AiSdkBridge
+afterEach(async () => {
+  cleanup()
+  await bridge?.close()
+})
+
+/** useChat, as far as the bridge uses it: messages, addToolOutput, and sendMessage() to the server. */
+function useStandInChat(initial: UiMessageLike[]): AiSdkChatLike & { sent: number } {
+  const [messages, setMessages] = useState(initial)
+  const [status, setStatus] = useState<AiSdkChatLike['status']>('ready')
+  const current = useRef(messages)
+  const sent = useRef(0)
+  const update = (next: UiMessageLike[]) => {
+    current.current = next
+    setMessages(next)
+  }
+  const setOutput = (toolCallId: string, output: unknown) =>
+    update(current.current.map((m) => ({ ...m, parts: m.parts.map((p) => (p.toolCallId === toolCallId ? { ...p, output } : p)) })))
+  return {
+    messages,
+    status,
+    sent: sent.current,
+    addToolOutput: ({ toolCallId, output }) => setOutput(toolCallId, output),
+    async sendMessage() {
+      sent.current++
+      setStatus('submitted')
+      const writer = { write: (chunk: UiChunkLike) => void (chunk.type === 'tool-output-available' && setOutput(chunk.toolCallId, chunk.output)) }
+      const turn = await bridge.prepare({ messages: current.current, writer })
+      if (turn.callModel) update([...current.current, { id: `a${current.current.length}`, role: 'assistant', parts: [{ type: 'text' }] }])
+      setStatus('ready')
+    },
+  }
+}
+
+function Chat({ initial }: { initial: UiMessageLike[] }) {
+  const chat = useStandInChat(initial)
+  const mcp = useMcpBridge(chat, { plugins: [plugin.client] })
+  return (
+    <main>
+      {chat.messages.flatMap((m) =>
+        m.parts.map((part, i) => {
+          const call = mcp.read(part)
+          return call ? <McpBridgeToolPart key={`${m.id}-${i}`} bridge={mcp} part={call} /> : null
+        }),
+      )}
+      <p>{mcp.waiting ? 'waiting for an answer' : `${chat.messages.length} messages`}</p>
+    </main>
+  )
+}
+
+/** The first turn: the model called the tool, which ran to its question (streamText did this). */
+async function firstTurn(): Promise<UiMessageLike[]> {
+  let output: unknown
+  for await (const o of bridge.tools().book_room!.execute({ city: 'Oslo' }, { toolCallId: 'call-1' })) output = o
+  return [
+    { id: 'u1', role: 'user', parts: [{ type: 'text' }] },
+    { id: 'a1', role: 'assistant', parts: [{ type: 'tool-book_room', toolCallId: 'call-1', state: 'output-available', input: { city: 'Oslo' }, output }] },
+  ]
+}
+
+describe('useMcpBridge + McpBridgeToolPart', () => {
+  it('asks with the plugin, then the generated form, and shows the result — under StrictMode', async () => {
+    bridge = createAiSdkBridge({ tools: [booking] })
+    const initial = await firstTurn()
+    render(
+      <StrictMode>
+        <Chat initial={initial} />
+      </StrictMode>,
+    )
+    expect(screen.getByText('waiting for an answer')).toBeTruthy()
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Double room' })))
+    await screen.findByText('How many nights?')
+    fireEvent.change(screen.getByLabelText(/Nights/), { target: { value: '3' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
+    await screen.findByText('Booked a double room for 3 nights in Oslo.')
+    expect(screen.getByText('Room: double')).toBeTruthy()
+    expect(screen.getByText('Nights: 3')).toBeTruthy()
+    expect(screen.getByText('3 messages')).toBeTruthy()
+  })
+
+  it('Cancel ends the call; the part says so and the model is called', async () => {
+    bridge = createAiSdkBridge({ tools: [booking] })
+    render(<Chat initial={await firstTurn()} />)
+    await screen.findByRole('button', { name: 'Double room' })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel book_room' })))
+    expect((await screen.findByRole('alert')).textContent).toBe('The user cancelled this tool call (cancelled by the user).')
+    expect(screen.queryByRole('button', { name: 'Double room' })).toBeNull()
+    expect(screen.getByText('3 messages')).toBeTruthy()
+  })
+})
