@@ -3,9 +3,9 @@
  * and `<McpBridgeToolPart />`, which renders an mcp-bridge call's part with the app's generated
  * `clientPlugins` (or the generated form) and answers through `addToolOutput` + `sendMessage()`.
  */
-export { useMcpBridge } from './react/ai-sdk/use-mcp-bridge.ts'
-export type { AiSdkChatLike, McpBridgeChat, McpBridgePart, UseMcpBridgeOptions } from './react/ai-sdk/use-mcp-bridge.ts'
-export { McpBridgeToolPart } from './react/ai-sdk/mcp-bridge-tool-part.tsx'
-export type { McpBridgeToolPartProps } from './react/ai-sdk/mcp-bridge-tool-part.tsx'
-export { readToolOutput } from './ai-sdk/tool-output.ts'
-export type { DoneOutput, InputRequiredOutput, McpBridgeToolOutput, RunningOutput } from './ai-sdk/tool-output.ts'
+export { useMcpBridge } from './react/use-mcp-bridge.ts'
+export type { AiSdkChatLike, McpBridgeChat, McpBridgePart, UseMcpBridgeOptions } from './react/use-mcp-bridge.ts'
+export { McpBridgeToolPart } from './react/mcp-bridge-tool-part.tsx'
+export type { McpBridgeToolPartProps } from './react/mcp-bridge-tool-part.tsx'
+export { readToolOutput } from './protocol/ai-sdk-output.ts'
+export type { DoneOutput, InputRequiredOutput, McpBridgeToolOutput, RunningOutput } from './protocol/ai-sdk-output.ts'

@@ -6,6 +6,6 @@
  */
 export { createAiSdkBridge } from './ai-sdk/create-ai-sdk-bridge.ts'
 export type { AiSdkBridge, AiSdkBridgeLimits, AiSdkBridgeOptions, AiSdkTools, PrepareOptions, PreparedTurn } from './ai-sdk/create-ai-sdk-bridge.ts'
-export { OUTPUT_MARK, readToolOutput, toolOutputSchema } from './ai-sdk/tool-output.ts'
-export type { AnsweredOutput, DoneOutput, InputRequiredOutput, McpBridgeToolOutput, RunningOutput } from './ai-sdk/tool-output.ts'
-export type { AiSdkInputSchema, AiSdkToolLike, StepsLike, UiChunkLike, UiMessageLike, UiPartLike, UiStreamWriterLike } from './ai-sdk/ai-sdk-shapes.ts'
+export { OUTPUT_MARK, readToolOutput, toolOutputSchema } from './protocol/ai-sdk-output.ts'
+export type { AnsweredOutput, DoneOutput, InputRequiredOutput, McpBridgeToolOutput, RunningOutput } from './protocol/ai-sdk-output.ts'
+export type { AiSdkInputSchema, AiSdkToolLike, StepsLike, UiChunkLike, UiMessageLike, UiPartLike, UiStreamWriterLike } from './protocol/ai-sdk-shapes.ts'

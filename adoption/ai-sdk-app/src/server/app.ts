@@ -3,7 +3,7 @@
  * at /api/chat. The lines marked "mcp-bridge" are all the bridge adds.
  */
 import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, stepCountIs, streamText, type UIMessage } from 'ai'
-import { createAppServer } from '@mcp-bridge/runtime/server'
+import { createAppServer } from '@mcp-bridge/runtime/server' // mcp-bridge (serving)
 import { createAiSdkBridge } from '@mcp-bridge/runtime/ai-sdk' // mcp-bridge
 import { serverTools } from '../mcp-bridge/server.gen.ts' // mcp-bridge
 import { loadChat, saveChat } from './chat-files.ts'
@@ -37,4 +37,4 @@ async function chat(request: Request): Promise<Response> {
   return createUIMessageStreamResponse({ stream })
 }
 
-export default createAppServer({ chat, close: () => bridge.close() })
+export default createAppServer({ chat, close: () => bridge.close() }) // mcp-bridge (serving)

@@ -34,9 +34,9 @@ import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from 
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { withChoices } from '../tool/plain-form.ts'
-import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from './ai-sdk-shapes.ts'
+import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from '../protocol/ai-sdk-shapes.ts'
 import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
-import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from './tool-output.ts'
+import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
 export interface AiSdkBridgeLimits {
   /** Largest context data of one question (default 256 KiB). */

@@ -9,7 +9,7 @@ import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { resultText, toolResultOf } from '../bridge/tool-result.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
-import { OUTPUT_MARK, type DoneOutput, type InputRequiredOutput, type McpBridgeToolOutput, type RunningOutput } from './tool-output.ts'
+import { OUTPUT_MARK, type DoneOutput, type InputRequiredOutput, type McpBridgeToolOutput, type RunningOutput } from '../protocol/ai-sdk-output.ts'
 
 export interface DriveContext {
   calls: CallRegistry<undefined>

@@ -49,7 +49,7 @@ describe('runtime folders', () => {
 
   it('has the folders of the architecture', () => {
     expect([...graph.keys()].sort()).toEqual(
-      ['bridge', 'calls', 'calls/stores', 'chat', 'client', 'errors', 'http', 'mcp', 'plugin', 'model-context', 'prompt', 'protocol', 'resource', 'react', 'sampling', 'schema', 'telemetry', 'testing', 'time', 'tool'].sort(),
+      ['ai-sdk', 'bridge', 'calls', 'calls/stores', 'chat', 'client', 'errors', 'http', 'mcp', 'plugin', 'model-context', 'prompt', 'protocol', 'resource', 'react', 'sampling', 'schema', 'telemetry', 'testing', 'time', 'tool'].sort(),
     )
   })
 
@@ -61,7 +61,7 @@ describe('runtime folders', () => {
   it.each(['client', 'react', 'tool', 'prompt', 'resource', 'schema', 'model-context', 'errors', 'plugin', 'protocol', 'sampling'])(
     '%s never reaches a server-only folder',
     (folder) => {
-      const server = ['bridge', 'calls', 'calls/stores', 'chat', 'http', 'mcp', 'telemetry', 'testing']
+      const server = ['ai-sdk', 'bridge', 'calls', 'calls/stores', 'chat', 'http', 'mcp', 'telemetry', 'testing']
       expect([...reachable(graph, folder)].filter((f) => server.includes(f))).toEqual([])
     },
   )

@@ -8,7 +8,7 @@
  * it, and the `token` in it is what lets this chat (and nobody else) answer or cancel the call.
  */
 import { z } from 'zod'
-import { elicitRequestWireSchema, elicitResultSchema, type ElicitRequestWire, type ElicitResultWire } from '../protocol/chat-wire.ts'
+import { elicitRequestWireSchema, elicitResultSchema, type ElicitRequestWire, type ElicitResultWire } from './chat-wire.ts'
 
 /** Marks an output as ours (a part of another tool, or an app's own output, is left alone). */
 export const OUTPUT_MARK = 'mcp-bridge/ai-sdk@1'

@@ -5,12 +5,12 @@
  * same component (what was typed stays). Then "Sending…", and at the end its answers and result.
  */
 import { useEffect, useState, type ReactNode } from 'react'
-import type { JsonSchema } from '../../schema/json-schema.ts'
-import { GeneratedForm } from '../generated-form.tsx'
-import { SendingAnswer, ToolCallEmissions } from '../emission-view.tsx'
-import type { IssueSummary } from '../../errors/issues.ts'
+import type { JsonSchema } from '../schema/json-schema.ts'
+import { GeneratedForm } from './generated-form.tsx'
+import { SendingAnswer, ToolCallEmissions } from './emission-view.tsx'
+import type { IssueSummary } from '../errors/issues.ts'
 import type { McpBridgeChat, McpBridgePart } from './use-mcp-bridge.ts'
-import type { DoneOutput, InputRequiredOutput } from '../../ai-sdk/tool-output.ts'
+import type { DoneOutput, InputRequiredOutput } from '../protocol/ai-sdk-output.ts'
 
 export interface McpBridgeToolPartProps {
   bridge: McpBridgeChat

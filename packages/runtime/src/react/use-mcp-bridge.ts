@@ -6,13 +6,13 @@
  * next question, a refusal with its errors, or the result — arrives as the part's new output.
  */
 import { useEffect, useRef, useState } from 'react'
-import { createEmissionStore, type EmissionStore } from '../../client/emission-store.ts'
-import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type SendOutcome } from '../../client/plugin-executor.ts'
-import { createPluginRegistry } from '../../client/plugin-registry.ts'
-import type { PluginClientRegistration } from '../../plugin/types.ts'
-import { toolNameOf, type UiMessageLike, type UiPartLike } from '../../ai-sdk/ai-sdk-shapes.ts'
-import { readToolOutput, type InputRequiredOutput, type McpBridgeToolOutput } from '../../ai-sdk/tool-output.ts'
-import type { ElicitResult } from '../../tool/elicits.ts'
+import { createEmissionStore, type EmissionStore } from '../client/emission-store.ts'
+import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type SendOutcome } from '../client/plugin-executor.ts'
+import { createPluginRegistry } from '../client/plugin-registry.ts'
+import type { PluginClientRegistration } from '../plugin/types.ts'
+import { toolNameOf, type UiMessageLike, type UiPartLike } from '../protocol/ai-sdk-shapes.ts'
+import { readToolOutput, type InputRequiredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
+import type { ElicitResult } from '../tool/elicits.ts'
 
 /**
  * What `useChat()` returns, as far as this hook reads it. `addToolOutput` is typed by the app's
