@@ -384,6 +384,23 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       // The first generation usually ends before any page is open: a page that connects while
       // errors stand gets them too (not only after the next edit).
       let overlay: { message: string; stack: string; plugin: string } | undefined
+      // Each edit regenerates: the terminal gets what changed (new problems, and how many went),
+      // not every standing diagnostic again.
+      let printed = new Set<string>()
+      const printChanges = (diagnostics: readonly Diagnostic[]) => {
+        const now = new Set<string>()
+        for (const d of diagnostics) {
+          const line = formatDiagnostic(d)
+          now.add(line)
+          if (!printed.has(line)) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${line}`)
+        }
+        const gone = [...printed].filter((line) => !now.has(line)).length
+        if (gone > 0) {
+          const left = diagnostics.length === 0 ? 'none left' : `${diagnostics.length} still stand`
+          server.config.logger.info(`[mcp-bridge] ${gone} diagnostic${gone === 1 ? '' : 's'} resolved; ${left}`)
+        }
+        printed = now
+      }
       const dev = new GenerationSession({
         list: () => listSources(options),
         generate: ({ files, changed, incremental }) => generate(changed, { incremental, ...(files && { files }) }),
@@ -391,7 +408,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           // Edits are re-run by the module runner: have it ready before the first one.
           if (first) loader?.warm().catch((error: unknown) => server.config.logger.warn(`[mcp-bridge] the module loader could not start: ${(error as Error).message}`))
           const errors = result.diagnostics.filter((d) => d.severity === 'error')
-          for (const d of result.diagnostics) server.config.logger[d.severity === 'error' ? 'error' : 'warn'](`[mcp-bridge] ${formatDiagnostic(d)}`)
+          printChanges(result.diagnostics)
           overlay = errors.length
             ? { message: `mcp-bridge: ${errors.map(formatDiagnostic).join('\n')}\n\nEvery tool and diagnostic: ${PANEL_PATH} on this server.`, stack: '', plugin: 'mcp-bridge' }
             : undefined

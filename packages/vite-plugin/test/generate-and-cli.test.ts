@@ -225,6 +225,19 @@ describe('mcp-bridge CLI', () => {
     expect(json.diagnostics.map((d: { code: string }) => d.code)).toEqual(['PLUGIN_HANDLER_TYPE', 'ELICIT_CONTEXT_TYPE'])
     expect(await cli(['check', '--no-types', '--root', root])).toMatchObject({ code: 0, out: expect.stringMatching(/^mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked/) })
   }, 120_000)
+
+  it('a key without a handler is said once, in our words: TypeScript\'s version of it is not repeated', async () => {
+    const root = copyFixture('type-errors')
+    const tool = join(root, 'src/tools/pick.ts')
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace("pick: { response: z.object({ color: z.string() }), context: z.object({ palette: z.array(z.string()) }) },", "pick: { response: z.object({ color: z.string() }), context: z.object({ palette: z.array(z.string()) }) },\n    size: z.object({ size: z.string() }),"))
+    const checked = await cli(['check', '--root', root, '--no-cache'])
+    expect(checked.code).toBe(1)
+    const lines = checked.out.split('\n')
+    expect(lines.filter((l) => l.includes('"size"'))).toEqual([expect.stringMatching(/^src\/tools\/pick-plugin\.ts:\d+:\d+  Plugin pickColorPlugin: no handler for "size"/)])
+    expect(checked.out).not.toContain('is missing in type')
+    // The handler's own type error is still reported.
+    expect(checked.out).toContain('The onElicit handler for "pick" answers with content.color as number')
+  }, 120_000)
 })
 
 

@@ -7,7 +7,7 @@ import { cpSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } fr
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createServer, type Plugin } from 'vite'
+import { createLogger, createServer, type Logger, type Plugin } from 'vite'
 import { mcpBridge, UnsupportedViteError, UnsupportedZodError } from '../src/index.ts'
 import { tempProject } from './support/fixtures.ts'
 
@@ -30,11 +30,19 @@ async function devServer() {
   return devServerAt(root)
 }
 
-async function devServerAt(root: string) {
+async function devServerAt(root: string, customLogger?: Logger) {
   if (!temps.includes(root)) temps.push(root)
   const plugin = mcpBridge()
-  const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+  const server = await createServer({ root, configFile: false, logLevel: 'silent', ...(customLogger && { customLogger }), plugins: [plugin], server: { middlewareMode: true, hmr: false } })
   return { root, api: plugin.api as Api, server }
+}
+
+/** A Vite logger that keeps what the plugin says (info, warn, error). */
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = []
+  const base = createLogger('silent')
+  const keep = (message: string) => void lines.push(message)
+  return { ...base, lines, info: keep, warn: keep, warnOnce: keep, error: keep }
 }
 
 describe('mcpBridge() options', () => {
@@ -85,6 +93,39 @@ describe('mcpBridge() in dev', () => {
       await next(() => unlinkSync(added))
       expect(manifest()).toEqual(['book_flight', 'clock'])
       expect(readFileSync(join(root, 'src/mcp-bridge/server.gen.ts'), 'utf8')).not.toContain('weather')
+    } finally {
+      await server.close()
+    }
+  }, 120_000)
+})
+
+describe('mcpBridge() in dev, in the terminal', () => {
+  it('prints a diagnostic once while it stands (not again on every edit), and says when problems are resolved', async () => {
+    const root = tempProject('dev-print')
+    cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
+    const tool = join(root, 'src/tools/weather.ts')
+    const broken = "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\nexport const weather = createMcpTool('weather').elicits({ where: z.object({ place: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n"
+    writeFileSync(tool, broken)
+    const logger = recordingLogger()
+    const { api, server } = await devServerAt(root, logger)
+    try {
+      await api.whenWatching()
+      await api.whenIdle()
+      const nested = () => logger.lines.filter((l) => l.includes('where.place: nested objects are not allowed'))
+      expect(nested()).toHaveLength(1)
+      // An edit elsewhere regenerates; the standing diagnostic is not printed again.
+      const other = join(root, 'src/tools/note.ts')
+      const before = api.generations
+      writeFileSync(other, "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const note = createMcpTool('note').elicits({}).execute(function* () { return 1 })\n")
+      await vi.waitFor(() => expect(api.generations).toBeGreaterThan(before), { timeout: 60_000, interval: 20 })
+      await api.whenIdle()
+      expect(nested()).toHaveLength(1)
+      // Fixed: one line says so.
+      const again = api.generations
+      writeFileSync(tool, broken.replace('z.object({ city: z.string() })', 'z.string()'))
+      await vi.waitFor(() => expect(api.generations).toBeGreaterThan(again), { timeout: 60_000, interval: 20 })
+      await api.whenIdle()
+      expect(logger.lines.filter((l) => l.includes('resolved'))).toEqual(['[mcp-bridge] 1 diagnostic resolved; none left'])
     } finally {
       await server.close()
     }

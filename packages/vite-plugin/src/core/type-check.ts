@@ -99,6 +99,9 @@ function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, sou
     const at = { file: relative(root, source.getFilePath()), line, column, severity: 'error' as const }
     const handler = handlers.find((c) => within(c, start))
     if (handler) {
+      // A key without a handler: the discovery pass says so in its own words (PLUGIN_HANDLERS,
+      // also without ts-morph); TypeScript's 600-character version of it would only repeat it.
+      if (chain.some((l) => TS_MISSING_PROPERTIES.includes(l.code))) continue
       const key = handlerKeyAt(m, handler, start)
       out.push({ ...at, code: 'PLUGIN_HANDLER_TYPE', message: `The onElicit handler${key ? ` for "${key}"` : ''} ${handlerProblem(chain)}` })
       continue
@@ -127,6 +130,8 @@ function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, sou
 const TS_NOT_ASSIGNABLE = 2322
 const TS_PROPERTY_TYPES_INCOMPATIBLE = 2200
 const TS_UNKNOWN_PROPERTY = 2353
+/** "Property '{0}' is missing in type …" and "Type … is missing the following properties …": a handler left out. */
+const TS_MISSING_PROPERTIES = [2741, 2739]
 
 /** One message of a diagnostic's chain: its code and its text. */
 interface ChainLink {
