@@ -195,6 +195,10 @@ describe('vite build with mcpBridge()', () => {
     writeFileSync(tool, readFileSync(tool, 'utf8').replace('response: z.object({', 'response: z.object({ nested: z.object({ a: z.string() }),'))
     const failed = buildApp('split-app', 'client', mcpBridge(), root)
     await expect(failed).rejects.toThrow(/mcp-bridge found 1 error:\nsrc\/tool\.ts:8:45  pick_flight › choose\.nested: nested objects are not allowed; flatten the fields/)
+    // What the build prints holds the diagnostics, not the plugin's call stack under them.
+    const printed = String(((await failed.catch((e: unknown) => e)) as Error).stack)
+    expect(printed).toContain('[plugin mcp-bridge]')
+    expect(printed).not.toMatch(/at (report|PluginContextImpl\.buildEnd) /)
 
     const warnings: string[] = []
     const outDir = join(root, 'dist')

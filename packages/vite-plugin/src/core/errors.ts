@@ -7,6 +7,12 @@ import { McpBridgeError } from '@mcp-bridge/runtime/build'
 /** Diagnostics with error severity failed a build (the message lists them at file:line:col). */
 export class McpBridgeBuildError extends McpBridgeError {
   readonly code = 'MCP_BRIDGE_DIAGNOSTICS'
+  constructor(message: string) {
+    super(message)
+    // The message is the whole story (each problem at file:line:col): no frames of the plugin's
+    // own code under it in the build's output (rolldown prints an error's stack after its message).
+    this.stack = `${this.name}: ${this.message}`
+  }
 }
 
 /** `mcpBridge({...})` / the CLI were given options they cannot use: the runtime's one options error. */
