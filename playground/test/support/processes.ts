@@ -45,9 +45,9 @@ export interface Started {
   output: () => string
 }
 
-/** Spawns `node args` and resolves once its output contains `ready` (ANSI stripped), or fails after `timeoutMs`. */
-export function startServer(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: string; timeoutMs: number; what: string }): Promise<Started> {
-  const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
+/** Spawns `node args` (or `command args`) and resolves once its output contains `ready` (ANSI stripped), or fails after `timeoutMs`. */
+export function startServer(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; ready: string; timeoutMs: number; what: string; command?: string }): Promise<Started> {
+  const child = spawn(options.command ?? process.execPath, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   const tail = () => output.slice(-4000)
   return new Promise<Started>((ready, fail) => {

@@ -1,0 +1,38 @@
+/**
+ * A booking over the chat protocol, as the browser client makes it: the message starts
+ * book_flight, each question comes with the call's token and the conversation so far, each answer
+ * goes back with them, and the tool's result comes out. For servers run without a browser.
+ */
+interface Event {
+  type: string
+  [key: string]: unknown
+}
+
+async function post(url: string, body: unknown): Promise<Event[]> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 500)}`)
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Event)
+}
+
+const find = <T>(events: Event[], type: string) => events.find((e) => e.type === type) as (Event & T) | undefined
+
+/** Books Oslo → Berlin on JetStream JS-501, seat 3B; returns the tool's result. */
+export async function bookOverHttp(base: string): Promise<Record<string, unknown>> {
+  const url = new URL('/api/chat', base).href
+  let events = await post(url, { messages: [{ role: 'user', content: [{ type: 'text', text: 'Book a flight from Oslo to Berlin' }] }] })
+  const call = find<{ callId: string; token: string }>(events, 'tool_call')
+  if (!call) throw new Error(`book_flight did not start: ${JSON.stringify(events).slice(0, 800)}`)
+  for (const [key, content] of [['pickFlight', { flightId: 'JS-501' }], ['pickSeat', { row: 3, seat: 'B' }]] as const) {
+    const question = find<{ request: { id: string; key: string } }>(events, 'elicit_request')
+    const state = find<{ messages: unknown[] }>(events, 'conversation_state')
+    if (question?.request.key !== key || !state) throw new Error(`expected the ${key} question: ${JSON.stringify(events).slice(0, 800)}`)
+    events = await post(url, { messages: state.messages, elicitResponses: [{ callId: call.callId, elicitId: question.request.id, token: call.token, result: { action: 'accept', content } }] })
+  }
+  const result = find<{ result: Record<string, unknown> }>(events, 'tool_result')
+  if (!result) throw new Error(`no result: ${JSON.stringify(events).slice(0, 800)}`)
+  return result.result
+}
