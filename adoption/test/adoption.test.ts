@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { greetOverHttp } from './chat-turn.ts'
 import { exec, freePort, start, stop, userEnv, type Ran } from './commands.ts'
 import { packWorkspace } from './pack.ts'
+import { launchChromium } from '../../playground/test/support/browser.ts'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-adoption-'))
@@ -146,6 +147,35 @@ describe('a new app, from the README and the packed packages', () => {
       await stop(dev)
     }
   }, 120_000)
+
+  it('in the browser, a plugin whose handler fails shows why on its card, and the generated form takes the answer', async () => {
+    // A handler that answers without showing anything, and answers wrong: the runtime refuses it.
+    const plugin = join(app, 'src/tools/greet/plugin.tsx')
+    const source = readFileSync(plugin, 'utf8')
+    writeFileSync(plugin, source.replace("return { action: 'accept', content: yield* ctx.render(NameForm, {}) }", "return { action: 'accept', content: { name: '' } }"))
+    const port = await freePort()
+    const dev = await start(node, [vite, '--strictPort', '--port', String(port), '--host', '127.0.0.1'], { cwd: app, ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    const browser = await launchChromium()
+    try {
+      const page = await browser.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(String(e)))
+      await page.goto(`http://127.0.0.1:${port}/`)
+      await page.getByLabel('Message').fill('Please greet someone')
+      await page.getByRole('button', { name: 'Send' }).click()
+      const alert = page.getByRole('alert').filter({ hasText: "This question's UI failed" })
+      await alert.waitFor({ timeout: 30_000 })
+      expect(await alert.innerText()).toMatch(/returned an invalid answer without showing any UI.*name/s)
+      await page.getByLabel(/Name/).fill('Ada')
+      await page.getByRole('button', { name: 'Submit' }).click()
+      await page.getByText('Hello, Ada!').waitFor({ timeout: 30_000 })
+      expect(errors).toEqual([])
+    } finally {
+      await browser.close()
+      await stop(dev)
+      writeFileSync(plugin, source)
+    }
+  }, 180_000)
 
   it('MCP Apps: with `apps: true` and an MCP endpoint, the built server serves the plugin as a self-contained view, and the view answers the call', async () => {
     // What a user adds for MCP Apps (README "MCP Apps"): the MCP server package, the option, the views.

@@ -11,6 +11,7 @@ export default function App() {
         ) : (
           <section key={item.id} aria-label={item.title}>
             <ToolCallEmissions store={chat.store} callId={item.callId} />
+            {item.error && <p role="alert">{item.error}</p>}
             {item.elicitation && !item.elicitation.handledByPlugin && (
               <GeneratedForm
                 message={item.elicitation.request.message}

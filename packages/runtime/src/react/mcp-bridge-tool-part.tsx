@@ -53,11 +53,26 @@ export function McpBridgeToolPart({ bridge, part, renderResult }: McpBridgeToolP
 function Question({ bridge, part, output }: { bridge: McpBridgeChat; part: McpBridgePart; output: InputRequiredOutput }) {
   // Which UI asks is known at once; the handler starts after render (it updates the emission store).
   const [mode, setMode] = useState<'plugin' | 'form' | undefined>(undefined)
-  useEffect(() => setMode(bridge.show(part, output)), [bridge, part, output])
+  const [failure, setFailure] = useState<string>()
+  useEffect(
+    () =>
+      setMode(
+        bridge.show(part, output, (message) => {
+          setFailure(message)
+          setMode('form')
+        }),
+      ),
+    [bridge, part, output],
+  )
   const [sending, setSending] = useState(false)
   const errors: IssueSummary[] | undefined = output.refused && (output.refused.issues?.length ? output.refused.issues : [{ path: '', message: output.refused.message }])
   return (
     <>
+      {failure && (
+        <p className="mcp-plugin-failed" role="alert">
+          This question's UI failed ({failure}). Answer it with the form below, or cancel.
+        </p>
+      )}
       {mode === 'plugin' && <ToolCallEmissions store={bridge.store} callId={output.callId} />}
       {mode === 'form' && (
         <GeneratedForm

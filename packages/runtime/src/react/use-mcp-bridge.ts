@@ -49,8 +49,11 @@ export interface McpBridgeChat {
   answer(part: McpBridgePart, output: InputRequiredOutput, result: ElicitResult<unknown>): Promise<SendOutcome>
   /** Cancel the call: its tool stops (its `finally` runs) and the model hears it was cancelled. */
   cancel(part: McpBridgePart, reason?: string): Promise<void>
-  /** Show the question: its plugin's handler runs once per question (a refused answer runs it again with the errors). */
-  show(part: McpBridgePart, output: InputRequiredOutput): 'plugin' | 'form'
+  /**
+   * Show the question: its plugin's handler runs once per question (a refused answer runs it again
+   * with the errors). `onFailed` hears why a handler failed; the generated form takes over then.
+   */
+  show(part: McpBridgePart, output: InputRequiredOutput, onFailed?: (message: string) => void): 'plugin' | 'form'
 }
 
 /** An answer or cancellation on its way; `sent` once its request returned (then a ready chat means it ended). */
@@ -78,6 +81,8 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
   const store = createEmissionStore()
   const waiters = new Set<Waiter>()
   const shown = new Set<string>()
+  /** Questions whose handler failed: the generated form asks them. */
+  const failed = new Set<string>()
   /** The part each call is in (the executor's questions carry the call id). */
   const parts = new Map<string, McpBridgePart>()
 
@@ -161,13 +166,18 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
       const { mcpBridge, callId, token, answers } = output
       await put(part, { mcpBridge, callId, token, ...(answers && { answers }), status: 'cancel-requested', ...(reason !== undefined && { reason }) })
     },
-    show(part, output) {
+    show(part, output, onFailed) {
       parts.set(output.callId, part)
-      if (!registry.has(part.toolName)) return 'form'
+      if (!registry.has(part.toolName) || failed.has(output.question.id)) return 'form'
       if (!shown.has(output.question.id)) {
         shown.add(output.question.id)
         const handled = executor.handle({ callId: output.callId, toolName: part.toolName, request: output.question })
         if (handled.status === 'no-plugin') return 'form'
+        void handled.outcome.then((outcome) => {
+          if (outcome.status !== 'failed') return
+          failed.add(output.question.id)
+          onFailed?.(outcome.error.message)
+        })
       }
       return 'plugin'
     },

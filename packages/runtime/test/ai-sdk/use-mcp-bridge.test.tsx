@@ -79,9 +79,9 @@ function useStandInChat(initial: UiMessageLike[]): AiSdkChatLike & { sent: numbe
   }
 }
 
-function Chat({ initial }: { initial: UiMessageLike[] }) {
+function Chat({ initial, plugins = [plugin.client] }: { initial: UiMessageLike[]; plugins?: Array<typeof plugin.client> }) {
   const chat = useStandInChat(initial)
-  const mcp = useMcpBridge(chat, { plugins: [plugin.client] })
+  const mcp = useMcpBridge(chat, { plugins })
   return (
     <main>
       {chat.messages.flatMap((m) =>
@@ -133,5 +133,23 @@ describe('useMcpBridge + McpBridgeToolPart', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('The user cancelled this tool call (cancelled by the user).')
     expect(screen.queryByRole('button', { name: 'Double room' })).toBeNull()
     expect(screen.getByText('3 messages')).toBeTruthy()
+  })
+
+  it('a handler that fails shows why on the part, and the generated form takes the answer', async () => {
+    bridge = createAiSdkBridge({ tools: [booking] })
+    const broken = createPlugin(booking)
+      .onElicit({
+        *pickRoom() {
+          return { action: 'accept', content: { room: 'suite' as 'single' } }
+        },
+        nights: generatedForm,
+      })
+      .build()
+    render(<Chat initial={await firstTurn()} plugins={[broken.client]} />)
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toMatch(/^This question's UI failed \(.*returned an invalid answer without showing any UI.*room.*\)\. Answer it with the form below, or cancel\.$/s)
+    fireEvent.change(screen.getByLabelText(/Room/), { target: { value: 'double' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
+    await screen.findByText('How many nights?')
   })
 })

@@ -69,6 +69,7 @@ function App() {
         ) : (
           <section key={item.id} aria-label={item.toolName}>
             <ToolCallEmissions store={chat.store} callId={item.callId} />
+            {item.error && <p role="alert">{item.error}</p>}
             {item.elicitation && !item.elicitation.handledByPlugin && (
               <GeneratedForm
                 message={item.elicitation.request.message}
