@@ -2,20 +2,7 @@
  * One chat turn over HTTP, the way the browser client does it: a message starts the greet tool,
  * its question arrives with the call's token, the answer goes back, the tool's result comes out.
  */
-interface Event {
-  type: string
-  [key: string]: unknown
-}
-
-async function post(url: string, body: unknown): Promise<Event[]> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 500)}`)
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Event)
-}
+import { postChat as post } from '../../playground/test/support/chat-post.ts'
 
 /** Returns the tool's result after answering its question with `name`. */
 export async function greetOverHttp(base: string, name: string): Promise<unknown> {

@@ -3,20 +3,7 @@
  * book_flight, each question comes with the call's token and the conversation so far, each answer
  * goes back with them, and the tool's result comes out. For servers run without a browser.
  */
-interface Event {
-  type: string
-  [key: string]: unknown
-}
-
-async function post(url: string, body: unknown): Promise<Event[]> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 500)}`)
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Event)
-}
+import { postChat as post, type ChatEvent as Event } from './chat-post.ts'
 
 const find = <T>(events: Event[], type: string) => events.find((e) => e.type === type) as (Event & T) | undefined
 

@@ -12,6 +12,7 @@
  *     writes the part's new output into the response. Once every call of the message is done,
  *     the model goes on with the results, as after any tool.
  */
+import { registryLimits } from '../chat/registry-limits.ts'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { CallRegistry } from '../calls/call-registry.ts'
@@ -165,16 +166,9 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
   const spec = (tool: AnyMcpTool) => ({ tool, ...(sampling && { sampling }), extra: undefined })
 
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
-    idleTimeoutMs: limits.idleTimeoutMs,
-    maxCalls: limits.maxActiveCalls,
-    maxCallsOption: 'limits.maxActiveCalls',
-    maxCallsPerClient: limits.maxCallsPerClient,
-    maxCallsPerClientOption: 'limits.maxCallsPerClient',
-    warmCalls: limits.warmCalls,
-    idleTimeoutOption: 'limits.idleTimeoutMs',
+    ...registryLimits(limits),
     surface: 'chat',
     store: options.store ?? createMemoryStore({ clock }),
-    leaseMs: limits.lockLeaseMs,
     clock,
     logger,
     // A call whose server stopped while it ran goes on here to its next stop (its question is

@@ -6,6 +6,7 @@
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
 import { z } from 'zod'
+import { registryLimits } from './registry-limits.ts'
 import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { startSpan } from '../telemetry/tracing.ts'
@@ -133,16 +134,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
   const perClient = new ClientConversations(store, clock, limits.conversationTtlMs, limits.maxConversationsPerClient)
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
-    idleTimeoutMs: limits.idleTimeoutMs,
-    maxCalls: limits.maxActiveCalls,
-    maxCallsOption: 'limits.maxActiveCalls',
-    maxCallsPerClient: limits.maxCallsPerClient,
-    maxCallsPerClientOption: 'limits.maxCallsPerClient',
-    warmCalls: limits.warmCalls,
-    idleTimeoutOption: 'limits.idleTimeoutMs',
+    ...registryLimits(limits),
     surface: 'chat',
     store,
-    leaseMs: limits.lockLeaseMs,
     clock,
     logger: log,
     recover: chatRecovery({ tools, model: options.model, limits, conversations, calls: () => calls, logger: log }),

@@ -1,0 +1,15 @@
+/** One POST to a chat endpoint, read as the browser client reads it: newline-delimited JSON events. */
+export interface ChatEvent {
+  type: string
+  [key: string]: unknown
+}
+
+export async function postChat(url: string, body: unknown): Promise<ChatEvent[]> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 500)}`)
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as ChatEvent)
+}
