@@ -49,6 +49,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The docs site: built (API reference and VitePress), then every page opened in Chromium.
+          name: 'docs',
+          root: './docs',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           // A scratch app outside the workspace, installed from the packed packages.
           name: 'adoption',
           root: './adoption',

@@ -1,5 +1,5 @@
 /**
- * An MCP server behind OAuth, as a user of mcp-bridge would write one (the README's "OAuth"
+ * An MCP server behind OAuth, as a user of mcp-bridge would write one (the docs' "OAuth"
  * section shows this file): its tokens come from an authorization server of your choice, and
  * are JWTs checked with that server's published keys (`jose`). `whoami` reads the caller;
  * `book_trip` needs the `trips:write` scope and asks the person before it books.

@@ -7,7 +7,7 @@
  * server, `vite preview` and `vite dev`. Packaging, exports, peers and the documented wiring
  * cannot break without this failing.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -56,6 +56,13 @@ describe('a new app, from the README and the packed packages', () => {
   it('installs with no engine warnings, and the generated files are not there yet', () => {
     expect(install.output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i)
     expect(existsSync(join(app, 'src/mcp-bridge'))).toBe(false)
+  })
+
+  it('the packed packages stay within their size budgets (what every install downloads)', () => {
+    // Budgets with ~15 % headroom over today's sizes (runtime 610 kB, vite-plugin 176 kB packed): a
+    // jump past them is a dependency bundled, a fixture shipped or maps doubled — look before raising.
+    const budgets: Record<string, number> = { '@mcp-bridge/runtime': 700_000, '@mcp-bridge/vite-plugin': 205_000 }
+    for (const [name, tarball] of Object.entries(tarballs)) expect(statSync(tarball).size, name).toBeLessThanOrEqual(budgets[name]!)
   })
 
   it('the packed packages carry their README and LICENSE; publint (strict) and attw (ESM-only) find nothing', async () => {

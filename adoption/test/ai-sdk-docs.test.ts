@@ -1,5 +1,5 @@
 /**
- * docs/ai-sdk.md shows the AI SDK app's files as they are (the e2e test runs them), and says how
+ * docs/guide/ai-sdk.md shows the AI SDK app's files as they are (the e2e test runs them), and says how
  * many lines the bridge adds: counted here from the files' `// mcp-bridge` marks.
  */
 import { readFileSync } from 'node:fs'
@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const read = (path: string) => readFileSync(join(repo, path), 'utf8')
-const doc = read('docs/ai-sdk.md')
+const doc = read('docs/guide/ai-sdk.md')
 
-describe('docs/ai-sdk.md', () => {
+describe('docs/guide/ai-sdk.md', () => {
   const blocks = [...doc.matchAll(/<!-- file: (\S+) -->\n```tsx?\n([\s\S]*?)```/g)].map((m) => ({ path: m[1]!, code: m[2]! }))
 
   it('shows each file of the example app verbatim', () => {
@@ -28,6 +28,6 @@ describe('docs/ai-sdk.md', () => {
   })
 
   it('is linked from the README', () => {
-    expect(read('README.md')).toContain('(docs/ai-sdk.md)')
+    expect(read('README.md')).toContain('(docs/guide/ai-sdk.md)')
   })
 })

@@ -997,11 +997,11 @@ describe('the built playground (npm run build && npm run serve)', () => {
   }, 120_000)
 })
 
-describe("README: the chat protocol's curl example", () => {
-  it('streams what the README says it streams, against the playground', async () => {
-    const readme = readFileSync(resolve(playground, '../README.md'), 'utf8')
+describe("docs (The chat server): the chat protocol's curl example", () => {
+  it('streams what the docs say it streams, against the playground', async () => {
+    const readme = readFileSync(resolve(playground, '../docs/guide/chat.md'), 'utf8')
     const example = /curl -sN http:\/\/127\.0\.0\.1:5173(\/api\/chat) -H 'content-type: application\/json' \\\n {2}-d '([^']+)'/.exec(readme)
-    expect(example, 'the README no longer holds the curl example this test runs').not.toBeNull()
+    expect(example, 'docs/guide/chat.md no longer holds the curl example this test runs').not.toBeNull()
     const response = await fetch(new URL(example![1]!, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: example![2] })
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/)
     const types = (await response.text()).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)

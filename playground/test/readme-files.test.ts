@@ -1,18 +1,19 @@
 /**
- * A README code block that names a repository file on its first line (`// playground/…`,
- * `// adoption/app/…`, `// conformance/…`) shows that file as it is: the snippet is the code the e2e and adoption
- * tests run, so it cannot drift from it.
+ * A code block of the README or a docs page that names a repository file on its first line
+ * (`// playground/…`, `// adoption/app/…`, `// conformance/…`) shows that file as it is: the snippet
+ * is the code the e2e and adoption tests run, so it cannot drift from it.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const readme = readFileSync(resolve(root, 'README.md'), 'utf8')
+const pages = ['README.md', ...(readdirSync(resolve(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('api')).map((f) => `docs/${f}`)]
+const readme = pages.map((page) => readFileSync(resolve(root, page), 'utf8')).join('\n')
 const blocks = [...readme.matchAll(/```\w*\n\/\/ ((?:playground|adoption|conformance)\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
 
-describe('README snippets that name a repository file', () => {
+describe('README and docs snippets that name a repository file', () => {
   it('exist', () => {
     expect(blocks.map((b) => b.path)).toEqual(
       expect.arrayContaining([
@@ -43,8 +44,8 @@ describe("the packages' READMEs (what npm shows)", () => {
   })
 })
 
-describe("README: MCP Apps, in the playground's own words", () => {
-  const section = readme.slice(readme.indexOf('## MCP Apps'), readme.indexOf('## Benchmarks'))
+describe("docs (MCP Apps), in the playground's own words", () => {
+  const section = readFileSync(resolve(root, 'docs/guide/mcp-apps.md'), 'utf8')
   const file = (path: string) => readFileSync(resolve(root, path), 'utf8')
 
   it('the option and the server wiring are the ones the playground runs (its MCP Apps tests exercise them)', () => {
@@ -54,13 +55,14 @@ describe("README: MCP Apps, in the playground's own words", () => {
     expect(file('playground/src/server/app.ts')).toContain('apps: { views: appViews }')
     expect(section).toContain("apps: { include: ['src/styles.css'] }")
     expect(file('playground/vite.config.ts')).toContain("apps: { include: ['src/styles.css'] }")
-    expect(section).toContain('docs/screenshots/mcp-apps-flight-list.png')
+    expect(section).toContain('../screenshots/mcp-apps-flight-list.png')
   })
 })
 
-describe('README: A plain MCP form, as the playground writes it', () => {
+describe('docs (Tools): A plain MCP form, as the playground writes it', () => {
   it("the .plainForm({...}) shown is reserve_table's, which plain-form.test.ts completes with SDK clients", () => {
-    const section = readme.slice(readme.indexOf('## A plain MCP form'), readme.indexOf('## Test a tool'))
+    const tools = readFileSync(resolve(root, 'docs/guide/tools.md'), 'utf8')
+    const section = tools.slice(tools.indexOf('## A plain MCP form'))
     const shown = /\n {2}\.plainForm\(\{\n[\s\S]*?\n {2}\}\)\n/.exec(section)?.[0]
     expect(shown).toBeDefined()
     expect(readFileSync(resolve(root, 'playground/src/tools/reserve-table/tool.ts'), 'utf8')).toContain(shown)

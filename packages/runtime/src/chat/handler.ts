@@ -52,7 +52,7 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
   system?: string
   /**
    * Where tool calls are recorded so they survive restarts and can be answered on any instance
-   * (see "Durable calls" in the README): `createSqliteStore` for one server, `createRedisStore`
+   * (see the docs: "Durable calls"): `createSqliteStore` for one server, `createRedisStore`
    * for several. Conversations (for reloads) are kept there too. Default: this process's
    * memory. The handler does not close it.
    */

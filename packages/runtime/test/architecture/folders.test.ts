@@ -75,8 +75,8 @@ describe('runtime folders', () => {
   })
 })
 
-describe("the README's folder list", () => {
-  const readme = readFileSync(resolve(src, '../../../README.md'), 'utf8')
+describe("the architecture page's folder list", () => {
+  const readme = readFileSync(resolve(src, '../../../docs/reference/architecture.md'), 'utf8')
   const block = readme.slice(readme.indexOf('packages/runtime/src\n'), readme.indexOf('```', readme.indexOf('packages/runtime/src\n')))
   const listed = [...block.matchAll(/^ {2}([\w/-]+)\/\s/gm)].map((m) => m[1]!)
 
