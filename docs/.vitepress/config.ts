@@ -27,6 +27,7 @@ const guide = [
       { text: 'Serving over MCP', link: '/guide/mcp-server' },
       { text: 'MCP Apps', link: '/guide/mcp-apps' },
       { text: 'Use with the AI SDK', link: '/guide/ai-sdk' },
+      { text: 'React Router', link: '/guide/react-router' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Security', link: '/guide/security' },
       { text: 'Observability', link: '/guide/observability' },

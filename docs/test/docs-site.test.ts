@@ -94,6 +94,15 @@ describe('the troubleshooting page', () => {
   })
 })
 
+describe('code blocks that say which file they show', () => {
+  it('show it as it is', () => {
+    const pages = (readdirSync(join(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('api'))
+    const blocks = pages.flatMap((page) => [...readFileSync(join(root, 'docs', page), 'utf8').matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)```/g)].map((m) => ({ page, path: m[1]!, code: m[2]! })))
+    expect(blocks.length).toBeGreaterThan(5)
+    for (const block of blocks) expect(block.code, `${block.page} shows ${block.path}`).toBe(readFileSync(join(root, block.path), 'utf8'))
+  })
+})
+
 describe('the README', () => {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
   const start = readFileSync(join(root, 'docs/guide/getting-started.md'), 'utf8')

@@ -47,6 +47,7 @@ import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resol
 import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
 import { PANEL_MODULE_ID, PANEL_SOURCE } from './dev-panel/panel-module.ts'
 import { PANEL_PATH, panelMiddleware } from './dev-panel/panel-routes.ts'
+import { prebundledClientDeps } from './prebundle.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
@@ -60,6 +61,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   // so it does under Vitest (mode `test`): an app's tests import its modules as they are, and
   // generating or splitting there would only get in their way.
   let inert = process.env[LOADER_ENV_FLAG] === '1'
+  /** The app's root as its config names it (before configResolved). */
+  let appRoot = process.cwd()
   let options: ResolvedOptions
   let config: ResolvedConfig
   let generation: Promise<GenerateResult> | undefined
@@ -172,7 +175,8 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       if (inert) return
       const vite = (this as { meta?: { viteVersion?: string } } | undefined)?.meta?.viteVersion
       if (vite && Number(vite.split('.')[0]) < 8) throw new UnsupportedViteError(vite)
-      const zod = appZodVersion(resolve(user.root ?? process.cwd()))
+      appRoot = resolve(user.root ?? process.cwd())
+      const zod = appZodVersion(appRoot)
       if (zod && isBeforeZod4(zod)) throw new UnsupportedZodError(zod)
       view = viewMarkOf(user)
       if (view) return viewBuildConfig()
@@ -181,6 +185,13 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       const server = resolveOptions(userOptions, resolve(user.root ?? process.cwd())).server
       if (!server) return
       return env.command === 'build' && env.isPreview !== true ? serverConfig(server, user) : { build: serverConfig(server, user).build }
+    },
+
+    // The browser's environment: what every page imports is pre-bundled from the start (dev).
+    configEnvironment(name, environment, env) {
+      if (inert || view || env.command !== 'serve' || (environment.consumer ?? (name === 'client' ? 'client' : 'server')) !== 'client') return
+      const include = prebundledClientDeps(appRoot)
+      return include.length ? { optimizeDeps: { include } } : undefined
     },
 
     configResolved(resolved) {
@@ -422,11 +433,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       session = dev
       server.ws.on('connection', () => overlay && server.ws.send({ type: 'error', err: overlay }))
       for (const event of ['add', 'change', 'unlink'] as const) server.watcher.on(event, (file: string) => void (relevant(file) && dev.run([file])))
-      void dev.run()
+      const first = dev.run()
       // No change may be lost before the watcher's first scan ends: the session compares the files
       // with the listing its first generation used, once the watcher reports everything.
       watching = watcherReady(server.watcher).then(() => dev.catchUp())
       watching.catch((error: unknown) => server.config.logger.error(`[mcp-bridge] watching failed: ${(error as Error).message}`))
+      // Pages import the registries: on a clone without them, they are written before the server
+      // starts, so Vite's dependency scan follows them (else the first page loads, finds new
+      // dependencies, and reloads with "Outdated Optimize Dep" errors in its console).
+      if (!existsSync(join(options.outDir, CLIENT_REGISTRY))) return first.catch(() => undefined)
     },
 
     // The dev server closing (Vite calls closeBundle then); in a build the loader is gone already.
