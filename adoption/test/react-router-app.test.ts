@@ -11,13 +11,13 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ChildProcess } from 'node:child_process'
-import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { node22 } from '../../conformance/test/support/node22.ts'
 import { launchChromium } from '../../playground/test/support/browser.ts'
 import { exec, freePort, start, stop, userEnv } from './commands.ts'
 import { packWorkspace } from './pack.ts'
+import { greetInBrowser, greetOverMcp } from './framework-checks.ts'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-react-router-'))
@@ -52,38 +52,6 @@ afterAll(async () => {
 
 const run = (args: string[], timeoutMs = 180_000) => exec(node, args, { cwd: app, env, timeoutMs })
 
-/** The chat in Chromium: ask for a greeting, answer with the plugin's form, see the result; no console error. */
-async function greetInBrowser(base: string, name: string): Promise<void> {
-  const page = await browser.newPage()
-  const errors: string[] = []
-  page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())))
-  page.on('pageerror', (e) => void errors.push(String(e)))
-  try {
-    await page.goto(base)
-    await page.getByLabel('Message').fill('Please greet someone')
-    await page.getByRole('button', { name: 'Send' }).click()
-    await page.getByLabel('Name').fill(name)
-    await page.getByRole('button', { name: 'Greet' }).click()
-    await page.getByText(`Hello, ${name}!`).first().waitFor({ timeout: 30_000 })
-    expect(errors).toEqual([])
-  } finally {
-    await page.close()
-  }
-}
-
-async function greetOverMcp(base: string, name: string): Promise<string> {
-  const client = new Client({ name: 'react-router-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept' as const, content: { name } }))
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)))
-  try {
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet'])
-    const result = (await client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 })) as CallToolResult
-    return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
-  } finally {
-    await client.close()
-  }
-}
-
 describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the packed packages', () => {
   it('generates the registries into app/mcp-bridge and typechecks with the route types', async () => {
     const generate = await run([inApp('@mcp-bridge/vite-plugin/bin/mcp-bridge.js'), 'generate'])
@@ -102,7 +70,7 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
     const dev = await start(node, [inApp('@react-router/dev/bin.cjs'), 'dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: app, env, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
     running.push(dev)
     const base = `http://127.0.0.1:${port}/`
-    await greetInBrowser(base, 'Ada')
+    await greetInBrowser(browser, base, 'Ada')
     expect(await greetOverMcp(base, 'Grace')).toBe('Hello, Grace!')
     await stop(dev)
   }, 240_000)
@@ -119,7 +87,7 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
     const serve = await start(node, [inApp('@react-router/serve/bin.cjs'), './build/server/index.js'], { cwd: app, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
     running.push(serve)
     const base = `http://127.0.0.1:${port}/`
-    await greetInBrowser(base, 'Linus')
+    await greetInBrowser(browser, base, 'Linus')
     expect(await greetOverMcp(base, 'Ken')).toBe('Hello, Ken!')
   }, 360_000)
 })

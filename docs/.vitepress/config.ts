@@ -28,6 +28,7 @@ const guide = [
       { text: 'MCP Apps', link: '/guide/mcp-apps' },
       { text: 'Use with the AI SDK', link: '/guide/ai-sdk' },
       { text: 'React Router', link: '/guide/react-router' },
+      { text: 'TanStack Start', link: '/guide/tanstack-start' },
       { text: 'Testing', link: '/guide/testing' },
       { text: 'Security', link: '/guide/security' },
       { text: 'Observability', link: '/guide/observability' },
