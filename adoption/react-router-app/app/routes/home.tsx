@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
-import { GeneratedForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/react'
-import { clientPlugins } from '../mcp-bridge/client.gen.ts'
+// The chat page of the new user's app (adoption/app/src/App.tsx), copied here by the test with the greet tool.
+import Chat from '../chat.tsx'
 
 export function meta() {
   return [{ title: 'Chat with mcp-bridge tools (React Router)' }]
@@ -11,39 +11,4 @@ export default function Home() {
   const [hydrated, setHydrated] = useState(false)
   useEffect(() => setHydrated(true), [])
   return hydrated ? <Chat /> : <p>Loading…</p>
-}
-
-function Chat() {
-  const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
-  return (
-    <main>
-      {chat.items.map((item) =>
-        item.kind !== 'tool' ? (
-          <p key={item.id}>{item.text}</p>
-        ) : (
-          <section key={item.id} aria-label={item.title}>
-            <ToolCallEmissions store={chat.store} callId={item.callId} />
-            {item.error && <p role="alert">{item.error}</p>}
-            {item.elicitation && !item.elicitation.handledByPlugin && (
-              <GeneratedForm
-                message={item.elicitation.request.message}
-                schema={item.elicitation.request.schema}
-                errors={item.elicitation.errors}
-                onSubmit={(result) => chat.respond(item.callId, result)}
-              />
-            )}
-          </section>
-        ),
-      )}
-      <form
-        onSubmit={(e) => {
-          e.preventDefault()
-          void chat.sendMessage(new FormData(e.currentTarget).get('q') as string)
-          e.currentTarget.reset()
-        }}
-      >
-        <input name="q" aria-label="Message" /> <button>Send</button>
-      </form>
-    </main>
-  )
 }
