@@ -147,6 +147,29 @@ const prepareSchema = z.object({
 const SHARED_CLIENT = 'ai-sdk'
 const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
 
+/**
+ * mcp-bridge tools for an AI SDK chat route: their questions park in the call store and are
+ * answered from `useChat` (see `useMcpBridge`).
+ *
+ * @example
+ * ```ts
+ * const bridge = createAiSdkBridge({ tools: serverTools, model, store: await createSqliteStore({ path: 'calls.db' }) })
+ *
+ * export async function POST(request: Request) {
+ *   const { messages }: { messages: UIMessage[] } = await request.json()
+ *   const stream = createUIMessageStream({
+ *     originalMessages: messages,
+ *     execute: async ({ writer }) => {
+ *       const turn = await bridge.prepare({ messages, writer })
+ *       if (!turn.callModel) return
+ *       const result = streamText({ model, messages: await convertToModelMessages(turn.messages), tools: turn.tools, stopWhen: [stepCountIs(8), bridge.waitingForUser] })
+ *       writer.merge(result.toUIMessageStream())
+ *     },
+ *   })
+ *   return createUIMessageStreamResponse({ stream })
+ * }
+ * ```
+ */
 export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(options: AiSdkBridgeOptions<T>): AiSdkBridge<T> {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) throw new OptionsError('createAiSdkBridge', summarizeIssues(checked.error.issues))

@@ -19,6 +19,10 @@ export interface McpBridgeToolPartProps {
   renderResult?: (output: DoneOutput) => ReactNode
 }
 
+/**
+ * One mcp-bridge call at its part's place: progress, the question (plugin UI or generated form),
+ * then the answers and the result. See `useMcpBridge` for an example.
+ */
 export function McpBridgeToolPart({ bridge, part, renderResult }: McpBridgeToolPartProps) {
   const { output } = part
   return (

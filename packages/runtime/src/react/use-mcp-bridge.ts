@@ -59,6 +59,21 @@ export interface McpBridgeChat {
 /** An answer or cancellation on its way; `sent` once its request returned (then a ready chat means it ended). */
 type Waiter = { toolCallId: string; sent: boolean; resolve(output: McpBridgeToolOutput | Error): void }
 
+/**
+ * The browser half of the AI SDK bridge, over `useChat()`'s result.
+ *
+ * @example
+ * ```tsx
+ * const chat = useChat()
+ * const bridge = useMcpBridge(chat, { plugins: clientPlugins })
+ * return chat.messages.map((message) =>
+ *   message.parts.map((part, i) => {
+ *     const call = bridge.read(part)
+ *     return call ? <McpBridgeToolPart key={i} bridge={bridge} part={call} /> : part.type === 'text' ? <p key={i}>{part.text}</p> : null
+ *   }),
+ * )
+ * ```
+ */
 export function useMcpBridge(chat: AiSdkChatLike, options: UseMcpBridgeOptions): McpBridgeChat {
   const latest = useRef(chat)
   latest.current = chat
