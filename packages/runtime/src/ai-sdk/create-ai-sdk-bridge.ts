@@ -76,7 +76,7 @@ export interface PrepareOptions<M extends UiMessageLike = UiMessageLike> {
   messages: readonly M[]
   /** `createUIMessageStream`'s writer: the parts' new outputs go into the response through it. */
   writer: UiStreamWriterLike
-  /** Who sent it, for `limits.maxCallsPerClient` (a session or user id; default: one shared client). */
+  /** Who sent it, for `limits.maxCallsPerClient` (a session or user id). Without it each call counts apart. */
   client?: string
 }
 
@@ -144,7 +144,6 @@ const prepareSchema = z.object({
   client: z.string().min(1).max(500).optional(),
 })
 
-const SHARED_CLIENT = 'ai-sdk'
 const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
 
 /**
@@ -210,14 +209,18 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
   })
   const drive: DriveContext = { calls, maxContextBytes: limits.maxContextBytes, logger }
 
-  function toolSet(client: string): AiSdkTools<T> {
+  /**
+   * Without a client key each call counts as its own client: one shared key would let any one
+   * person's calls use up everybody's share (only `limits.maxActiveCalls` bounds them then).
+   */
+  function toolSet(client: string | undefined): AiSdkTools<T> {
     const set: Record<string, AiSdkToolLike> = {}
     for (const tool of tools.values()) {
       set[tool.name] = {
         ...(tool.description !== undefined && { description: tool.description }),
         ...(tool.title !== undefined && { title: tool.title }),
         inputSchema: aiSdkInputSchema(tool.jsonSchema.parameters as Record<string, unknown>),
-        execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client, abortSignal),
+        execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client ?? `call:${randomUUID()}`, abortSignal),
         // The model reads the result, never the call's token.
         toModelOutput: ({ output }) => {
           const ours = readToolOutput(output)
@@ -256,7 +259,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     const parsed = prepareSchema.safeParse(given ?? {})
     if (!parsed.success) throw new OptionsError('bridge.prepare', summarizeIssues(parsed.error.issues))
     const { writer } = given
-    const client = given.client ?? SHARED_CLIENT
+    const { client } = given
     const messages = given.messages.map((m) => ({ ...m, parts: [...m.parts] }) as M)
     const lastIndex = messages.length - 1
     const last = messages[lastIndex]
@@ -340,7 +343,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
 
   return {
     prepare,
-    tools: (given) => toolSet(given?.client ?? SHARED_CLIENT),
+    tools: (given) => toolSet(given?.client),
     waitingForUser: ({ steps }) => {
       const step = steps[steps.length - 1]
       return step?.toolResults.some((r) => tools.has(r.toolName) && !r.preliminary && readToolOutput(r.output)?.status === 'input-required') ?? false

@@ -267,6 +267,23 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
   })
 })
 
+describe('createAiSdkBridge: clients', () => {
+  it('bounds the calls of one client (`client`), and without one no person uses up the others\' share', async () => {
+    const bridge = bridgeOf({ limits: { maxCallsPerClient: 2 } })
+    const ask = async (client?: string) => {
+      let last: McpBridgeToolOutput | undefined
+      for await (const o of bridge.tools(client === undefined ? {} : { client }).book_room!.execute({ city: 'Oslo' }, { toolCallId: 'c' })) last = o as McpBridgeToolOutput
+      return last!
+    }
+    expect((await ask('ada')).status).toBe('input-required')
+    expect((await ask('ada')).status).toBe('input-required')
+    expect(await ask('ada')).toMatchObject({ status: 'done', isError: true, result: expect.stringContaining('limits.maxCallsPerClient') })
+    expect((await ask('grace')).status).toBe('input-required')
+    // No client key: each call counts apart.
+    for (let i = 0; i < 3; i++) expect((await ask()).status).toBe('input-required')
+  })
+})
+
 describe('createAiSdkBridge: options', () => {
   it('names what is wrong', () => {
     expect(() => createAiSdkBridge({ tools: [booking], limits: { idleTimeoutMs: 5 } })).toThrow(/limits\.idleTimeoutMs: .*at least 1000 ms/)
