@@ -22,8 +22,10 @@ const store: CallStore = storeArg.startsWith('redis:')
   : await createSqliteStore({ path: storeArg.slice('sqlite:'.length) })
 
 const ledger = new Database(ledgerPath)
-ledger.exec(`PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;
-  CREATE TABLE IF NOT EXISTS tickets (key TEXT PRIMARY KEY, route TEXT NOT NULL, runs INTEGER NOT NULL DEFAULT 1)`)
+// The trial made the ledger (WAL, table) before starting any server: three servers starting at
+// once on one file would race to switch its journal mode, which SQLite refuses with SQLITE_BUSY
+// before any busy timeout applies.
+ledger.exec('PRAGMA busy_timeout = 5000')
 const issue = ledger.prepare('INSERT INTO tickets (key, route) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET runs = runs + 1')
 
 const dawdle = () => sleep(Math.floor(Math.random() * 40))

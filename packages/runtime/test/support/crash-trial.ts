@@ -21,7 +21,19 @@ export interface CrashServer {
   kill(): Promise<void>
 }
 
+/** Make the ledger file once, in this process, before any server opens it (see crash-server.ts). */
+function prepareLedger(path: string): void {
+  const db = new Database(path)
+  try {
+    db.exec(`PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;
+      CREATE TABLE IF NOT EXISTS tickets (key TEXT PRIMARY KEY, route TEXT NOT NULL, runs INTEGER NOT NULL DEFAULT 1)`)
+  } finally {
+    db.close()
+  }
+}
+
 export async function spawnCrashServer(store: string, ledgerPath: string, leaseMs: number): Promise<CrashServer> {
+  prepareLedger(ledgerPath)
   const child = spawn(process.execPath, ['--import', 'tsx', script, store, ledgerPath, String(leaseMs)], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   const port = await new Promise<number>((resolve, reject) => {
