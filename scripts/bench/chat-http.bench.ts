@@ -9,7 +9,7 @@
  * handler over the same store (cold: the call is replayed from its journal first).
  * Bounded: a fixed number of requests per level. BENCH_STORES=memory,sqlite limits the stores.
  */
-import { Agent, createServer, request } from 'node:http'
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
@@ -36,14 +36,16 @@ const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { tool
 const limits = { maxActiveCalls: 10_000, maxCallsPerClient: 10_000 }
 let handler: ReturnType<typeof createChatHandler>
 let url = ''
+let floorUrl = ''
+let activeStore: CallStore
 
 type ElicitEvent = Extract<ChatStreamEvent, { type: 'elicit_request' }>
 // node:http with one keep-alive agent rather than fetch: its connections are opened once and
 // reused, so the figures measure the server, not the client's connection churn.
 const agent = new Agent({ keepAlive: true, maxSockets: 512 })
-function post(body: ChatRequestBody): Promise<ChatStreamEvent[]> {
+function post(body: ChatRequestBody, target = url): Promise<ChatStreamEvent[]> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, async (res) => {
+    const req = request(target, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, async (res) => {
       try {
         const events: ChatStreamEvent[] = []
         for await (const e of readChatEvents(Readable.toWeb(res) as ReadableStream<Uint8Array>)) events.push(e)
@@ -103,28 +105,81 @@ async function suspended(count: number, restart?: () => Promise<void>) {
   )
 }
 
-async function level(concurrency: number, requestsPerSession: number, print = true, keep = false) {
-  // Open the sessions (not timed), then resume them all in parallel loops.
-  const sessions = await open(concurrency, keep)
+/** Every session resumed `requestsPerSession` times, in parallel loops (one per session); req/s and latencies. */
+async function resumeLoops(sessions: Session[], requestsPerSession: number, target: string) {
   const latencies: number[] = []
   const start = performance.now()
   await Promise.all(
     sessions.map(async (s) => {
       for (let i = 0; i < requestsPerSession; i++) {
         const t0 = performance.now()
-        const events = await post(answer(s))
+        const events = await post(answer(s), target)
         latencies.push(performance.now() - t0)
         s.req = elicitOf(events)
       }
     }),
   )
   const seconds = (performance.now() - start) / 1000
-  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, "bench over")))
   latencies.sort((a, b) => a - b)
-  const pct = (p: number) => percentile(latencies, p)
+  return { perSecond: latencies.length / seconds, latencies }
+}
+
+/**
+ * `floor`: also run the same loops against the no-logic server on the same store, alternately
+ * (floor, mcp-bridge, floor, mcp-bridge), and print the ratio of the medians.
+ */
+async function level(concurrency: number, requestsPerSession: number, { print = true, keep = false, floor = false } = {}) {
+  // Open the sessions (not timed), then resume them all in parallel loops.
+  const sessions = await open(concurrency, keep)
+  if (floor) await copyForFloor(activeStore, sessions)
+  const ours: Array<Awaited<ReturnType<typeof resumeLoops>>> = []
+  const floors: number[] = []
+  for (let round = 0; round < (floor ? 3 : 1); round++) {
+    if (floor) floors.push((await resumeLoops(sessions.map((s) => ({ ...s })), requestsPerSession, floorUrl)).perSecond)
+    ours.push(await resumeLoops(sessions, requestsPerSession, url))
+  }
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, "bench over")))
+  const best = [...ours].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(ours.length / 2)]!
+  const pct = (p: number) => percentile(best.latencies, p)
+  const floorRate = floors.length ? floors.sort((a, b) => a - b)[Math.floor(floors.length / 2)]! : undefined
   if (print) console.log(
-    `resume over HTTP${keep ? ', conversation kept' : ''}, ${String(concurrency).padStart(3)} concurrent: ${Math.round(latencies.length / seconds).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${latencies.length} requests)`,
+    `resume over HTTP${keep ? ', conversation kept' : ''}, ${String(concurrency).padStart(3)} concurrent: ${Math.round(best.perSecond).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${best.latencies.length} requests` +
+      (floorRate ? `; median of 3 rounds, alternating with the no-logic server on the same store: ${Math.round(floorRate).toLocaleString('en')} req/s — ${(best.perSecond / floorRate).toFixed(2)}× of it, target ≥ 0.5×)` : ')'),
   )
+}
+
+/**
+ * The floor: an HTTP server with no chat logic on the same store. Per request what a resume must
+ * do at the least — read the body, read the call's record, write it back one revision on with the
+ * answer in its journal — and a response of the same kind (the next question, as NDJSON).
+ */
+function noLogicListener(store: CallStore) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', async () => {
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequestBody
+        const response = body.elicitResponses![0]!
+        const record = (await store.get(floorId(response.callId)))!
+        const entry = { kind: 'elicit' as const, name: 'next', seq: record.journal.length + 1, result: response.result }
+        if (!(await store.update({ ...record, revision: record.revision + 1, updatedAt: Date.now(), journal: [...record.journal, entry] }))) throw new Error('the record moved')
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+        res.end(`${JSON.stringify({ type: 'elicit_request', callId: response.callId, toolName: record.tool, request: record.pending!.wire })}\n`)
+      } catch (error) {
+        res.writeHead(500).end(String(error))
+      }
+    })
+  }
+}
+
+/** The floor's own copy of a call's record (the real call's record is the handler's alone). */
+const floorId = (callId: string) => `floor-${callId}`
+async function copyForFloor(store: CallStore, sessions: readonly Session[]): Promise<void> {
+  for (const s of sessions) {
+    const record = (await store.get(s.req.callId))!
+    if (!(await store.create({ ...record, callId: floorId(s.req.callId), revision: 1 }))) throw new Error('the floor copy exists already')
+  }
 }
 
 /** A redis-server on a free loopback port, or undefined when it is not installed. */
@@ -148,29 +203,51 @@ const stores: Array<[string, () => Promise<CallStore>]> = [
   ['sqlite', () => createSqliteStore({ path: join(dir, 'calls.db') })],
   ...(redis ? [['redis', () => createRedisStore({ url: redis.url })] as [string, () => Promise<CallStore>]] : []),
 ]
-for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
-  const store = await create()
-  handler = createChatHandler({ tools: [loop], model, limits, store })
-  const server = createServer(toNodeListener(handler))
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
-  console.log(`store: ${name}`)
-  await level(1, 300, false) // warm-up
-  for (const [concurrency, perSession] of [[1, 2000], [50, 60], [200, 15]] as const) await level(concurrency, perSession)
-  // The same short calls with and without a kept conversation (two more writes per request).
-  await level(1, 300, true)
-  await level(1, 300, true, true)
-  await suspended(200)
-  await suspended(200, async () => {
-    await handler.close() // the calls stay in the store, superseded here
-    handler = createChatHandler({ tools: [loop], model, limits, store })
-    server.removeAllListeners('request')
-    server.on('request', toNodeListener(handler))
-  })
-  await handler.close()
-  await store.close()
-  server.close()
+/**
+ * Keep-alive longer than the client agent keeps an idle socket: at Node's default (5 s) the server
+ * closed sockets the agent was just reusing, and 200 clients met ECONNRESET.
+ */
+function listen(server: Server): Promise<string> {
+  server.keepAliveTimeout = 120_000
+  server.headersTimeout = 121_000
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`)))
 }
-if (wanted.includes('redis') && !redis) console.log('store: redis — skipped (redis-server is not installed)')
-redis?.stop()
-rmSync(dir, { recursive: true, force: true })
+
+try {
+  for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
+    const store = (activeStore = await create())
+    handler = createChatHandler({ tools: [loop], model, limits, store })
+    const server = createServer(toNodeListener(handler))
+    const floorServer = createServer(noLogicListener(store))
+    url = await listen(server)
+    floorUrl = await listen(floorServer)
+    try {
+      console.log(`store: ${name}`)
+      await level(1, 300, { print: false }) // warm-up
+      await level(1, 2000)
+      for (const [concurrency, perSession] of [[50, 60], [200, 15]] as const) await level(concurrency, perSession, { floor: true })
+      // The same short calls with and without a kept conversation (two more writes per request).
+      await level(1, 300)
+      await level(1, 300, { keep: true })
+      await suspended(200)
+      await suspended(200, async () => {
+        await handler.close() // the calls stay in the store, superseded here
+        handler = createChatHandler({ tools: [loop], model, limits, store })
+        server.removeAllListeners('request')
+        server.on('request', toNodeListener(handler))
+      })
+    } finally {
+      await handler.close()
+      await store.close()
+      server.close()
+      floorServer.close()
+      server.closeAllConnections()
+      floorServer.closeAllConnections()
+    }
+  }
+  if (wanted.includes('redis') && !redis) console.log('store: redis — skipped (redis-server is not installed)')
+} finally {
+  agent.destroy()
+  redis?.stop()
+  rmSync(dir, { recursive: true, force: true })
+}

@@ -4,36 +4,16 @@
  * plugin files (issue 33: the cost should not depend on the files that did not change). Interleaved
  * pairs of 7 edits each, medians of wall time and CPU; the ratio with ÷ without.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { McpBridgeGenerator, createBundledModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
+import { toolCorpus } from './support/corpus.ts'
 
-const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
 const COUNT = 1000
 const EDITS = 7
 
-function corpus(name: string, plugins: boolean): string {
-  const root = join(fixtures, `.tmp-bench-dev-${name}`)
-  rmSync(root, { recursive: true, force: true })
-  mkdirSync(join(root, 'src/tools'), { recursive: true })
-  for (let i = 0; i < COUNT; i++) {
-    writeFileSync(
-      join(root, `src/tools/tool${i}.ts`),
-      `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n\nexport const tool${i} = createMcpTool('tool_${i}')\n  .description('Tool ${i}')\n  .parameters(z.object({ q: z.string() }))\n  .elicits({ confirm: z.object({ ok: z.boolean() }) })\n  .execute(function* (p, ctx) {\n    const r = yield* ctx.elicit('confirm', { message: p.q })\n    return r.action\n  })\n`,
-    )
-    if (plugins) {
-      writeFileSync(
-        join(root, `src/tools/plugin${i}.ts`),
-        `import { createPlugin } from '@mcp-bridge/runtime'\nimport { tool${i} } from './tool${i}.ts'\n\nexport const plugin${i} = createPlugin(tool${i})\n  .onElicit({\n    *confirm() {\n      return { action: 'accept', content: { ok: true } }\n    },\n  })\n  .build()\n`,
-      )
-    }
-  }
-  return root
-}
-
 async function session(name: string, plugins: boolean) {
-  const root = corpus(name, plugins)
+  const root = toolCorpus(`dev-${name}`, COUNT, { plugins })
   const loader = createBundledModuleLoader(root, { configFile: false })
   const generator = new McpBridgeGenerator(resolveOptions({}, root), loader)
   const first = await generator.generate()

@@ -1,32 +1,18 @@
 /**
  * Vite plugin figures (issues 6 and 18): `generate` on synthetic projects of 10, 100 and 1,000
- * tool files — cold (the loader's start included), with the modules loaded as one bundle (what
+ * tool files, each with its plugin file (`support/corpus.ts`) — cold (the loader's start included), with the modules loaded as one bundle (what
  * the plugin and CLI do) against one by one through Vite's module runner, and after one file
  * changes — the CLI as a fresh process, the split per file, and the time the plugin adds to a
  * `vite build` of the playground and of a generated app.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { spawnSync } from 'node:child_process'
 import { resolveConfig } from 'vite'
 import { McpBridgeGenerator, createBundledModuleLoader, createViteModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
 import { splitModule } from '@mcp-bridge/vite-plugin/core'
+import { fixtures, toolCorpus } from './support/corpus.ts'
 
-const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../fixtures')
-
-function synthetic(count: number): string {
-  const root = join(fixtures, `.tmp-bench-${count}`)
-  rmSync(root, { recursive: true, force: true })
-  mkdirSync(join(root, 'src/tools'), { recursive: true })
-  for (let i = 0; i < count; i++) {
-    writeFileSync(
-      join(root, `src/tools/tool${i}.ts`),
-      `import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n\nexport const tool${i} = createMcpTool('tool_${i}')\n  .description('Tool ${i}')\n  .parameters(z.object({ q: z.string() }))\n  .elicits({ confirm: z.object({ ok: z.boolean(), note: z.string().max(${100 + i}).optional() }) })\n  .execute(function* (p, ctx) {\n    const r = yield* ctx.elicit('confirm', { message: p.q })\n    return r.action\n  })\n`,
-    )
-  }
-  return root
-}
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t0 = performance.now()
@@ -63,7 +49,7 @@ function coldProcess(root: string, how: 'bundle' | 'runner', count: number): num
 // `generate.bench.ts builds` runs the vite build figures alone (they vary most between runs).
 const buildsOnly = process.argv[2] === 'builds'
 for (const count of buildsOnly ? [] : [10, 100, 1000]) {
-  const root = synthetic(count)
+  const root = toolCorpus(`generate-${count}`, count)
   // What the plugin and the CLI do (the modules built and loaded as one bundle) against loading
   // them one by one through Vite's module runner (before): each in a fresh process, interleaved
   // pairs, medians of 5.
@@ -86,7 +72,7 @@ for (const count of buildsOnly ? [] : [10, 100, 1000]) {
   if (!again.manifest.includes('Tool zero')) throw new Error('regeneration missed the change')
   await loader.close()
   console.log(
-    `generate ${String(count).padStart(4)} tool files: cold ${(median(bundled) / 1000).toFixed(2)} s (module runner one by one: ${(median(runner) / 1000).toFixed(2)} s, ` +
+    `generate ${String(count).padStart(4)} tools + plugin files: cold ${(median(bundled) / 1000).toFixed(2)} s (module runner one by one: ${(median(runner) / 1000).toFixed(2)} s, ` +
       `${(median(bundled) / median(runner)).toFixed(2)}×; each in a fresh process, medians of 5 interleaved pairs), after one file changed ${regen.toFixed(0)} ms`,
   )
   if (count === 10) cliProcess(root)

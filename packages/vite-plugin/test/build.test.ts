@@ -139,11 +139,11 @@ describe('vite build with mcpBridge()', () => {
     const plugin = mcpBridge()
     await buildApp('split-app', 'client', plugin, root)
     const { parses, reused, files } = (plugin.api as { parses: { parses: number; reused: number; files: number } }).parses
-    // Discovery read the tool and plugin files, and the split transformed them: one parse each,
-    // the second reader getting the first one's.
+    // Discovery read the tool and plugin files, and the split transformed the tool file: one
+    // parse each, the split getting discovery's.
     expect(files).toBeGreaterThanOrEqual(2)
     expect(parses).toBe(files)
-    expect(reused).toBeGreaterThanOrEqual(2)
+    expect(reused).toBeGreaterThanOrEqual(1)
     expect((plugin.api as { fromCache: boolean }).fromCache).toBe(false)
   }, 120_000)
 

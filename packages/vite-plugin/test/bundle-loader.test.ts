@@ -1,6 +1,6 @@
 /**
- * The bundled module loader (`core/bundle-loader.ts`): every module a generation runs is built as
- * one SSR bundle and imported once, each module still its own unit. What it must keep from the
+ * The bundled module loader (`core/bundle-loader.ts`): every module a generation runs is built into
+ * SSR bundles (batches) and each imported once, each module still its own unit. What it must keep from the
  * module runner — each module's own errors and time limit, `import.meta.url`, what a result
  * depends on, a changed file re-run — and the way back to the runner when the bundle cannot be
  * built (fixtures.test.ts checks that every fixture gives the same diagnostics both ways).
@@ -60,6 +60,30 @@ describe('bundled module loader', () => {
     } finally {
       await loader.close()
     }
+  }, 60_000)
+
+  it('builds the modules in batches (the bundler holds one batch at a time): every module loads, errors stay each its own', async () => {
+    const root = project({
+      ...Object.fromEntries(['a', 'b', 'c', 'd'].map((n) => [`src/${n}.ts`, tool(n, "import { shared } from './shared.ts'\nvoid shared")])),
+      'src/shared.ts': "export const shared = 'x'\n",
+      'src/broken.ts': tool('broken', "throw new Error('the broken module is broken')"),
+    })
+    const loader = createBundledModuleLoader(root, { configFile: false, timeoutMs: 2_000, batchSize: 2 })
+    try {
+      const result = await new McpBridgeGenerator(resolveOptions({}, root), loader).generate()
+      // Five modules in three builds (2 + 2 + 1): every one answered by a bundle, none by the runner.
+      expect(loader.stats).toEqual({ bundled: 5, fellBack: undefined })
+      expect(result.toolCount).toBe(4)
+      expect(result.diagnostics.map(formatDiagnostic)).toEqual(['src/broken.ts:1:1  Loading this module failed, so its tools could not be checked: the broken module is broken'])
+      // What each depends on is known across batches (the module graph of every build is kept).
+      for (const n of ['a', 'd']) expect(loader.dependencies(join(root, `src/${n}.ts`))).toEqual([join(root, `src/${n}.ts`), join(root, 'src/shared.ts')])
+      // Only app files: the module runner (which would list the runtime's files too) never ran one.
+      expect(result.inputs).toEqual(['a', 'b', 'broken', 'c', 'd', 'shared'].map((n) => join(root, `src/${n}.ts`)))
+      expect(existsSync(join(root, 'node_modules/.mcp-bridge'))).toBe(false)
+    } finally {
+      await loader.close()
+    }
+    expect(() => createBundledModuleLoader(root, { batchSize: 0 })).toThrow(/batchSize must be a whole number of modules, at least 1 \(got 0\)/)
   }, 60_000)
 
   it("gives each module its own import.meta.url, filename and dirname, as the module runner does", async () => {

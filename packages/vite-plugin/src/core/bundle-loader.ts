@@ -2,11 +2,11 @@
  * Loading a generation's tool modules together. Run one by one through Vite's module runner, a
  * tool module costs ~1.8 ms (its own fetch, plugin pipeline, TypeScript transform and SSR
  * rewrite in JavaScript, and two dynamic imports of its dependencies): 1,000 tools took 1.8 s.
- * Here every module a generation must run is built as one SSR bundle — rolldown, with the app's
+ * Here every module a generation must run is built as SSR bundles — rolldown, with the app's
  * Vite config and plugins, so aliases, TypeScript and the app's imports resolve as in the app —
- * and that bundle is imported once: ~0.5 s for the same 1,000.
+ * of up to `BATCH_SIZE` modules each, and each bundle is imported once: ~0.5 s for the same 1,000.
  *
- * Each module stays its own unit. The bundle is a single chunk in which every module is a lazy
+ * Each module stays its own unit. A bundle is a single chunk in which every module is a lazy
  * initializer (`codeSplitting: false` inlines dynamic imports that way), and the entry maps each
  * file to `() => import(file)`: a module runs only when the generation imports it, its top-level
  * error rejects only its own import (and again for every importer, as in the module runner), and
@@ -14,7 +14,7 @@
  *
  * Whatever the bundle cannot answer goes to the module runner (`load-modules.ts`), started only
  * then: a module that does not build (a syntax error, an import that does not resolve) fails the
- * whole bundle, so the runner loads every module and reports each one's own error; and in dev a
+ * whole bundling, so the runner loads every module and reports each one's own error; and in dev a
  * changed file (or a file that imports it) is re-run by the runner, as before (`warm()` starts it
  * ahead of the first edit). The bundle is built once per loader, so a long dev session does not
  * pile up chunks in memory.
@@ -24,7 +24,8 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
-import { build, type BuildEnvironmentOptions, type Plugin } from 'vite'
+import { createBuilder, type BuildEnvironmentOptions, type Plugin, type ViteBuilder } from 'vite'
+import { OptionsError } from './errors.ts'
 import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, runtimeExternal, withTimeout, type ModuleLoader, type ModuleLoaderOptions } from './load-modules.ts'
 
 export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
@@ -34,6 +35,8 @@ export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
    * imported, and so is each folder of that path the loader had to create, once empty.
    */
   scratchDir?: string
+  /** Modules per bundle (default 500; see `BATCH_SIZE`). */
+  batchSize?: number
 }
 
 /** What the bundle did, for tests and benchmarks. */
@@ -56,6 +59,13 @@ export type BundledModuleLoader = ModuleLoader & {
 const ENTRY = 'virtual:mcp-bridge/load-all'
 const RESOLVED_ENTRY = `\0${ENTRY}`
 const CHUNK = 'load-all.mjs'
+/**
+ * Modules per build. One build of 3,000 tool modules held ~270 MiB of the bundler's memory at
+ * once; batches of 500 hold a sixth of that and cost no more time (each build after the first
+ * reuses the resolved config). A module imported by tools of several batches is evaluated once
+ * in each (as in separate processes); a tool module itself runs once.
+ */
+const BATCH_SIZE = 500
 /** `import.meta.url` and friends as the module runner gives them: the module's own file, not the bundle's. */
 const IMPORT_META_FILE = /\bimport\.meta\.(url|filename|dirname)\b/
 
@@ -63,6 +73,8 @@ type Loaders = Record<string, () => Promise<Record<string, unknown>>>
 
 export function createBundledModuleLoader(root: string, options: BundledModuleLoaderOptions = {}): BundledModuleLoader {
   const timeoutMs = options.timeoutMs ?? 10_000
+  const batchSize = options.batchSize ?? BATCH_SIZE
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new OptionsError('createBundledModuleLoader', { option: 'batchSize', problem: `batchSize must be a whole number of modules, at least 1 (got ${String(batchSize)}).` })
   const scratchDir = options.scratchDir ?? join(root, 'node_modules', '.mcp-bridge')
   const runner = lazyModuleLoader(() => createViteModuleLoader(root, options))
   let prepared = false
@@ -88,37 +100,42 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   async function bundle(files: readonly string[]): Promise<void> {
     for (let dir = scratchDir; !existsSync(dir) && dir !== dirname(dir); dir = dirname(dir)) created.push(dir)
     sweepDeadLoaders(scratchDir)
-    outDir = join(scratchDir, `load-${process.pid}-${randomBytes(4).toString('hex')}`)
-    const entry = `export const loaders = {\n${files.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
+    const out = (outDir = join(scratchDir, `load-${process.pid}-${randomBytes(4).toString('hex')}`))
+    const setup: BundleSetup = { entry: '', outDir: out, graph, onConfigResolved: () => undefined }
     const previous = process.env[LOADER_ENV_FLAG]
-    const restoreFlag = () => {
+    const restoreFlag = (setup.onConfigResolved = () => {
       if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
       else process.env[LOADER_ENV_FLAG] = previous
-    }
+    })
     // `mcpBridge()` in the app's config stays inert while that config is loaded for this build.
     process.env[LOADER_ENV_FLAG] = '1'
+    let builder: ViteBuilder
     try {
-      await build({
-        root,
-        configFile: options.configFile,
-        configLoader: options.configLoader ?? 'runner',
-        logLevel: 'silent',
-        clearScreen: false,
-        publicDir: false,
-        plugins: [bundleOnly({ entry, outDir, graph, onConfigResolved: restoreFlag })],
-      })
+      // The app's config is loaded once; each batch is one more build of the same environment.
+      builder = await createBuilder(
+        { root, configFile: options.configFile, configLoader: options.configLoader ?? 'runner', logLevel: 'silent', clearScreen: false, publicDir: false, plugins: [bundleOnly(setup)] },
+        true,
+      )
     } finally {
       restoreFlag()
     }
-    try {
-      const chunk = (await import(pathToFileURL(join(outDir, CHUNK)).href)) as { loaders: Loaders }
-      loaders = chunk.loaders
-    } finally {
-      // Once imported, every module runs from memory (its externals resolve by package name, not
-      // from the file): the bundle goes now, so a dev server stopped with Ctrl-C, which never
-      // closes its plugins, leaves nothing behind.
-      removeScratch()
+    const environment = Object.values(builder.environments)[0]!
+    const all: Loaders = {}
+    for (let start = 0; start < files.length; start += batchSize) {
+      const batch = files.slice(start, start + batchSize)
+      setup.entry = `export const loaders = {\n${batch.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
+      await builder.build(environment)
+      try {
+        // Each batch's chunk has the same path: the query makes it a module of its own for Node.
+        Object.assign(all, ((await import(`${pathToFileURL(join(out, CHUNK)).href}?batch=${start}`)) as { loaders: Loaders }).loaders)
+      } finally {
+        // Once imported, every module runs from memory (its externals resolve by package name,
+        // not from the file): the bundle goes now, so a dev server stopped with Ctrl-C, which
+        // never closes its plugins, leaves nothing behind.
+        removeScratch()
+      }
     }
+    loaders = all
     for (const file of files) bundled.add(file)
     stats.bundled = files.length
   }
@@ -226,7 +243,15 @@ function bundleBuild(build: BuildEnvironmentOptions | undefined, outDir: string)
   }
 }
 
-function bundleOnly(setup: { entry: string; outDir: string; graph: Map<string, string[]>; onConfigResolved: () => void }): Plugin {
+/** What one loader's builds share with its plugin; `entry` changes with each batch. */
+interface BundleSetup {
+  entry: string
+  outDir: string
+  graph: Map<string, string[]>
+  onConfigResolved: () => void
+}
+
+function bundleOnly(setup: BundleSetup): Plugin {
   return {
     name: 'mcp-bridge:bundle-loader',
     enforce: 'post',

@@ -118,23 +118,40 @@ export function discoverFile(source: ParsedSource, relativePath: string, reader:
 /** `shared`: the build's parse cache (the split reads the same parses). */
 export function discoverProject(root: string, files: readonly string[], shared?: ParseCache): FileDiscovery[] {
   const reader = new SourceReader(shared)
-  return files.map((file) => {
-    const relativePath = relative(root, file)
-    // The quick pre-scan (patterns.ts): a file that never names the runtime holds no tool, no
-    // plugin and no re-export of them, and is not parsed at all.
-    const code = readIfPresent(file)
-    if (code === undefined || !mayContainTools(code)) return emptyDiscovery(relativePath)
-    let source: ParsedSource | undefined
-    try {
-      source = reader.add(file, code)
-    } catch (error) {
-      return emptyDiscovery(relativePath, [parseFailure(relativePath, code, error)])
+  const index = new Map(files.map((file, i) => [file, i]))
+  const results: Array<FileDiscovery | undefined> = new Array(files.length)
+  const discoverAt = (i: number) => (results[i] = discoverOne(root, files[i]!, reader))
+  for (let i = 0; i < files.length; i++) {
+    if (results[i]) continue
+    // The files a discovery read besides its own (a plugin's tool file) are discovered next,
+    // while their parse is at hand; then every parse is let go, so memory holds a few ASTs at a
+    // time, not the whole project's.
+    const { files: read } = reader.reading(() => discoverAt(i))
+    for (const file of read) {
+      const j = index.get(file)
+      if (j !== undefined && !results[j]) discoverAt(j)
     }
-    if (!source) return emptyDiscovery(relativePath)
-    const result = discoverFile(source, relativePath, reader)
-    for (const plugin of result.plugins) if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
-    return result
-  })
+    reader.release()
+  }
+  return results as FileDiscovery[]
+}
+
+function discoverOne(root: string, file: string, reader: SourceReader): FileDiscovery {
+  const relativePath = relative(root, file)
+  // The quick pre-scan (patterns.ts): a file that never names the runtime holds no tool, no
+  // plugin and no re-export of them, and is not parsed at all.
+  const code = readIfPresent(file)
+  if (code === undefined || !mayContainTools(code)) return emptyDiscovery(relativePath)
+  let source: ParsedSource | undefined
+  try {
+    source = reader.add(file, code)
+  } catch (error) {
+    return emptyDiscovery(relativePath, [parseFailure(relativePath, code, error)])
+  }
+  if (!source) return emptyDiscovery(relativePath)
+  const result = discoverFile(source, relativePath, reader)
+  for (const plugin of result.plugins) if (plugin.tool) plugin.tool = { ...plugin.tool, file: relative(root, plugin.tool.file) }
+  return result
 }
 
 /** A file deleted since the list of sources was made (dev) has nothing to discover. */
