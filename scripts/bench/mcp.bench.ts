@@ -1,11 +1,16 @@
 /**
  * MCP server figures (issue 7): tool calls with one elicitation each, through official SDK
  * clients of both generations over the in-memory transport (the SDK's own framing and
- * validation included), and heap per call suspended between 2026-07-28 rounds.
+ * validation included), and heap per call suspended between 2026-07-28 rounds. The peer: the
+ * official SDK's own `McpServer` with the same tool written by hand (its write-once
+ * `inputRequired` handler, which the SDK also serves to 2025-11-25 clients), measured in the same
+ * run with the same clients, interleaved: the ratio is ours ÷ the SDK's.
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { createMcpServer } from '@mcp-bridge/runtime/mcp'
+import { McpServer, acceptedContent, inputRequired } from '@modelcontextprotocol/server'
+import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import { z } from 'zod'
 
 const gc = (globalThis as { gc?: () => void }).gc
@@ -21,9 +26,23 @@ const confirm = createMcpTool('confirm')
 
 let server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCallsPerClient: 100_000 })
 
-async function connect(modern: boolean, manual = false): Promise<Client> {
+/** The same tool on the SDK's `McpServer`: ask, and on the retry read the answer. */
+function sdkServer(): McpServer {
+  const sdk = new McpServer({ name: 'bench-sdk', version: '1' })
+  const answer = z.object({ ok: z.boolean() })
+  sdk.registerTool('confirm', { inputSchema: z.object({ n: z.int() }) }, async ({ n }, ctx) => {
+    const content = acceptedContent(ctx.mcpReq.inputResponses, 'ok', answer)
+    if (!content) return inputRequired({ inputRequests: { ok: inputRequired.elicit({ message: `Confirm ${n}?`, requestedSchema: answer }) } })
+    return { content: [{ type: 'text', text: content.ok ? `confirmed ${n}` : 'no' }] }
+  })
+  return sdk
+}
+
+async function connect(modern: boolean, manual = false, peer: 'ours' | 'sdk' = 'ours'): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  server.listen({ transport: serverSide })
+  // Both through the SDK's own serving entry (it speaks both generations), as ours listens.
+  if (peer === 'sdk') serveStdio(sdkServer, { transport: serverSide })
+  else server.listen({ transport: serverSide })
   const client = new Client(
     { name: 'bench', version: '1' },
     { capabilities: { elicitation: { form: {} } }, ...(modern && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
@@ -33,8 +52,8 @@ async function connect(modern: boolean, manual = false): Promise<Client> {
   return client
 }
 
-async function callsPerSecond(modern: boolean, total: number): Promise<number> {
-  const client = await connect(modern)
+async function callsPerSecond(modern: boolean, total: number, peer: 'ours' | 'sdk' = 'ours'): Promise<number> {
+  const client = await connect(modern, false, peer)
   const start = performance.now()
   for (let n = 0; n < total; n++) {
     const result = await client.callTool({ name: 'confirm', arguments: { n } })
@@ -45,13 +64,14 @@ async function callsPerSecond(modern: boolean, total: number): Promise<number> {
   return rate
 }
 
+/** One client: the total is twice `count`, as one client may hold only part of a full server (70 %). */
 async function heapPerSuspended(count: number): Promise<number> {
-  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCalls: count, maxSuspendedCallsPerClient: count })
+  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCalls: 2 * count, maxSuspendedCallsPerClient: count, warmCalls: count })
   const client = await connect(true, true)
   gc!()
   const before = process.memoryUsage().heapUsed
   for (let n = 0; n < count; n++) await client.callTool({ name: 'confirm', arguments: { n } }, { allowInputRequired: true })
-  if (server.suspendedCalls < count) throw new Error(`only ${server.suspendedCalls} suspended`)
+  if (server.suspendedCalls < count) throw new Error(`only ${server.suspendedCalls} of ${count} calls stayed suspended in memory`)
   gc!()
   const after = process.memoryUsage().heapUsed
   await server.close()
@@ -59,14 +79,20 @@ async function heapPerSuspended(count: number): Promise<number> {
   return (after - before) / count
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 for (const [label, modern] of [['2025-11-25', false], ['2026-07-28', true]] as const) {
   await callsPerSecond(modern, 100)
+  await callsPerSecond(modern, 100, 'sdk')
   const rates: number[] = []
-  for (let i = 0; i < 3; i++) rates.push(await callsPerSecond(modern, 1_000))
-  rates.sort((a, b) => a - b)
+  const sdkRates: number[] = []
+  for (let i = 0; i < 5; i++) {
+    rates.push(await callsPerSecond(modern, 1_000))
+    sdkRates.push(await callsPerSecond(modern, 1_000, 'sdk'))
+  }
   console.log(
-    `${label}: tool calls with one elicitation, median ${Math.round(rates[1]!).toLocaleString('en')} /s ` +
-      `(3 runs of 1,000 sequential calls, in memory; ${(1000 / rates[1]!).toFixed(2)} ms per call)`,
+    `${label}: tool calls with one elicitation, median ${Math.round(median(rates)).toLocaleString('en')} /s ` +
+      `(5 runs of 1,000 sequential calls, in memory; ${(1000 / median(rates)).toFixed(2)} ms per call); ` +
+      `the SDK's McpServer with the same tool, interleaved: ${Math.round(median(sdkRates)).toLocaleString('en')} /s — ${(median(rates) / median(sdkRates)).toFixed(2)}× of it (target ≥ 1.0×)`,
   )
 }
 const perCall = await heapPerSuspended(2_000)
