@@ -3,13 +3,14 @@
  * legacy shim uses the same rounds for 2025-11-25 clients): which call, what it waits for, and
  * the revision of the call's stored record it was minted at. The journal is not in it: the call
  * store holds it, so a state of a call that moved on or finished is refused wherever it is
- * replayed. Sealed with the SDK's HMAC codec: the client can read it but not forge, alter or
+ * replayed. Sealed with an HMAC (`sealed-state.ts`): the client can read it but not forge, alter or
  * extend it, and it expires with the wait for input. It is bound to the method and the
  * authenticated client, and carries a digest of the arguments, so it cannot be moved to another
  * call either.
  */
 import { createHash } from 'node:crypto'
-import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server'
+import type { RequestStateCodec } from '@modelcontextprotocol/server'
+import { createSealedStateCodec } from './sealed-state.ts'
 import { principalOf } from './auth.ts'
 
 /** What the call waits for; `inputKey` is the key of the request in `inputRequests`. */
@@ -35,7 +36,7 @@ export interface CallState {
 }
 
 export function createCallStateCodec(key: Uint8Array | string, ttlSeconds: number): RequestStateCodec<CallState> {
-  return createRequestStateCodec<CallState>({
+  return createSealedStateCodec<CallState>({
     key,
     ttlSeconds,
     // With OAuth: the token's client and whom it acts for; a state is no use to another caller.
