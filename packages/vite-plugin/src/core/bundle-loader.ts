@@ -77,7 +77,8 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new OptionsError('createBundledModuleLoader', { option: 'batchSize', problem: `batchSize must be a whole number of modules, at least 1 (got ${String(batchSize)}).` })
   const scratchDir = options.scratchDir ?? join(root, 'node_modules', '.mcp-bridge')
   const runner = lazyModuleLoader(() => createViteModuleLoader(root, options))
-  let prepared = false
+  /** The one bundling (see `ModuleLoader.prepare`): later calls wait for it. */
+  let preparing: Promise<void> | undefined
   let outDir: string | undefined
   let loaders: Loaders | undefined
   /** Files the bundle answers for (a changed file leaves this set for the runner). */
@@ -157,17 +158,15 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   return {
     stats,
     warm: () => runner.start(),
-    async prepare(files) {
-      if (prepared || files.length === 0) return
-      prepared = true
-      try {
-        await bundle(files)
-      } catch (error) {
+    prepare(files) {
+      if (files.length === 0) return preparing ?? Promise.resolve()
+      preparing ??= bundle(files).catch((error: unknown) => {
         // The runner loads each module alone and reports each one's own failure.
         stats.fellBack = stripVTControlCharacters((error as Error).message)
         bundled.clear()
         loaders = undefined
-      }
+      })
+      return preparing
     },
     import(file) {
       const load = bundled.has(file) ? loaders?.[file] : undefined

@@ -14,8 +14,9 @@ import { ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './errors.t
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
   /**
-   * Told, before a generation imports them, every module it will run: a loader may load them
-   * together (`bundle-loader.ts` builds them as one bundle) instead of one by one.
+   * Told, before a generation imports them, the modules it will run: a loader may load them
+   * together (`bundle-loader.ts` builds them as bundles) instead of one by one. The first call
+   * counts; later calls wait for it. A module it was not told of is still imported, one by one.
    */
   prepare?(files: readonly string[]): Promise<void>
   /** Forget what was loaded from these files and from every module that imports them. */
