@@ -160,6 +160,8 @@ class BridgeCall<R> implements BridgeHost<R> {
   release: () => void = noop
   onEnd: ((outcome: BridgeOutcome<R>) => void) | undefined
   persist: ((journal: readonly JournalEntry[]) => Operation<void>) | undefined
+  /** An answer is in the journal but not stored yet (see `record`). */
+  unsaved = false
   observer: CallObserver | undefined
   /** Where the call runs, and where an async reader waits for its events. */
   scope!: Scope
@@ -319,10 +321,26 @@ function* runToolBody(call: BridgeCall<unknown>): Operation<unknown> {
   return yield* b.after(call.handoffValue, clientResult, afterPhaseContext(call.ctx))
 }
 
-/** Record an entry and make it durable before the tool continues. */
-function* record(call: BridgeCall<unknown>, entry: Parameters<Journal['record']>[0]): Operation<void> {
+/**
+ * Record an entry and make it durable before the tool continues. An answer (`deferred`) is made
+ * durable at the call's next durable point instead — before any step body or sampling request
+ * runs, when it parks at its next question, or when it ends (`flush`): nothing with an effect
+ * runs before it is stored, and a resume that goes straight on to the next question writes
+ * once, not twice. Lost with a crash before that point, the answer is asked for again, as if
+ * it had never arrived (its client sends it again).
+ */
+function* record(call: BridgeCall<unknown>, entry: Parameters<Journal['record']>[0], deferred = false): Operation<void> {
   call.recorder.record(entry)
-  if (call.persist) yield* call.persist(call.recorder.entries)
+  if (!call.persist) return
+  if (deferred) call.unsaved = true
+  else yield* flush(call)
+}
+
+/** Store the journal if an entry is not stored yet (see `record`). */
+function* flush(call: BridgeCall<unknown>): Operation<void> {
+  if (!call.persist) return
+  call.unsaved = false
+  yield* call.persist(call.recorder.entries)
 }
 
 /**
@@ -338,6 +356,7 @@ function* stepStep(call: BridgeCall<unknown>, name: string, body: StepBody): Ope
     if ('error' in recorded) throw new StepFailedError(tool.name, name, recorded.error.message, recorded.error.code)
     return recorded.value
   }
+  if (call.unsaved) yield* flush(call)
   const seq = call.recorder.entries.length + 1
   const idempotencyKey = `${callId}:${name}#${seq}`
   const ended = call.observer?.step({ name, idempotencyKey, replayed: false })
@@ -431,10 +450,10 @@ function* elicitStep(call: BridgeCall<unknown>, key: string, raw: Record<string,
   try {
     const resumed = yield* resolvers.operation
     if ('invalid' in resumed) {
-      yield* record(call, { kind: 'elicit', name: key, invalid: resumed.invalid })
+      yield* record(call, { kind: 'elicit', name: key, invalid: resumed.invalid }, true)
       throw new ElicitationInvalidResponseError(tool.name, key, resumed.invalid)
     }
-    yield* record(call, { kind: 'elicit', name: key, result: resumed.result })
+    yield* record(call, { kind: 'elicit', name: key, result: resumed.result }, true)
     return resumed.result
   } finally {
     // Synchronous on purpose: a halted call must not run further steps here.
@@ -451,6 +470,7 @@ function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schem
   }
   const provider = call.sampling
   if (!provider) throw new SamplingUnavailableError(call.tool.name)
+  if (call.unsaved) yield* flush(call)
   const request = buildSamplingRequest(call.tool.name, options)
   call.state = 'awaiting_sample'
   call.log.push({ type: 'sample', request })
