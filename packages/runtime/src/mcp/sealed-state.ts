@@ -9,6 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server'
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
 export interface SealedStateOptions {
@@ -22,6 +23,17 @@ export interface SealedStateOptions {
   now?: () => number
 }
 
+/**
+ * A state refused, and why (`malformed`, `mac`, `expired`, `bind`, `no-context`). The SDK answers
+ * the client with its frozen "Invalid or expired requestState"; the reason goes to `onError`.
+ */
+export class RequestStateRefusedError extends McpBridgeError {
+  readonly code = 'REQUEST_STATE_REFUSED'
+  constructor(readonly reason: 'malformed' | 'mac' | 'expired' | 'bind' | 'no-context') {
+    super(`requestState refused: ${reason}`)
+  }
+}
+
 const PREFIX = 'mb1.'
 const BIND_LABEL = 'mcp-bridge.requestState.bind:'
 
@@ -33,7 +45,7 @@ export function createSealedStateCodec<T>(options: SealedStateOptions): RequestS
   const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
   const bindTag = (ctx: ServerContext | undefined): string | undefined => {
     if (!options.bind) return undefined
-    if (!ctx) throw new TypeError('a bound state needs the request context to mint or verify')
+    if (!ctx) throw new RequestStateRefusedError('no-context')
     return mac(BIND_LABEL + options.bind(ctx)).subarray(0, 16).toString('base64url')
   }
   return {
@@ -45,22 +57,22 @@ export function createSealedStateCodec<T>(options: SealedStateOptions): RequestS
     },
     async verify(state, ctx) {
       const dot = state.lastIndexOf('.')
-      if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw new Error('malformed')
+      if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw new RequestStateRefusedError('malformed')
       const body = state.slice(PREFIX.length, dot)
       const given = Buffer.from(state.slice(dot + 1), 'base64url')
       const expected = mac(PREFIX + body)
-      if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) throw new Error('mac')
+      if (given.byteLength !== expected.byteLength || !timingSafeEqual(given, expected)) throw new RequestStateRefusedError('mac')
       let envelope: { p?: unknown; exp?: unknown; b?: unknown }
       try {
         envelope = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as typeof envelope
       } catch {
-        throw new Error('malformed')
+        throw new RequestStateRefusedError('malformed')
       }
-      if (typeof envelope.exp !== 'number' || envelope.exp < Math.floor(now() / 1000)) throw new Error('expired')
+      if (typeof envelope.exp !== 'number' || envelope.exp < Math.floor(now() / 1000)) throw new RequestStateRefusedError('expired')
       const tag = bindTag(ctx)
       if (tag !== undefined) {
-        if (typeof envelope.b !== 'string' || envelope.b.length !== tag.length || !timingSafeEqual(Buffer.from(envelope.b), Buffer.from(tag))) throw new Error('bind')
-      } else if (envelope.b !== undefined) throw new Error('bind')
+        if (typeof envelope.b !== 'string' || envelope.b.length !== tag.length || !timingSafeEqual(Buffer.from(envelope.b), Buffer.from(tag))) throw new RequestStateRefusedError('bind')
+      } else if (envelope.b !== undefined) throw new RequestStateRefusedError('bind')
       return envelope.p as T
     },
   }
