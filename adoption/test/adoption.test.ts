@@ -184,6 +184,50 @@ describe('a new app, from the README and the packed packages', () => {
     }
   }, 180_000)
 
+  it('a dev server running before the MCP SDK is installed says what to install, and serves /mcp once it is — no restart', async () => {
+    // The README's "serve it over MCP" step, taken before its optional peer is installed.
+    const serverFile = join(app, 'src/server/app.ts')
+    const original = readFileSync(serverFile, 'utf8')
+    expect(existsSync(bin('@modelcontextprotocol/server'))).toBe(false)
+    writeFileSync(
+      serverFile,
+      original
+        .replace("import { serverTools }", "import { createMcpServer } from '@mcp-bridge/runtime/mcp'\nimport { serverTools }")
+        .replace('export default createAppServer({ chat: createChatHandler({ tools: serverTools, model }) })', "const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools })\nexport default createAppServer({ chat: createChatHandler({ tools: serverTools, model }), mcp: mcp.createHandler() })"),
+    )
+    const port = await freePort()
+    const dev = await start(node, [vite, '--strictPort', '--port', String(port), '--host', '127.0.0.1'], { cwd: app, ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    let terminal = ''
+    dev.stdout!.on('data', (d: Buffer) => (terminal += d.toString()))
+    dev.stderr!.on('data', (d: Buffer) => (terminal += d.toString()))
+    const base = `http://127.0.0.1:${port}/`
+    try {
+      const refused = await fetch(new URL('/api/chat', base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"messages":[]}' })
+      expect(refused.status).toBe(500)
+      await expect.poll(() => terminal, { timeout: 10_000 }).toContain(
+        '@mcp-bridge/runtime/mcp needs @modelcontextprotocol/server, which is not installed. Install it: npm install @modelcontextprotocol/server (a running dev server picks it up at its next request: no restart).',
+      )
+      expect(terminal).not.toContain('restart the dev server')
+
+      const added = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '@modelcontextprotocol/server'], { cwd: app, timeoutMs: 240_000 })
+      expect(added.code, added.output).toBe(0)
+      // The same process, never restarted: the chat and the MCP endpoint both answer now.
+      expect(await greetOverHttp(base, 'Barbara')).toBe('Hello, Barbara!')
+      // A client that can answer questions (a tool that asks is not listed to one that cannot).
+      const client = new Client({ name: 'late', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)))
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('greet')
+      } finally {
+        await client.close()
+      }
+      expect(dev.exitCode).toBe(null)
+    } finally {
+      await stop(dev)
+      writeFileSync(serverFile, original)
+    }
+  }, 480_000)
+
   it('MCP Apps: with `apps: true` and an MCP endpoint, the built server serves the plugin as a self-contained view, and the view answers the call', async () => {
     // What a user adds for MCP Apps (README "MCP Apps"): the MCP server package, the option, the views.
     const added = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '@modelcontextprotocol/server'], { cwd: app, timeoutMs: 240_000 })

@@ -24,6 +24,9 @@ export class McpAppViewMountError extends McpBridgeError {
   readonly code = 'MCP_APP_VIEW_MOUNT_FAILED'
 }
 
+/**
+ * Where `mountMcpAppView` renders, and the title it shows above the question.
+ */
 export interface MountMcpAppViewOptions {
   /** Where to render; default `#root`, created if missing. */
   root?: HTMLElement
@@ -31,7 +34,18 @@ export interface MountMcpAppViewOptions {
   title?: string
 }
 
-/** Connect to the host, render the plugin's questions for the call this view belongs to, and follow it to its end. */
+/**
+ * Connect to the host, render the plugin's questions for the call this view belongs to, and follow it to its end.
+ *
+ * @example
+ * ```ts
+ * // the MCP Apps view entry the Vite plugin builds for a tool (`apps: true`)
+ * import { mountMcpAppView } from '@mcp-bridge/runtime/app-view'
+ * import plugin from './tools/book-flight/plugin.tsx'
+ *
+ * await mountMcpAppView(plugin.client, { title: 'Book a flight' })
+ * ```
+ */
 export async function mountMcpAppView(plugin: PluginClientRegistration, options: MountMcpAppViewOptions = {}): Promise<HostLink> {
   if (plugin?.kind !== 'mcp-plugin-client') {
     throw new McpAppViewMountError("mountMcpAppView takes a plugin's client part: createPlugin(tool).onElicit({...}).build().client")

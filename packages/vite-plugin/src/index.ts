@@ -42,18 +42,20 @@ import { watcherReady } from './watcher-ready.ts'
 import { warnOnce } from './warn-once.ts'
 import { McpBridgeBuildError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 import { appZodVersion, isBeforeZod4 } from './core/zod-version.ts'
+import { assertRuntimePairs } from './core/runtime-version.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
 import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
 import { PANEL_MODULE_ID, PANEL_SOURCE } from './dev-panel/panel-module.ts'
 import { PANEL_PATH, panelMiddleware } from './dev-panel/panel-routes.ts'
 import { prebundledClientDeps } from './prebundle.ts'
+import { createPeerGuard, runtimeEntriesImported } from './missing-peer.ts'
 
 export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
 
-export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
+export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, RuntimeVersionMismatchError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
@@ -91,6 +93,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   const printedWarnings = new Set<string>()
   /** `vite build`: every file parsed once, by discovery or the split, whichever comes first. */
   const parseCache = new ParseCache()
+  const guardPeers = createPeerGuard()
   async function generate(
     changed?: readonly string[],
     { onRegistries, incremental = false, files }: { onRegistries?: (files: GeneratedFile[]) => void; incremental?: boolean; files?: readonly string[] } = {},
@@ -175,6 +178,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       if (inert) return
       const vite = (this as { meta?: { viteVersion?: string } } | undefined)?.meta?.viteVersion
       if (vite && Number(vite.split('.')[0]) < 8) throw new UnsupportedViteError(vite)
+      assertRuntimePairs()
       appRoot = resolve(user.root ?? process.cwd())
       const zod = appZodVersion(appRoot)
       if (zod && isBeforeZod4(zod)) throw new UnsupportedZodError(zod)
@@ -333,9 +337,17 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     transform: {
       filter: { id: /\.[cm]?[jt]sx?(\?.*)?$/, code: RUNTIME_MODULE },
-      handler(code, id) {
+      async handler(code, id) {
         if (inert || id.includes('/node_modules/')) return null
         const target = this.environment.config.consumer === 'client' ? 'client' : 'server'
+        // A runtime entry whose optional peer is missing: refused here, before Node links it and
+        // keeps the failure for the life of the process (see missing-peer.ts).
+        if (target === 'server' && !view) {
+          for (const entry of runtimeEntriesImported(code)) {
+            const resolved = await this.resolve(entry, id, { skipSelf: true })
+            if (resolved && !resolved.id.startsWith('\0')) guardPeers(entry, resolved.id.replace(/[?#].*$/, ''))
+          }
+        }
         // In a build the parse is shared (with discovery, and between the client and server
         // builds); the split asks for it only when the file can hold something to cut.
         const parsed = config.command === 'build' ? () => parseCache.get(id.replace(/[?#].*$/, ''), code) : undefined

@@ -39,6 +39,9 @@ import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type 
 import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
+/**
+ * The bounds of an AI SDK bridge (`createAiSdkBridge({ limits })`).
+ */
 export interface AiSdkBridgeLimits {
   /** Largest context data of one question (default 256 KiB). */
   maxContextBytes: number
@@ -54,6 +57,9 @@ export interface AiSdkBridgeLimits {
   lockLeaseMs: number
 }
 
+/**
+ * What `createAiSdkBridge` takes: the tools (the generated `serverTools`), the model for `ctx.sample`, a call store, limits, a logger and a clock.
+ */
 export interface AiSdkBridgeOptions<T extends AnyMcpTool | McpPlugin = AnyMcpTool | McpPlugin> {
   /** The generated `serverTools` (or tools and plugins). */
   tools: ReadonlyArray<T>
@@ -71,6 +77,9 @@ export interface AiSdkBridgeOptions<T extends AnyMcpTool | McpPlugin = AnyMcpToo
   clock?: Clock
 }
 
+/**
+ * What `bridge.prepare` takes: the request's UI messages, the stream writer, and who sent it.
+ */
 export interface PrepareOptions<M extends UiMessageLike = UiMessageLike> {
   /** The `messages` of the request body, as useChat sent them. */
   messages: readonly M[]
@@ -84,6 +93,9 @@ export interface PrepareOptions<M extends UiMessageLike = UiMessageLike> {
 export type AiSdkTools<T extends AnyMcpTool | McpPlugin> = { [K in ToolNameOf<T>]: AiSdkToolLike }
 type ToolNameOf<T> = T extends { name: infer N extends string } ? N : T extends { tool: { name: infer N extends string } } ? N : string
 
+/**
+ * What `bridge.prepare` gives back for one request: whether to call the model, the messages for `convertToModelMessages`, and the tools for `streamText`.
+ */
 export interface PreparedTurn<T extends AnyMcpTool | McpPlugin, M extends UiMessageLike = UiMessageLike> {
   /**
    * False while a question of the last assistant message is open (just asked again, or refused):
@@ -96,6 +108,9 @@ export interface PreparedTurn<T extends AnyMcpTool | McpPlugin, M extends UiMess
   tools: AiSdkTools<T>
 }
 
+/**
+ * The bridge between the app's tools and the AI SDK (`createAiSdkBridge`): `prepare` a request's answers, the tools for `streamText`, `waitingForUser` for `stopWhen`.
+ */
 export interface AiSdkBridge<T extends AnyMcpTool | McpPlugin = AnyMcpTool | McpPlugin> {
   /** Apply the answers and cancellations the browser put in the last assistant message; see `PreparedTurn`. */
   prepare<M extends UiMessageLike>(options: PrepareOptions<M>): Promise<PreparedTurn<T, M>>
@@ -162,6 +177,30 @@ const LOST = 'This tool call is no longer running (it ended, expired, or the ser
  *       const turn = await bridge.prepare({ messages, writer })
  *       if (!turn.callModel) return
  *       const result = streamText({ model, messages: await convertToModelMessages(turn.messages), tools: turn.tools, stopWhen: [stepCountIs(8), bridge.waitingForUser] })
+ *       writer.merge(result.toUIMessageStream())
+ *     },
+ *   })
+ *   return createUIMessageStreamResponse({ stream })
+ * }
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, stepCountIs, streamText, type UIMessage } from 'ai'
+ * import { openai } from '@ai-sdk/openai'
+ * import { createAiSdkBridge } from '@mcp-bridge/runtime/ai-sdk'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const model = openai('gpt-4o-mini')
+ * const bridge = createAiSdkBridge({ tools: serverTools, model })
+ *
+ * export async function POST(request: Request): Promise<Response> {
+ *   const { messages } = (await request.json()) as { messages: UIMessage[] }
+ *   const stream = createUIMessageStream({
+ *     async execute({ writer }) {
+ *       const turn = await bridge.prepare({ messages, writer })
+ *       if (!turn.callModel) return
+ *       const result = streamText({ model, messages: await convertToModelMessages(turn.messages), tools: turn.tools, stopWhen: [stepCountIs(5), bridge.waitingForUser] })
  *       writer.merge(result.toUIMessageStream())
  *     },
  *   })

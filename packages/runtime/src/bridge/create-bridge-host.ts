@@ -43,6 +43,9 @@ import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { BEFORE_STEP, completedSteps, describeEntry, Journal, type JournalEntry } from './journal.ts'
 import { afterPhaseContext, beforePhaseContext, createToolContext, type StepBody } from './tool-context.ts'
 
+/**
+ * What `createBridgeHost` takes: the tool, its raw parameters (validated first), the call id, a sampling provider, and optionally a signal, a scope, a journal to replay and a clock.
+ */
 export interface BridgeHostOptions<T extends AnyMcpTool> {
   tool: T
   /** Raw parameters (from the model); validated with the tool's schema before anything runs. */
@@ -73,17 +76,26 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   onEnd?: (outcome: BridgeOutcome<ToolResult<T>>) => void
 }
 
+/**
+ * An answer to a call's pending question: the question's id and the `ElicitResult`.
+ */
 export interface ElicitResponse {
   /** The `id` of the request this answers. */
   id: string
   result: ElicitResult<unknown>
 }
 
+/**
+ * Options of `host.respond`.
+ */
 export interface RespondOptions {
   /** What to do with content that fails the schema: refuse it (default) or throw it into the tool. */
   invalid?: 'refuse' | 'throw'
 }
 
+/**
+ * What `host.respond` did: `{ ok: true }`, or why the answer was refused (`INVALID_CONTENT` with the issues, `ID_MISMATCH`, `NOT_PENDING`).
+ */
 export type RespondOutcome =
   | { ok: true }
   | {
@@ -95,6 +107,9 @@ export type RespondOutcome =
       delivered?: true
     }
 
+/**
+ * How a call ended: `completed` with its result, `failed` with its error, or `aborted` with the reason.
+ */
 export type BridgeOutcome<R> =
   | { status: 'completed'; result: R }
   | { status: 'failed'; error: Error }
@@ -492,6 +507,20 @@ function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schem
   }
 }
 
+/**
+ * @example
+ * ```ts
+ * import { createBridgeHost } from '@mcp-bridge/runtime/server'
+ * import { createMockMcpClient } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const host = createBridgeHost({ tool: bookFlight, params: { destination: 'LAX' }, callId: 'call_1', sampling: createMockMcpClient() })
+ * for await (const event of host.subscribe()) {
+ *   if (event.type === 'elicit') host.respond({ id: event.request.id, result: { action: 'accept', content: { row: 3, seat: 'B' } } })
+ * }
+ * console.log(await host.outcome) // { status: 'completed', result: 'Booked seat 3B' }
+ * ```
+ */
 export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOptions<T>): BridgeHost<ToolResult<T>> {
   type R = ToolResult<T>
   // The call is the host: one object per call, its methods on the prototype.

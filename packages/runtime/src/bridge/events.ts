@@ -8,10 +8,19 @@ import type { LogLevel } from '../tool/context.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 
+/**
+ * Where a running call is: running, waiting for an answer or a model, or ended (completed, failed, aborted).
+ */
 export type BridgeStatus = 'running' | 'awaiting_elicit' | 'awaiting_sample' | 'completed' | 'failed' | 'aborted'
 
+/**
+ * The statuses a call ends in: `completed`, `failed`, `aborted`.
+ */
 export const TERMINAL_STATUSES: ReadonlySet<BridgeStatus> = new Set(['completed', 'failed', 'aborted'])
 
+/**
+ * One event of a running call, in order: a question asked, answered or withdrawn, a sampling request and its result, a log line, progress, and the end.
+ */
 export type BridgeEvent =
   | { type: 'elicit'; request: ElicitRequest }
   /** An answer was accepted and the tool resumed with it. */
@@ -27,6 +36,9 @@ export type BridgeEvent =
   | { type: 'failed'; error: Error }
   | { type: 'aborted'; reason: string }
 
+/**
+ * The `type` of a `BridgeEvent`.
+ */
 export type BridgeEventType = BridgeEvent['type']
 
 /** One reader of an `EventLog`, at its own cursor. */

@@ -22,6 +22,9 @@ export interface StepFailure {
   code?: string
 }
 
+/**
+ * One resolved yield point of a call (a handoff's `before` value, an answer, a sampling result, a step's value): what a replay feeds the generator instead of running it again.
+ */
 export type JournalEntry =
   /** A step's result (`value` absent for `undefined`), or how it failed. */
   | { kind: 'step'; name: string; seq: number; value?: unknown }

@@ -10,6 +10,9 @@ import { contentText, isToolContent } from '../tool/with-content.ts'
 import type { BridgeOutcome } from './create-bridge-host.ts'
 
 // A type alias, not an interface: it is then assignable to the SDK's CallToolResult (index signature).
+/**
+ * A call's end as a tool result: the value or the error text, flagged `isError`, as a model and an MCP client get it.
+ */
 export type ToolResultBody = {
   /** Text, or what `withContent` gave: images, audio, resources. */
   content: RichContent[]
@@ -18,6 +21,16 @@ export type ToolResultBody = {
   isError?: true
 }
 
+/**
+ * @example
+ * ```ts
+ * import { toolResultOf } from '@mcp-bridge/runtime/server'
+ *
+ * toolResultOf({ status: 'completed', result: 'Booked' }) // { content: [{ type: 'text', text: 'Booked' }] }
+ * toolResultOf({ status: 'aborted', reason: 'the user left' })
+ * // { content: [{ type: 'text', text: 'The tool call was aborted: the user left' }], isError: true }
+ * ```
+ */
 export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
   if (outcome.status === 'aborted') return errorResult(`The tool call was aborted: ${outcome.reason}${alreadyDone(outcome.completed)}`)
   if (outcome.status === 'failed') {

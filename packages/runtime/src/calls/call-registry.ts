@@ -75,6 +75,9 @@ export class CallSupersededError extends McpBridgeError {
   }
 }
 
+/**
+ * How a `CallRegistry` holds calls: idle timeout, bounds in all and per client, how many stay in memory, the store, and how to carry a call on.
+ */
 export interface CallRegistryOptions<X = undefined> {
   /** Abort a call that waits for its client longer than this (ms). */
   idleTimeoutMs: number
@@ -124,6 +127,9 @@ export interface CallRegistryOptions<X = undefined> {
   scope?: Scope
 }
 
+/**
+ * What a registry needs to start a call: the tool, its parameters, the client, and what the serving side keeps with it.
+ */
 export interface StartCall<X> {
   tool: AnyMcpTool
   params: unknown
@@ -151,6 +157,9 @@ export interface RecoveryPlan<X> {
   drive(call: LiveCall<X>, record: CallRecord): Promise<void>
 }
 
+/**
+ * A call as a registry lists it: id, tool, client, status, when it started and the key it waits for.
+ */
 export interface LiveCallInfo {
   callId: string
   toolName: string
@@ -212,6 +221,9 @@ export const WARM_CALLS = 1_000
 const HIBERNATED = 'it was let go of from memory while it waited; an answer replays it from its journal'
 const RECOVERY_CONCURRENCY = 8
 
+/**
+ * The calls a chat handler, an MCP server or an AI SDK bridge holds: started, parked on their questions, let go of from memory and replayed, recovered from a crashed instance, and bounded in all and per client.
+ */
 export class CallRegistry<X = undefined> {
   readonly #calls = new Map<string, LiveCall<X>>()
   readonly #parked: ParkedCalls<LiveCall<X>>

@@ -11,6 +11,9 @@ import { nextAsync, type BridgeEvent, type EventReader } from '../bridge/events.
 import type { CallLease } from './stores/call-store.ts'
 import type { CallTrace } from './call-trace.ts'
 
+/**
+ * A call held in this process: its bridge host, its events, its store lease and revision, and what the serving side keeps.
+ */
 export interface LiveCall<X = unknown> {
   readonly callId: string
   readonly toolName: string
@@ -49,7 +52,18 @@ export interface LiveCall<X = unknown> {
   readonly trace: CallTrace
 }
 
-/** The next event of a call, or `undefined` once it has ended and every event was read (async code at the edge). */
+/**
+ * The next event of a call, or `undefined` once it has ended and every event was read (async code at the edge).
+ *
+ * @example
+ * ```ts
+ * import { nextEvent, type LiveCall } from '@mcp-bridge/runtime/server'
+ *
+ * async function follow(call: LiveCall): Promise<void> {
+ *   for (let event = await nextEvent(call); event; event = await nextEvent(call)) console.log(event.type)
+ * }
+ * ```
+ */
 export function nextEvent(call: LiveCall): Promise<BridgeEvent | undefined> {
   return nextAsync(call.scope, call.events)
 }

@@ -9,6 +9,20 @@ import { ModelError, type ChatModel, type ModelRequest, type ModelStreamPart } f
 
 const SPEC_VERSIONS: readonly string[] = ['v3', 'v4']
 
+/**
+ * The chat engine's model from any AI SDK language model (OpenAI, Anthropic, Ollama through an OpenAI-compatible
+ * provider, …): its text and tool calls stream to the chat, and `ctx.sample` runs on it.
+ *
+ * @example
+ * ```ts
+ * import { createOpenAI } from '@ai-sdk/openai'
+ * import { createAiSdkModel, createChatHandler } from '@mcp-bridge/runtime/server'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const model = createAiSdkModel(createOpenAI().chat('gpt-4o-mini'))
+ * export const chat = createChatHandler({ tools: serverTools, model })
+ * ```
+ */
 export function createAiSdkModel(model: AiSdkLanguageModel): ChatModel {
   if (!SPEC_VERSIONS.includes(String(model?.specificationVersion)) || typeof model.doStream !== 'function') {
     throw new ModelError(

@@ -32,6 +32,9 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { ChatModel } from './model.ts'
 import { modelSampling } from './model-sampling.ts'
 
+/**
+ * The chat handler's bounds (`createChatHandler({ limits })`): how long a question waits, how many calls are held in all and per client, how large requests and conversations may be.
+ */
 export interface ChatLimits {
   /** Largest request body accepted (default 1 MiB). */
   maxBodyBytes: number
@@ -71,6 +74,9 @@ export interface ChatLimits {
   lockLeaseMs: number
 }
 
+/**
+ * The `ChatLimits` a chat handler uses where `limits` does not say.
+ */
 export const DEFAULT_LIMITS: ChatLimits = {
   maxBodyBytes: 1 << 20,
   maxContextBytes: 256 << 10,

@@ -37,6 +37,9 @@ import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
+/**
+ * What `createChatHandler` takes: the tools (or plugins) and the model, and optionally limits, a system prompt, a call store, a logger, a clock and who may call (hosts, origins, client keys).
+ */
 export interface ChatHandlerOptions extends RequestOriginOptions {
   /**
    * Who a request is from, for `limits.maxCallsPerClient`. Default: the remote address the Node
@@ -71,6 +74,9 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
   clock?: Clock
 }
 
+/**
+ * A chat endpoint: a fetch handler (`(request) => Promise<Response>`) speaking the chat protocol, with its live calls and `close()`.
+ */
 export interface ChatHandler {
   (request: Request): Promise<Response>
   /** The tool calls this handler holds (waiting for users, or running). */
@@ -119,6 +125,25 @@ const optionsSchema = z
   })
   .strict()
 
+/**
+ * The app's chat endpoint: a fetch handler that runs the model, calls the tools, streams their questions to the
+ * browser and resumes each call with its answer — on any instance sharing the `store`.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { createChatHandler, createSqliteStore, toNodeListener } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const chat = createChatHandler({
+ *   tools: serverTools,
+ *   model: createScriptedModel({ fallback: 'Hello!' }),
+ *   store: await createSqliteStore({ path: 'data/calls.db' }), // waiting calls survive a restart
+ * })
+ * createServer(toNodeListener(chat)).listen(3000, '127.0.0.1')
+ * ```
+ */
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {

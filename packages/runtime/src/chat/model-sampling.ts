@@ -7,6 +7,23 @@ import type { McpContentBlock } from '../sampling/content.ts'
 import type { SamplingProvider, SamplingRequest, SamplingResponse } from '../sampling/provider.ts'
 import type { ChatModel } from './model.ts'
 
+/**
+ * `ctx.sample` on a chat model: a `SamplingProvider` that sends each sampling request to `model`.
+ *
+ * @example
+ * ```ts
+ * import { createBridgeHost, modelSampling } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const host = createBridgeHost({
+ *   tool: bookFlight,
+ *   params: { destination: 'LAX' },
+ *   callId: 'call_1',
+ *   sampling: modelSampling(createScriptedModel({ onSample: () => 'Arrive early.' })),
+ * })
+ * ```
+ */
 export function modelSampling(model: ChatModel): SamplingProvider {
   return {
     *createMessage(request: SamplingRequest, { signal }): Operation<SamplingResponse> {

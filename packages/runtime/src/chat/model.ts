@@ -12,12 +12,18 @@ export class ModelError extends McpBridgeError {
   readonly code = 'MODEL_ERROR'
 }
 
+/**
+ * A tool as the chat engine offers it to a model: its name, description and JSON Schema.
+ */
 export interface ModelTool {
   name: string
   description?: string
   inputSchema: JsonSchema
 }
 
+/**
+ * What the chat engine asks a model: the system prompt, the conversation as MCP messages, and the tools it may call.
+ */
 export interface ModelRequest {
   system?: string
   messages: McpMessage[]
@@ -28,11 +34,17 @@ export interface ModelRequest {
   stopSequences?: string[]
 }
 
+/**
+ * One part of a model's streamed reply: a text delta, a tool call, or the end.
+ */
 export type ModelStreamPart =
   | { type: 'text-delta'; text: string }
   | { type: 'tool-call'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'finish'; reason: 'stop' | 'tool-calls' | 'length' | 'other' }
 
+/**
+ * The one interface between the chat engine and a model: stream a reply (text and tool calls) to a request. `createAiSdkModel` and `createScriptedModel` make one.
+ */
 export interface ChatModel {
   readonly id: string
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamPart>

@@ -12,6 +12,9 @@ import { toNodeListener } from './node-adapter.ts'
 import { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths, routePathSchema } from './route-paths.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
+/**
+ * Where an app server's endpoints are served: `chatPath` (default `/api/chat`) and `mcpPath` (default `/mcp`).
+ */
 export interface AppRouteOptions {
   /** Where the chat handler answers. Default `/api/chat`. */
   chatPath?: string
@@ -23,8 +26,21 @@ export const appRouteOptionsSchema = z.strictObject({ chatPath: routePathSchema.
 
 export { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH }
 
+/**
+ * A Connect-style Node middleware: `(req, res, next) => void`.
+ */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
+/**
+ * The chat and MCP paths with their defaults filled in, checked (`OptionsError` names a bad one).
+ *
+ * @example
+ * ```ts
+ * import { resolveAppRoutes } from '@mcp-bridge/runtime/server'
+ *
+ * resolveAppRoutes({ chatPath: '/chat' }) // { chatPath: '/chat', mcpPath: '/mcp' }
+ * ```
+ */
 export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRouteOptions> {
   const parsed = appRouteOptionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('app routes', summarizeIssues(parsed.error.issues))
@@ -36,6 +52,17 @@ export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRou
 /**
  * `app` may be the server itself or a function that returns it when a request first needs it
  * (the Vite dev server loads the module lazily, and again after it changed).
+ *
+ * @example
+ * ```ts
+ * import express from 'express'
+ * import { appRoutes } from '@mcp-bridge/runtime/server'
+ * import app from './server/app.ts'
+ *
+ * const web = express()
+ * web.use(appRoutes(app)) // /api/chat and /mcp; everything else goes on
+ * web.listen(3000, '127.0.0.1')
+ * ```
  */
 export function appRoutes(app: AppServer | (() => Promise<AppServer>), options: AppRouteOptions = {}): NodeMiddleware {
   const { chatPath, mcpPath } = resolveAppRoutes(options)

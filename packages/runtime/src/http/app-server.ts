@@ -20,6 +20,9 @@ export interface FetchEndpoint {
   close?(): Promise<void>
 }
 
+/**
+ * What `createAppServer` takes: the chat handler, an MCP endpoint, and anything else to close on shutdown.
+ */
 export interface AppServerParts {
   /** The chat handler (`createChatHandler(...)`), served at the chat path (`/api/chat`). */
   chat: FetchHandler & { close?(): Promise<void> }
@@ -29,10 +32,27 @@ export interface AppServerParts {
   close?(): Promise<void> | void
 }
 
+/**
+ * An app's server side, as `createAppServer` makes it: what the Vite plugin serves in dev and preview and builds into `dist/server/`.
+ */
 export interface AppServer extends Readonly<AppServerParts> {
   readonly kind: 'mcp-bridge-app-server'
 }
 
+/**
+ * An app's server side: its chat handler, optionally an MCP endpoint, and what to close on shutdown. The module
+ * the Vite plugin's `server` option names default-exports one.
+ *
+ * @example
+ * ```ts
+ * // src/server/app.ts
+ * import { createAppServer, createChatHandler } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from '../mcp-bridge/server.gen.ts'
+ *
+ * export default createAppServer({ chat: createChatHandler({ tools: serverTools, model: createScriptedModel({ fallback: 'Hi!' }) }) })
+ * ```
+ */
 export function createAppServer(parts: AppServerParts): AppServer {
   const problems: IssueSummary[] = []
   const given = parts as unknown as Record<string, unknown> | undefined
@@ -49,11 +69,24 @@ export function createAppServer(parts: AppServerParts): AppServer {
   return Object.freeze({ kind: 'mcp-bridge-app-server', ...parts })
 }
 
+/**
+ * Whether a value was made with `createAppServer(...)`.
+ */
 export function isAppServer(value: unknown): value is AppServer {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-bridge-app-server'
 }
 
-/** Close the chat (its calls abort, their `finally` blocks run), the MCP endpoint, then the rest. */
+/**
+ * Close the chat (its calls abort, their `finally` blocks run), the MCP endpoint, then the rest.
+ *
+ * @example
+ * ```ts
+ * import { closeAppServer } from '@mcp-bridge/runtime/server'
+ * import app from './server/app.ts'
+ *
+ * process.once('SIGTERM', () => void closeAppServer(app).then(() => process.exit(0)))
+ * ```
+ */
 export async function closeAppServer(app: AppServer): Promise<void> {
   const errors: unknown[] = []
   const steps = [() => app.chat.close?.(), () => app.mcp?.close?.(), () => app.close?.()]

@@ -27,6 +27,9 @@ export function clientAddressOf(request: Request): string | undefined {
 /** Who a request is from, for quotas. */
 export type ClientKey = (request: Request) => string
 
+/**
+ * How `createClientKey` tells clients apart: how many proxies to trust for `X-Forwarded-For`, and how much of an address names one client.
+ */
 export interface ClientKeyOptions {
   /**
    * How many proxies of yours stand in front of the server (default 0: none). With `n`, the
@@ -49,6 +52,21 @@ const optionsSchema = z
   })
   .strict()
 
+/**
+ * Who a request is from, for per-client limits: its address (behind `trustProxyHops` proxies), grouped by
+ * prefix so one client cannot pass as many from its own IPv6 range.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler, createClientKey } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * // Behind one load balancer that sets X-Forwarded-For:
+ * const clientKey = createClientKey({ trustProxyHops: 1 })
+ * export const chat = createChatHandler({ tools: serverTools, model: createScriptedModel({}), clientKey })
+ * ```
+ */
 export function createClientKey(options: ClientKeyOptions = {}): ClientKey {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) throw new OptionsError('createClientKey', summarizeIssues(checked.error.issues))
@@ -59,6 +77,9 @@ export function createClientKey(options: ClientKeyOptions = {}): ClientKey {
   }
 }
 
+/**
+ * The client key used when none is given: the socket's address, no proxy trusted.
+ */
 export const defaultClientKey: ClientKey = createClientKey()
 
 /** The address the `hops`-th proxy from the server saw, from the forwarding headers. */

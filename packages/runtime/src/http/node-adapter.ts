@@ -8,11 +8,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { recordClientAddress } from './client-address.ts'
 
+/**
+ * A fetch-style handler: `(request: Request) => Promise<Response>`.
+ */
 export type FetchHandler = (request: Request) => Promise<Response>
 
 /** Methods the Fetch API refuses to build a Request for; no handler can serve them. */
 const UNSERVABLE_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
+/**
+ * A Node `http` request listener from a fetch handler: the request body streams in, the response streams out,
+ * and a client that goes away aborts the request's signal.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { toNodeListener } from '@mcp-bridge/runtime/server'
+ * import { chat } from './chat.ts'
+ *
+ * createServer(toNodeListener(chat)).listen(3000, '127.0.0.1')
+ * ```
+ */
 export function toNodeListener(handler: FetchHandler) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase()
@@ -67,7 +83,18 @@ export function toNodeListener(handler: FetchHandler) {
   }
 }
 
-/** Connect-style middleware for `server.middlewares.use(...)` in a Vite plugin. */
+/**
+ * Connect-style middleware for `server.middlewares.use(...)` in a Vite plugin.
+ *
+ * @example
+ * ```ts
+ * import express from 'express'
+ * import { chatMiddleware } from '@mcp-bridge/runtime/server'
+ * import { chat } from './chat.ts'
+ *
+ * express().use(chatMiddleware(chat, { path: '/api/chat' })).listen(3000, '127.0.0.1')
+ * ```
+ */
 export function chatMiddleware(handler: FetchHandler, options: { path?: string } = {}) {
   const path = options.path ?? '/api/chat'
   const listener = toNodeListener(handler)

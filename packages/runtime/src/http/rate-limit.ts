@@ -6,6 +6,9 @@
  */
 import type { Clock } from '../time/clock.ts'
 
+/**
+ * A token bucket per client: `requestsPerSecond` on average, with bursts up to `burst`.
+ */
 export interface RateLimit {
   /** Average requests per second one client may make. */
   requestsPerSecond: number

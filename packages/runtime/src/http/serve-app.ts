@@ -24,6 +24,9 @@ import { OptionsError } from '../errors/options-error.ts'
 import { forClient } from '../errors/client-errors.ts'
 import { staticRoot } from './static-root.ts'
 
+/**
+ * How `serveApp` serves: the built client folder, port and host, signals, socket timeouts, a per-client rate limit, a clock and a logger.
+ */
 export interface ServeAppOptions extends AppRouteOptions {
   /** The built client (Vite's client outDir). Without it only the chat and MCP paths answer. */
   staticDir?: string | URL
@@ -52,6 +55,9 @@ export interface ServeAppOptions extends AppRouteOptions {
   logger?: McpBridgeLogger
 }
 
+/**
+ * A running `serveApp` server: its Node server, its URL and `close()`.
+ */
 export interface ServedApp {
   server: Server
   /** `http://host:port/` as it listens. */
@@ -78,6 +84,19 @@ const optionsSchema = appRouteOptionsSchema.extend({
   logger: loggerOption.optional(),
 })
 
+/**
+ * Serves an app server under Node: the chat and MCP paths, the built client's files, bounded sockets, and a clean
+ * shutdown on SIGTERM. The Vite plugin's built `dist/server/index.js` is this.
+ *
+ * @example
+ * ```ts
+ * import { serveApp } from '@mcp-bridge/runtime/server'
+ * import app from './server/app.ts'
+ *
+ * const served = await serveApp(app, { staticDir: new URL('../client/', import.meta.url), port: 3000, rateLimit: { requestsPerSecond: 10, burst: 40 } })
+ * console.log(`listening at ${served.url}`)
+ * ```
+ */
 export async function serveApp(app: AppServer, options: ServeAppOptions = {}): Promise<ServedApp> {
   if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of createAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)

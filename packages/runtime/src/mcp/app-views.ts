@@ -17,6 +17,9 @@ export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app'
 /** One tool's view: its HTML, or how to get it (read when a host first asks). */
 export type McpAppViewSource = string | (() => string | Promise<string>)
 
+/**
+ * MCP Apps (`createMcpServer({ apps })`): a view per tool (the generated `appViews`) and how long a question waits for a view to take it.
+ */
 export interface McpAppsOptions {
   /** A view per tool name. Tools without one (no plugin, no components) are served as before. */
   views: Readonly<Record<string, McpAppViewSource>>
@@ -40,7 +43,16 @@ export interface ResolvedAppViews {
   toolFor(uri: string): string | undefined
 }
 
-/** `ui://<server>/<tool>.html`: stable for the tool, so a host may cache the view it fetched. */
+/**
+ * `ui://<server>/<tool>.html`: stable for the tool, so a host may cache the view it fetched.
+ *
+ * @example
+ * ```ts
+ * import { viewUri } from '@mcp-bridge/runtime/mcp'
+ *
+ * viewUri('my-app', 'book_flight') // 'ui://my-app/book_flight.html'
+ * ```
+ */
 export function viewUri(serverName: string, toolName: string): string {
   return `ui://${encodeURIComponent(serverName)}/${encodeURIComponent(toolName)}.html`
 }

@@ -24,6 +24,9 @@ import type { McpAuth } from '../tool/caller-auth.ts'
 
 export type { McpAuth }
 
+/**
+ * OAuth for an MCP endpoint (`createHandler({ auth })`): the resource it is, the authorization servers that issue its tokens, how to verify one, and the scopes it requires.
+ */
 export interface McpAuthOptions {
   /**
    * This server's MCP endpoint as clients reach it, e.g. `https://mcp.example.com/mcp`: the

@@ -24,6 +24,9 @@ export function questionSeq(wait: InputWait): number {
   return Number(/-(\d+)$/.exec(wait.inputKey)?.[1] ?? Number.POSITIVE_INFINITY)
 }
 
+/**
+ * What an MCP 2026-07-28 `requestState` carries (sealed and signed, so a client can neither read nor forge it): the call, its tool and arguments' digest, what it waits for, and the record's revision.
+ */
 export interface CallState {
   v: 2
   callId: string

@@ -37,6 +37,9 @@ import { serveResources } from './serve-resources.ts'
 import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 
+/**
+ * An MCP server made with `createMcpServer`: serve it over stdio (`listen`) or Streamable HTTP (`createHandler`), tell subscribers a resource changed, and `close()` it.
+ */
 export interface BridgeMcpServer {
   readonly name: string
   readonly version: string
@@ -68,6 +71,19 @@ const setLevelParams = z.looseObject({
   level: z.enum(LOG_LEVELS, { error: (issue) => `level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(issue.input)})` }),
 })
 
+/**
+ * @example
+ * ```ts
+ * import { createServer } from 'node:http'
+ * import { createMcpServer } from '@mcp-bridge/runtime/mcp'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools })
+ * mcp.listen() // stdio, for desktop clients and the MCP Inspector
+ * // or Streamable HTTP:
+ * createServer(mcp.createHandler().node).listen(3000, '127.0.0.1')
+ * ```
+ */
 export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const options = resolveServerOptions(input)
   // The state outlives its call's expiry a little, so an answer that comes just too late is told

@@ -24,6 +24,9 @@ import type { Scope } from 'effection'
 import type { Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
+/**
+ * How an MCP HTTP endpoint guards itself (`createHandler(options)`): allowed hosts and origins, session bounds, the largest body, and OAuth.
+ */
 export interface McpHttpOptions extends RequestOriginOptions {
   /** 2025-11-25 sessions held at once; a further `initialize` is refused with 503. Default 1000. */
   maxLegacySessions?: number
@@ -54,6 +57,9 @@ const optionsSchema = z
   })
   .strict()
 
+/**
+ * An MCP server's Streamable HTTP endpoint: `fetch` for Workers, Bun and Deno, `node` for `http.createServer`, and `close()`.
+ */
 export interface McpHttpHandler {
   /** Web-standard face: serve one request. */
   fetch(request: Request): Promise<Response>

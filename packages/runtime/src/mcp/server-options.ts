@@ -21,6 +21,9 @@ import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import { LEASE_MS, WARM_CALLS } from '../calls/call-registry.ts'
 
+/**
+ * What `createMcpServer` takes: `name`, `version` and `tools` (required), and optionally prompts, resources, MCP Apps views, limits, a call store, a logger and a clock.
+ */
 export interface McpServerOptions {
   name: string
   version: string

@@ -22,7 +22,21 @@ export class ModelContextError extends McpBridgeError {
 /** How deeply JSON data may nest here; deeper input is refused before any recursive code sees it. */
 export const MAX_JSON_DEPTH = 64
 
-/** Throw `ModelContextError` unless `value` round-trips through JSON unchanged (and nests at most `MAX_JSON_DEPTH` deep). */
+/**
+ * Throw `ModelContextError` unless `value` round-trips through JSON unchanged (and nests at most `MAX_JSON_DEPTH` deep).
+ *
+ * @example
+ * ```ts
+ * import { assertJsonSafe, ModelContextError } from '@mcp-bridge/runtime'
+ *
+ * assertJsonSafe({ flights: [{ id: 'JS-501', price: 299 }] }) // fine
+ * try {
+ *   assertJsonSafe({ flights: [{ id: 'JS-501', departs: new Date() }] })
+ * } catch (error) {
+ *   if (error instanceof ModelContextError) console.log(error.path) // 'flights[0].departs'
+ * }
+ * ```
+ */
 export function assertJsonSafe(value: unknown, path = ''): void {
   walk(value, path, new Set())
 }

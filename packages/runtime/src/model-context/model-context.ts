@@ -12,6 +12,9 @@
 import { isPlainObject, type JsonSchema } from '../schema/json-schema.ts'
 import { assertJsonSafe, ModelContextError } from './json-safe.ts'
 
+/**
+ * The key of the context in an elicitation's `requestedSchema`: `'x-model-context'`.
+ */
 export const MODEL_CONTEXT_KEY = 'x-model-context'
 /**
  * What an MCP client declares (under `extensions`, or `experimental`) to say it reads the context
@@ -19,9 +22,15 @@ export const MODEL_CONTEXT_KEY = 'x-model-context'
  */
 export const MODEL_CONTEXT_EXTENSION = 'io.mcp-bridge/model-context'
 export const MODEL_CONTEXT_MIME = 'application/json'
+/**
+ * The line that starts the context's JSON section at the end of a message: `--x-model-context: application/json`.
+ */
 export const MODEL_CONTEXT_BOUNDARY = `--${MODEL_CONTEXT_KEY}: ${MODEL_CONTEXT_MIME}`
 const SEPARATOR = '\n\n'
 
+/**
+ * The data a tool passes beside a question (`ctx.elicit(key, { message, ...context })`): plain JSON values by name.
+ */
 export type ModelContext = Record<string, unknown>
 
 export interface EncodeModelContextInput<S extends object> {
@@ -36,8 +45,22 @@ export interface EncodedModelContext<S extends object> {
 }
 
 /**
+ * Writes a question's context into its requested schema and (unless `section: false`) as a JSON section at the
+ * end of its message. Throws `ModelContextError` naming a value JSON cannot carry.
+ *
  * `section: false` keeps the context out of the message (the schema still carries it): for a
  * reader that is a person, a JSON section is noise. Default `true`.
+ *
+ * @example
+ * ```ts
+ * import { encodeModelContext } from '@mcp-bridge/runtime'
+ *
+ * const { message, schema } = encodeModelContext(
+ *   { message: 'Pick a flight', context: { flights: [{ id: 'JS-501' }] }, schema: { type: 'object', properties: {} } },
+ *   { section: false }, // a person reads this message: no JSON under it
+ * )
+ * // schema['x-model-context'] → { flights: [{ id: 'JS-501' }] }; message → 'Pick a flight'
+ * ```
  */
 export function encodeModelContext<S extends object>(input: EncodeModelContextInput<S>, options: { section?: boolean } = {}): EncodedModelContext<S> {
   const { message, context, schema } = input
@@ -56,6 +79,9 @@ export function encodeModelContext<S extends object>(input: EncodeModelContextIn
 }
 
 
+/**
+ * What `extractModelContext` reads from a question: the message for people, the context, and where the context was found.
+ */
 export interface ExtractedModelContext {
   /** The human-readable message, without the encoded section. */
   message: string
@@ -66,6 +92,17 @@ export interface ExtractedModelContext {
 /**
  * Read the context of an elicitation. Accepts a raw MCP request (`{ message, requestedSchema }`),
  * an `ElicitRequest` (`{ message, schema: { json } }`) or `{ message, schema }`.
+ *
+ * @example
+ * ```ts
+ * import { extractModelContext } from '@mcp-bridge/runtime'
+ *
+ * const { message, context, source } = extractModelContext({
+ *   message: 'Pick a flight',
+ *   requestedSchema: { type: 'object', properties: {}, 'x-model-context': { flights: [{ id: 'JS-501' }] } },
+ * })
+ * // message → 'Pick a flight', context → { flights: [...] }, source → 'schema'
+ * ```
  */
 export function extractModelContext(request: {
   message: string

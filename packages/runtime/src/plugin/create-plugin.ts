@@ -16,15 +16,45 @@ export class PluginDefinitionError extends McpBridgeError {
   }
 }
 
+/**
+ * What `createPlugin(tool)` returns: `.onElicit({...})` takes one handler per key the tool declares.
+ */
 export interface PluginBuilder<T extends AnyMcpTool> {
   /** One generator per declared elicitation key: `function* (req, ctx) { ...; return { action, content } }`. */
   onElicit(handlers: ElicitHandlers<ToolElicits<T>, ToolParams<T>>): BuildablePlugin<T>
 }
 
+/**
+ * A plugin whose handlers are given: `.build()` makes the `McpPlugin`.
+ */
 export interface BuildablePlugin<T extends AnyMcpTool> {
   build(): McpPlugin<T>
 }
 
+/**
+ * Pairs a tool with the UI that answers its questions in the app's chat: one generator per declared
+ * elicitation key (no more, no fewer: a type error, and `PluginDefinitionError` at run time). The Vite plugin
+ * keeps only the handlers in the client bundle; the tool's body stays on the server.
+ *
+ * @example
+ * ```tsx
+ * import { createPlugin } from '@mcp-bridge/runtime'
+ * import { bookFlight } from './tools.ts'
+ * import { FlightList, SeatMap } from './components.tsx'
+ *
+ * export default createPlugin(bookFlight)
+ *   .onElicit({
+ *     *pickFlight(req, ctx) {
+ *       const flightId = yield* ctx.render(FlightList, { flights: req.context.flights })
+ *       return { action: 'accept', content: { flightId } }
+ *     },
+ *     *pickSeat(_req, ctx) {
+ *       return { action: 'accept', content: yield* ctx.render(SeatMap, {}) }
+ *     },
+ *   })
+ *   .build()
+ * ```
+ */
 export function createPlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
   if (!isMcpTool(tool)) {
     throw new PluginDefinitionError(String((tool as { name?: unknown } | undefined)?.name ?? '?'), 'createPlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
@@ -76,6 +106,9 @@ function checkHandlers(tool: AnyMcpTool, handlers: unknown): void {
   }
 }
 
+/**
+ * Whether a value is a plugin made with `createPlugin(...).onElicit({...}).build()` (what discovery and `useChat` look for).
+ */
 export function isMcpPlugin(value: unknown): value is McpPlugin {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-plugin'
 }

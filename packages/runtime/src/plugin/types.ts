@@ -42,6 +42,9 @@ export type ResponseOf<C> = C extends UiComponent<infer P> ? (P extends Rendered
 /** A component's own props, without what `render` adds. */
 export type OwnProps<C> = C extends UiComponent<infer P> ? Omit<P, keyof RenderedProps<unknown>> : never
 
+/**
+ * What a plugin handler can do in the browser: render a component and wait for its answer, show the generated form, report progress; with the call's id, its abort signal and the errors of a refused answer.
+ */
 export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequest> {
   readonly callId: string
   /** Aborted when the tool call is cancelled (server abort, user leaving); the handler is halted. */
@@ -71,6 +74,9 @@ export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>, P 
   P
 >
 
+/**
+ * A plugin's handler for one key: a generator that gets the typed request and the client context, and returns the answer (`{ action, content }`).
+ */
 export type ElicitHandler<E extends ElicitsMap, K extends ElicitKey<E>, P = unknown> = (
   req: PluginElicitRequest<E, K, P>,
   ctx: PluginClientContext<PluginElicitRequest<E, K, P>>,
@@ -88,6 +94,9 @@ export interface PluginClientRegistration<T extends AnyMcpTool = AnyMcpTool> {
   readonly handlers: ElicitHandlers<ToolElicits<T>, ToolParams<T>>
 }
 
+/**
+ * A tool and its UI handlers, as `createPlugin(...).build()` makes it: `.server` for the chat engine, `.client` for `useChat`, `.mcp` for an MCP server.
+ */
 export interface McpPlugin<T extends AnyMcpTool = AnyMcpTool> {
   readonly kind: 'mcp-plugin'
   readonly name: T['name']

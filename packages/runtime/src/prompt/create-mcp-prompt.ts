@@ -44,6 +44,9 @@ export type Completer = (value: string, context: { arguments: Record<string, str
 /** What `.messages()` may return. */
 export type PromptBody<A> = (args: A) => string | readonly PromptMessage[] | Promise<string | readonly PromptMessage[]>
 
+/**
+ * A prompt made with `createMcpPrompt(...)`: what `createMcpServer({ prompts })` lists and renders.
+ */
 export interface McpPrompt<N extends string = string, A extends z.ZodObject = z.ZodObject> {
   readonly kind: 'mcp-prompt'
   readonly name: N
@@ -58,6 +61,9 @@ export interface McpPrompt<N extends string = string, A extends z.ZodObject = z.
   complete(name: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]>
 }
 
+/**
+ * What `createMcpPrompt(name)` returns: add a title, a description, string arguments and completers, then end with `.messages(body)`.
+ */
 export interface McpPromptBuilder<N extends string, A extends z.ZodObject> {
   /** A name for people; clients show it in their prompt menus. */
   title(text: string): McpPromptBuilder<N, A>
@@ -81,6 +87,21 @@ interface State {
   completers: Record<string, Completer>
 }
 
+/**
+ * Defines an MCP prompt (`prompts/list`, `prompts/get`): a name, string arguments checked when it is
+ * defined, and a body that returns a string or MCP messages of any content.
+ *
+ * @example
+ * ```ts
+ * import { createMcpPrompt } from '@mcp-bridge/runtime'
+ * import { z } from 'zod'
+ *
+ * export const planTrip = createMcpPrompt('plan_trip')
+ *   .title('Plan a trip')
+ *   .arguments(z.object({ city: z.string().describe('Where to') }))
+ *   .messages(({ city }) => `Plan three days in ${city}.`)
+ * ```
+ */
 export function createMcpPrompt<const N extends string>(name: N): McpPromptBuilder<N, z.ZodObject<{}>> {
   const problem = toolNameProblem(name)
   if (problem) throw new PromptDefinitionError(String(name), `invalid name: ${problem.replace('a tool name', 'a prompt name')}`)
@@ -174,6 +195,9 @@ export function suggest(options: readonly string[], typed: string): string[] {
   return options.filter((option) => option.toLowerCase().startsWith(prefix))
 }
 
+/**
+ * Whether a value is a prompt made with `createMcpPrompt(...)`.
+ */
 export function isMcpPrompt(value: unknown): value is McpPrompt {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-prompt'
 }

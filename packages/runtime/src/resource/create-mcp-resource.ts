@@ -30,6 +30,9 @@ export type ResourceBody = string | { text: string } | { blob: string } | Uint8A
 /** One item of `resources/read`'s `contents`. */
 export type ResourceContents = { uri: string; mimeType?: string; text: string } | { uri: string; mimeType?: string; blob: string }
 
+/**
+ * A resource made with `createMcpResource(...)`: what `createMcpServer({ resources })` lists and reads.
+ */
 export interface McpResource {
   readonly kind: 'mcp-resource'
   /** The URI, or the URI template. */
@@ -47,6 +50,9 @@ export interface McpResource {
   complete(name: string, value: string, context: { arguments: Record<string, string> }): Promise<string[]>
 }
 
+/**
+ * What `createMcpResource(uri)` returns: name, title, description, MIME type and completers, then `.read(body)` ends the definition.
+ */
 export interface McpResourceBuilder {
   /** What clients list it as (default: the URI's last segment). */
   name(text: string): McpResourceBuilder
@@ -71,6 +77,20 @@ interface State {
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g
 
+/**
+ * Defines an MCP resource at a static URI or a `{variable}` template (`resources/list`,
+ * `resources/templates/list`, `resources/read`); the body returns text, bytes or contents.
+ *
+ * @example
+ * ```ts
+ * import { createMcpResource } from '@mcp-bridge/runtime'
+ *
+ * export const orderSummary = createMcpResource('orders://{id}/summary')
+ *   .title('Order summary')
+ *   .mimeType('text/markdown')
+ *   .read(({ id }) => `# Order ${id}\n\nShipped.`)
+ * ```
+ */
 export function createMcpResource(uri: string): McpResourceBuilder {
   if (typeof uri !== 'string' || !SCHEME.test(uri)) throw new ResourceDefinitionError(String(uri), 'give a URI with a scheme, e.g. "file:///docs/readme.md" or "orders://{id}/summary"')
   const leftover = uri.replace(VARIABLE, '')
@@ -138,6 +158,9 @@ function finish(state: State, body: (variables: Record<string, string>, uri: str
   })
 }
 
+/**
+ * Whether a value is a resource made with `createMcpResource(...)`.
+ */
 export function isMcpResource(value: unknown): value is McpResource {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-resource'
 }

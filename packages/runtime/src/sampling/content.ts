@@ -42,6 +42,9 @@ export const richContentSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('resource'), resource: resourceContentsSchema }),
   z.object({ type: z.literal('resource_link'), uri: z.string().min(1), name: z.string().min(1), mimeType: z.string().optional(), description: z.string().optional() }),
 ])
+/**
+ * A block of a tool's result or a prompt message: text, image, audio, an embedded resource or a resource link.
+ */
 export type RichContent = z.infer<typeof richContentSchema>
 
 export const contentBlockSchema = z.discriminatedUnion('type', [
@@ -57,14 +60,45 @@ export const mcpMessageSchema = z.object({
   content: z.array(contentBlockSchema),
 })
 
+/**
+ * An MCP text block: `{ type: 'text', text }`.
+ */
 export type TextContent = z.infer<typeof textContentSchema>
+/**
+ * An MCP image block: `{ type: 'image', data (base64), mimeType }`.
+ */
 export type ImageContent = z.infer<typeof imageContentSchema>
+/**
+ * An MCP audio block: `{ type: 'audio', data (base64), mimeType }`.
+ */
 export type AudioContent = z.infer<typeof audioContentSchema>
+/**
+ * A model's request to use a tool inside a sampling message (MCP 2025-11-25).
+ */
 export type ToolUseContent = z.infer<typeof toolUseContentSchema>
+/**
+ * A tool's result inside a sampling message (MCP 2025-11-25 tool use in sampling).
+ */
 export type ToolResultContent = z.infer<typeof toolResultContentSchema>
+/**
+ * One content block of a sampling message: text, image, audio, a tool use or a tool result.
+ */
 export type McpContentBlock = z.infer<typeof contentBlockSchema>
+/**
+ * One message of a sampling request: `{ role, content }` as MCP `sampling/createMessage` has it.
+ */
 export type McpMessage = z.infer<typeof mcpMessageSchema>
 
+/**
+ * The text of a sampling message: its text blocks joined, other blocks left out.
+ *
+ * @example
+ * ```ts
+ * import { messageText } from '@mcp-bridge/runtime'
+ *
+ * messageText({ role: 'assistant', content: [{ type: 'text', text: 'Lisbon' }, { type: 'text', text: ' in May' }] }) // 'Lisbon in May'
+ * ```
+ */
 export function messageText(message: McpMessage): string {
   return message.content
     .filter((b): b is TextContent => b.type === 'text')

@@ -8,12 +8,18 @@ import type { JsonSchema } from '../schema/json-schema.ts'
 import type { McpContentBlock, McpMessage } from './content.ts'
 import type { ModelPreferences } from './types.ts'
 
+/**
+ * A tool offered to the model in a sampling request (the reserved `__schema__` tool carries structured output).
+ */
 export interface SamplingTool {
   name: string
   description?: string
   inputSchema: JsonSchema
 }
 
+/**
+ * A request to a model, as MCP `sampling/createMessage` (2025-11-25) has it.
+ */
 export interface SamplingRequest {
   messages: McpMessage[]
   systemPrompt?: string
@@ -25,6 +31,9 @@ export interface SamplingRequest {
   toolChoice?: { mode: 'auto' | 'required' | 'none' }
 }
 
+/**
+ * A model's answer to a `SamplingRequest`.
+ */
 export interface SamplingResponse {
   role: 'assistant'
   /** One block or several (MCP allows both). */
@@ -33,6 +42,9 @@ export interface SamplingResponse {
   stopReason?: string
 }
 
+/**
+ * Where `ctx.sample` sends its request: the chat engine's model, an MCP client's `sampling/createMessage`, or a test script.
+ */
 export interface SamplingProvider {
   createMessage(request: SamplingRequest, options: { signal: AbortSignal }): Operation<SamplingResponse>
 }

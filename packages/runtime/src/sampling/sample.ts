@@ -18,6 +18,18 @@ const responseSchema = z.object({
   content: z.union([contentBlockSchema, z.array(contentBlockSchema).min(1)]),
 })
 
+/**
+ * The MCP sampling request `ctx.sample(options)` sends for a tool: one user message for `prompt`, the reserved
+ * `__schema__` tool for `schema`, `maxTokens` defaulted. For hosts and providers of your own.
+ *
+ * @example
+ * ```ts
+ * import { buildSamplingRequest } from '@mcp-bridge/runtime/server'
+ *
+ * const request = buildSamplingRequest('plan_trip', { prompt: 'One tip for Lisbon', maxTokens: 200 })
+ * // request.messages → [{ role: 'user', content: [{ type: 'text', text: 'One tip for Lisbon' }] }]
+ * ```
+ */
 export function buildSamplingRequest(toolName: string, options: SampleOptions & { schema?: z.ZodType }): SamplingRequest {
   if (typeof options.prompt !== 'string' && (!Array.isArray(options.messages) || options.messages.length === 0)) {
     throw new ToolContextUsageError(toolName, 'ctx.sample needs a prompt or a non-empty messages array')

@@ -9,6 +9,9 @@ import type { McpMessage } from './content.ts'
 /** The reserved tool name used to get structured output from any model. */
 export const SCHEMA_TOOL_NAME = '__schema__'
 
+/**
+ * Hints for the model that answers `ctx.sample` (MCP `modelPreferences`): model names and cost, speed and intelligence priorities from 0 to 1.
+ */
 export interface ModelPreferences {
   hints?: Array<{ name: string }>
   /** 0–1 */
@@ -32,8 +35,14 @@ export type SampleInput =
   | { prompt: string; messages?: never }
   | { messages: McpMessage[]; prompt?: never }
 
+/**
+ * What `ctx.sample(options)` takes: a `prompt` or `messages`, and optionally a system prompt, `maxTokens`, a temperature, stop sequences and model preferences.
+ */
 export type SampleOptions = SampleCommonOptions & SampleInput
 
+/**
+ * `SampleOptions` with a zod `schema`: the model answers through the `__schema__` tool and `parsed` is the validated value.
+ */
 export type StructuredSampleOptions<S extends z.ZodType> = SampleOptions & {
   /** The shape the model must answer in; validated with zod, returned as `parsed`. */
   schema: S
@@ -51,6 +60,9 @@ export interface SampleExchange<TParsed = undefined> {
   parsed?: TParsed
 }
 
+/**
+ * What `ctx.sample` returns: the reply's text, the parsed value (with a `schema`) and the exchange to append to a history.
+ */
 export interface SampleResult<TParsed = undefined> {
   /** The text blocks of the model's reply, joined. */
   text: string

@@ -4,6 +4,9 @@
  */
 import { isPlainObject, type JsonSchema } from './json-schema.ts'
 
+/**
+ * One option of a generated form's select: the value sent and the label shown.
+ */
 export interface Choice {
   value: string
   label: string

@@ -3,7 +3,13 @@
  * the MCP wire and the generated manifest, so nothing here may hold a function or a class.
  */
 export type JsonPrimitive = string | number | boolean | null
+/**
+ * A value JSON can carry as it is: string, number, boolean, null, arrays and objects of them.
+ */
 export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue }
+/**
+ * A JSON object: named JSON values.
+ */
 export type JsonObject = { [key: string]: JsonValue }
 
 /** A JSON Schema document, loosely typed: keywords are read defensively by the checker. */

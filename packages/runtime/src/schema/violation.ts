@@ -5,6 +5,9 @@
  */
 export type ViolationSeverity = 'error' | 'warning'
 
+/**
+ * The rules of MCP form-mode elicitation schemas that `createMcpTool(...).elicits()` and `mcp-bridge check` enforce; each is listed with its fix in the docs' troubleshooting page.
+ */
 export type ViolationRule =
   | 'not-zod-4'
   | 'not-object'
@@ -29,6 +32,9 @@ export type ViolationRule =
   | 'pattern'
   | 'plain-form-unanswerable'
 
+/**
+ * One rule an elicitation schema breaks: its severity, the rule, where (a JSON pointer and the property) and what to write instead.
+ */
 export interface Violation {
   severity: ViolationSeverity
   rule: ViolationRule
@@ -48,7 +54,17 @@ export interface ElicitViolation extends Violation {
   part: 'response' | 'context'
 }
 
-/** `pickFlight.tags: arrays are only allowed ...` — the form every reporter prints. */
+/**
+ * `pickFlight.tags: arrays are only allowed ...` — the form every reporter prints.
+ *
+ * @example
+ * ```ts
+ * import { formatViolation } from '@mcp-bridge/runtime/build'
+ *
+ * formatViolation({ tool: 'book_flight', key: 'pickSeat', part: 'response', property: 'tags', severity: 'error', rule: 'array-not-enum', pointer: '/properties/tags', message: 'arrays are only allowed of enum values' })
+ * // 'pickSeat.tags: arrays are only allowed of enum values'
+ * ```
+ */
 export function formatViolation(v: ElicitViolation): string {
   const where = [v.key, v.part === 'context' ? 'context' : undefined, v.property]
     .filter((s): s is string => Boolean(s))

@@ -9,6 +9,9 @@ import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 
+/**
+ * A scripted answer to a question: an `ElicitResult`, or a function of the request that returns one.
+ */
 export type MockElicitResponse = ElicitResult<unknown> | ((request: ElicitRequest) => ElicitResult<unknown>)
 
 /**
@@ -16,13 +19,22 @@ export type MockElicitResponse = ElicitResult<unknown> | ((request: ElicitReques
  * request through the `__schema__` tool; a full `SamplingResponse` is sent as is.
  */
 export type MockSampleReply = string | { structured: unknown } | SamplingResponse
+/**
+ * A scripted model reply, or a function of the sampling request that returns one.
+ */
 export type MockSampleResponse = MockSampleReply | ((request: SamplingRequest) => MockSampleReply)
 
+/**
+ * The script of a `createMockMcpClient`: the answers to give, in order, to questions and to sampling requests.
+ */
 export interface MockMcpClientOptions {
   elicitResponses?: MockElicitResponse[]
   sampleResponses?: MockSampleResponse[]
 }
 
+/**
+ * A scripted user and model for `runMcpTool`: answers questions and sampling requests in order and keeps what the tool asked.
+ */
 export interface MockMcpClient extends SamplingProvider {
   /** The next scripted answer for `request`, or undefined when the script is used up. */
   answerElicit(request: ElicitRequest): ElicitResult<unknown> | undefined
@@ -37,6 +49,20 @@ export class MockScriptExhaustedError extends McpBridgeError {
   readonly code = 'MOCK_SCRIPT_EXHAUSTED'
 }
 
+/**
+ * @example
+ * ```ts
+ * import { createMockMcpClient, runMcpTool } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const client = createMockMcpClient({
+ *   elicitResponses: [{ action: 'accept', content: { row: 12, seat: 'C' } }],
+ *   sampleResponses: ['Arrive two hours early.'],
+ * })
+ * const run = await runMcpTool(bookFlight, { destination: 'LAX' }, client)
+ * console.log(run.status, client.elicitRequests.length) // 'completed' 1
+ * ```
+ */
 export function createMockMcpClient(options: MockMcpClientOptions = {}): MockMcpClient {
   const elicitQueue = [...(options.elicitResponses ?? [])]
   const sampleQueue = [...(options.sampleResponses ?? [])]

@@ -12,6 +12,9 @@ import type { MockMcpClient } from './mock-client.ts'
 /** A host event, or an answer the bridge refused (invalid content, wrong id). */
 export type TimelineEntry = BridgeEvent | { type: 'elicit_refused'; id: string; key: string; code: string; message: string }
 
+/**
+ * How a `runMcpTool` run ended (`completed`, `failed`, `aborted`), with the result, the error or the reason, the timeline of everything that happened and the journal.
+ */
 export interface RunMcpToolResult<R> {
   status: 'completed' | 'failed' | 'aborted'
   /** The tool's result when completed. */
@@ -23,11 +26,31 @@ export interface RunMcpToolResult<R> {
   journal: readonly JournalEntry[]
 }
 
+/**
+ * Options of `runMcpTool`: the call id to use and a signal that aborts the run.
+ */
 export interface RunMcpToolOptions {
   callId?: string
   signal?: AbortSignal
 }
 
+/**
+ * Runs a tool to its end on the same bridge the app uses, with a scripted client answering its questions and
+ * sampling requests: the way to test a tool without a browser, a model or an MCP client.
+ *
+ * @example
+ * ```ts
+ * import { createMockMcpClient, runMcpTool } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const run = await runMcpTool(bookFlight, { destination: 'LAX' }, createMockMcpClient({
+ *   elicitResponses: [{ action: 'accept', content: { row: 12, seat: 'C' } }],
+ * }))
+ * run.status   // 'completed'
+ * run.result   // what the tool returned
+ * run.timeline // [elicit, elicit_resolved, notify, completed]
+ * ```
+ */
 export async function runMcpTool<T extends AnyMcpTool>(
   tool: T,
   params: unknown,

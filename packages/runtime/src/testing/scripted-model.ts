@@ -7,8 +7,14 @@ import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
 import { messageText, type McpMessage, type ToolResultContent } from '../sampling/content.ts'
 import type { ChatModel, ModelRequest, ModelStreamPart } from '../chat/model.ts'
 
+/**
+ * A scripted model's reply: text, tool calls, or both.
+ */
 export type ScriptedReply = string | { text?: string; toolCalls?: Array<{ name: string; input: Record<string, unknown> }> }
 
+/**
+ * What a scripted model answers: rules on the latest user message, a reply after a tool's result, answers to `ctx.sample`, and a fallback.
+ */
 export interface ScriptedModelRules {
   /** The latest user text (its first 1,000 characters) → a reply. The first rule that matches wins. */
   onUserMessage?: Array<{ match: RegExp | ((text: string) => boolean); reply: ScriptedReply | ((text: string, match: RegExpMatchArray | null) => ScriptedReply) }>
@@ -25,6 +31,24 @@ export interface ScriptedModelRules {
 /** How much of the latest user message `onUserMessage` rules see. */
 export const RULE_TEXT_LIMIT = 1_000
 
+/**
+ * A deterministic chat model for demos and tests: the first rule that matches the latest user message says what
+ * to reply and which tools to call. The playground runs offline on one.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const model = createScriptedModel({
+ *   onUserMessage: [{ match: /book/i, reply: { text: 'Sure. ', toolCalls: [{ name: 'book_flight', input: { destination: 'LAX' } }] } }],
+ *   onToolResult: (_name, result) => `Done: ${String(result)}`,
+ *   fallback: 'Ask me to book a flight.',
+ * })
+ * export const chat = createChatHandler({ tools: [bookFlight], model })
+ * ```
+ */
 export function createScriptedModel(rules: ScriptedModelRules, id = 'scripted-demo'): ChatModel {
   return {
     id,

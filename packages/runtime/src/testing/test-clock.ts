@@ -22,6 +22,9 @@ export class TestClockError extends McpBridgeError {
   readonly code = 'TEST_CLOCK_MISUSE'
 }
 
+/**
+ * A clock that stands still until a test moves it (`advance`), for leases, idle times and expiry tested in milliseconds.
+ */
 export interface TestClock extends Clock {
   /**
    * Moves time on by `ms`, waking sleepers in deadline order; resolves once the woken code has
@@ -40,6 +43,23 @@ interface Sleeper {
   readonly wake: () => void
 }
 
+/**
+ * A clock for tests: give it as `clock` to the chat handler, the MCP server or a store, then move time with
+ * `await clock.advance(ms)`, which wakes what was due, earliest first.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel, createTestClock } from '@mcp-bridge/runtime/testing'
+ * import { bookFlight } from './tools.ts'
+ *
+ * const clock = createTestClock()
+ * const chat = createChatHandler({ tools: [bookFlight], model: createScriptedModel({}), clock, limits: { idleTimeoutMs: 60_000 } })
+ * // … start a call that asks a question, then:
+ * await clock.advance(60_000) // the unanswered call ends now, not a minute from now
+ * await chat.close()
+ * ```
+ */
 export function createTestClock(options: { start?: number } = {}): TestClock {
   let now = options.start ?? Date.UTC(2026, 0, 1)
   let made = 0

@@ -22,6 +22,9 @@ export interface CompiledElicit {
   readonly wire: ElicitationWireSchema
 }
 
+/**
+ * A tool's elicitation keys, each compiled once: its response and context schemas and its MCP requested schema.
+ */
 export type CompiledElicits = Readonly<Record<string, CompiledElicit>>
 
 export interface CompileResult {

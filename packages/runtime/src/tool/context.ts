@@ -18,8 +18,14 @@ import type {
 
 /** MCP logging levels (RFC 5424 severities), lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+/**
+ * An MCP logging level for `ctx.log(level, message)`: `debug`, `info`, `notice`, `warning`, `error`, `critical`, `alert` or `emergency`.
+ */
 export type LogLevel = (typeof LOG_LEVELS)[number]
 
+/**
+ * Which call a tool body runs in: the tool, the call id and (over an MCP endpoint with OAuth) who called.
+ */
 export interface ToolCallInfo {
   readonly toolName: string
   /** The LLM's tool-call id (in-app) or the server's own call id (MCP). */

@@ -23,6 +23,9 @@ import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mc
 import { assertToolName } from './tool-name.ts'
 import { annotationsSchema, iconsSchema, metadataProblem, type ToolAnnotations, type ToolIcon } from './tool-metadata.ts'
 
+/**
+ * The parameters of a tool before `.parameters(...)`: an empty object.
+ */
 export type EmptyParameters = z.ZodObject<{}>
 
 /**
@@ -33,6 +36,9 @@ export type ReturnInput<O> = O extends z.ZodObject ? z.input<O> | ToolContent<z.
 /** What the call's result is: the body's value, or — after `.returns(schema)` — the schema's output. */
 export type ReturnOutput<O, R> = O extends z.ZodObject ? z.output<O> : R
 
+/**
+ * What `createMcpTool(name)` returns: metadata, `.parameters()`, `.returns()` and `.requires()`, then `.elicits({...})` (required, even `{}`).
+ */
 export interface McpToolBuilder<N extends string, P extends z.ZodObject, O extends z.ZodObject | undefined = undefined> {
   /** A name for people ("Book a flight"): tool cards and MCP clients show it; the name stays for the model. */
   title(text: string): McpToolBuilder<N, P, O>
@@ -54,6 +60,9 @@ export interface McpToolBuilder<N extends string, P extends z.ZodObject, O exten
   elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E, O>
 }
 
+/**
+ * A tool builder after `.elicits({...})`: `.plainForm()`, then `.execute(body)` or `.handoff(phases)` ends the definition.
+ */
 export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObject, E extends ElicitsMap, O extends z.ZodObject | undefined = undefined> {
   title(text: string): McpToolBuilderWithElicits<N, P, E, O>
   description(text: string): McpToolBuilderWithElicits<N, P, E, O>
@@ -89,6 +98,31 @@ interface BuilderState {
   plainForms: Readonly<Record<string, PlainFormSpec>>
 }
 
+/**
+ * Defines a tool once, for the app's chat and for MCP clients: a name (MCP naming rules, checked now), parameters,
+ * the questions it may ask (`.elicits`, their schemas checked against the MCP form rules now) and a body that is
+ * an Effection generator calling `ctx.elicit`, `ctx.sample`, `ctx.log` and `ctx.notify`.
+ *
+ * @example
+ * ```ts
+ * import { createMcpTool } from '@mcp-bridge/runtime'
+ * import { z } from 'zod'
+ *
+ * export const bookFlight = createMcpTool('book_flight')
+ *   .title('Book a flight')
+ *   .description('Book a flight for the user')
+ *   .parameters(z.object({ destination: z.string() }))
+ *   .elicits({
+ *     pickSeat: z.object({ row: z.int().min(1).max(30), seat: z.enum(['A', 'B', 'C', 'D']) }),
+ *   })
+ *   .execute(function* (params, ctx) {
+ *     const seat = yield* ctx.elicit('pickSeat', { message: `Pick a seat to ${params.destination}` })
+ *     if (seat.action !== 'accept') return 'Not booked'
+ *     yield* ctx.notify('Booking', 1, 1)
+ *     return `Booked seat ${seat.content.row}${seat.content.seat}`
+ *   })
+ * ```
+ */
 export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N, EmptyParameters> {
   assertToolName(name)
   const parameters = z.object({})

@@ -9,6 +9,9 @@ import type { ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { UntypedContext } from './elicits.ts'
 import type { RenderedPlainForm } from './plain-form.ts'
 
+/**
+ * One question of a tool call as a plugin handler (and `runMcpTool`) sees it: its id and key, the message, the response schema (zod and MCP), the typed context, the call's parameters and a handoff tool's `before()` value.
+ */
 export interface ElicitRequest<K extends string = string, R extends z.ZodObject = z.ZodObject, C = UntypedContext, P = unknown> {
   /** Names this question within its tool call: `<callId>#<n>` for the call's n-th question. */
   id: string

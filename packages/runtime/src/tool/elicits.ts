@@ -17,10 +17,19 @@ export interface ElicitWithContext<
   context: C
 }
 
+/**
+ * One entry of `.elicits({...})`: a zod object (the response), or `{ response, context }` for a key with typed context.
+ */
 export type ElicitDefinition = ElicitResponseSchema | ElicitWithContext
 
+/**
+ * What `.elicits({...})` takes: an `ElicitDefinition` per key.
+ */
 export type ElicitsMap = Record<string, ElicitDefinition>
 
+/**
+ * The keys a tool declares in `.elicits({...})`.
+ */
 export type ElicitKey<E extends ElicitsMap> = keyof E & string
 
 /** The response zod schema of a definition. */
@@ -41,15 +50,24 @@ export type ElicitContextOf<D> = D extends ElicitWithContext<ElicitResponseSchem
   ? z.output<C>
   : UntypedContext
 
+/**
+ * The context props `ctx.elicit(key, {...})` takes for a key: its context schema's input, or any values without one.
+ */
 export type ElicitContextInputOf<D> = D extends ElicitWithContext<ElicitResponseSchema, infer C>
   ? z.input<C>
   : UntypedContext
 
+/**
+ * The context of a key declared without a context schema: any named values.
+ */
 export type UntypedContext = { [key: string]: unknown }
 
 /** The MCP-style answer to an elicitation. */
 export type ElicitResult<T> = { action: 'accept'; content: T } | { action: 'decline' } | { action: 'cancel' }
 
+/**
+ * How a question was answered: `'accept'` (with content), `'decline'` or `'cancel'`.
+ */
 export type ElicitAction = ElicitResult<unknown>['action']
 
 /** The options of `ctx.elicit(key, options)`: a message plus the context data as extra props. */
@@ -60,6 +78,9 @@ export type ElicitOptions<D> = {
   mode?: 'form'
 } & ElicitContextInputOf<D>
 
+/**
+ * How `ctx.elicit.withRetry(key, { message, ...options })` asks again: how many attempts, what a decline does, and the message of later attempts.
+ */
 export interface ElicitRetryOptions {
   /** How many times to ask in all (>= 1). */
   maxAttempts: number

@@ -14,6 +14,9 @@ import type { AfterPhaseContext, McpToolContext, ServerPhaseContext } from './co
 import type { ElicitsMap } from './elicits.ts'
 import type { PlainFormSpec } from './plain-form.ts'
 
+/**
+ * What an MCP client must support to be offered a tool (`.requires({...})`): elicitation (default: when it declares keys) and sampling (default: no).
+ */
 export interface ToolRequirements {
   /** The client must support elicitation (default: true when `.elicits` declares any key). */
   elicitation: boolean
@@ -21,11 +24,17 @@ export interface ToolRequirements {
   sampling: boolean
 }
 
+/**
+ * The body of a tool defined with `.execute(...)`.
+ */
 export interface ExecuteBody<P extends z.ZodObject, E extends ElicitsMap, R> {
   readonly kind: 'execute'
   execute(params: z.output<P>, ctx: McpToolContext<E>): Operation<R>
 }
 
+/**
+ * What `.handoff({...})` takes: `before` on the server (once), `client` (the questions), `after` on the server (once; its value is the result).
+ */
 export interface HandoffPhases<P extends z.ZodObject, E extends ElicitsMap, H, CR, R> {
   /** Server-side setup; runs once. Its value is kept and handed to `client` and `after`. */
   before(params: z.output<P>, ctx: ServerPhaseContext): Operation<H>
@@ -35,11 +44,17 @@ export interface HandoffPhases<P extends z.ZodObject, E extends ElicitsMap, H, C
   after(handoff: H, clientResult: CR, ctx: AfterPhaseContext): Operation<R>
 }
 
+/**
+ * The body of a tool defined with `.handoff({...})`.
+ */
 export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>
   extends HandoffPhases<P, E, unknown, unknown, R> {
   readonly kind: 'handoff'
 }
 
+/**
+ * A tool's JSON Schemas as MCP lists them: `inputSchema` from its parameters, `outputSchema` from `.returns()`.
+ */
 export interface McpToolJsonSchemas {
   /** The parameters as JSON Schema (zod 4, io: input): the MCP `inputSchema`. */
   readonly parameters: JsonSchema
@@ -47,6 +62,9 @@ export interface McpToolJsonSchemas {
   readonly output?: JsonSchema
 }
 
+/**
+ * A finished tool, as `createMcpTool(...)...execute()` makes it: data a host runs (`createChatHandler`, `createMcpServer`) and a build inspects (name, compiled keys, JSON Schemas, warnings).
+ */
 export interface McpTool<
   N extends string = string,
   P extends z.ZodObject = z.ZodObject,
@@ -81,12 +99,27 @@ export interface McpTool<
 
 // `any` is confined to this alias: it is the "some tool" type registries and hosts accept
 // (a specific tool's handler map is not assignable to a map of unknown handlers otherwise).
+/**
+ * Any tool, whatever its name, parameters, keys and result: what registries, hosts and servers take.
+ */
 export type AnyMcpTool = McpTool<string, z.ZodObject, any, unknown>
 
+/**
+ * The validated parameters of a tool type (what its body and `req.params` get).
+ */
 export type ToolParams<T> = T extends McpTool<string, infer P, ElicitsMap, unknown> ? z.output<P> : never
+/**
+ * The result type of a tool type.
+ */
 export type ToolResult<T> = T extends McpTool<string, z.ZodObject, ElicitsMap, infer R> ? R : never
+/**
+ * The `.elicits({...})` map of a tool type.
+ */
 export type ToolElicits<T> = T extends McpTool<string, z.ZodObject, infer E, unknown> ? E : never
 
+/**
+ * Whether a value is a tool made with `createMcpTool(...)` and ended with `.execute()` or `.handoff()`.
+ */
 export function isMcpTool(value: unknown): value is AnyMcpTool {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool'
 }

@@ -31,6 +31,9 @@ export type ChoiceField<R extends z.ZodObject> = {
 }[keyof z.output<R>] &
   string
 
+/**
+ * How one key's question reads in a plain MCP form (`.plainForm({...})`): titled choices for string fields and a summary of the context, both from the question's context.
+ */
 export interface PlainFormSpec<R extends z.ZodObject = z.ZodObject, C = Record<string, unknown>> {
   /** Titled choices for string fields, from the question's context. */
   choices?: { [K in ChoiceField<R>]?: (context: C) => readonly PlainChoice[] }

@@ -8,7 +8,17 @@ import { InvalidToolNameError } from '../errors/definition-errors.ts'
 const ALLOWED = /^[A-Za-z0-9_.-]+$/
 export const MAX_TOOL_NAME_LENGTH = 128
 
-/** The reason a name breaks the guidance, or undefined when it is fine. */
+/**
+ * The reason a name breaks the guidance, or undefined when it is fine.
+ *
+ * @example
+ * ```ts
+ * import { toolNameProblem } from '@mcp-bridge/runtime/build'
+ *
+ * toolNameProblem('book_flight') // undefined: a good name
+ * toolNameProblem('book flight') // 'it contains a space'
+ * ```
+ */
 export function toolNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return `a tool name must be a string (got ${typeof name})`
   if (name.length === 0) return 'it is empty'

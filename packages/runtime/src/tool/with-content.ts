@@ -11,6 +11,9 @@ import { summarizeIssues, formatIssues } from '../errors/issues.ts'
 import { richContentSchema, type RichContent } from '../sampling/content.ts'
 import { z } from 'zod'
 
+/**
+ * A tool result of MCP content blocks with an optional structured value, as `withContent(...)` makes it.
+ */
 export interface ToolContent<S = unknown> {
   readonly kind: 'mcp-tool-content'
   readonly content: readonly RichContent[]
@@ -22,6 +25,22 @@ export class ToolContentError extends McpBridgeError {
   readonly code = 'TOOL_CONTENT_INVALID'
 }
 
+/**
+ * A tool result that is more than text: MCP content blocks (checked now, `ToolContentError` naming a bad one)
+ * and an optional structured value, checked by `.returns(schema)` and sent as `structuredContent`.
+ *
+ * @example
+ * ```ts
+ * import { createMcpTool, withContent } from '@mcp-bridge/runtime'
+ *
+ * export const chart = createMcpTool('sales_chart')
+ *   .elicits({})
+ *   .execute(function* () {
+ *     const png = 'iVBORw0KGgo=' // base64 of the image
+ *     return withContent([{ type: 'text', text: 'Sales this week:' }, { type: 'image', data: png, mimeType: 'image/png' }], { points: 7 })
+ *   })
+ * ```
+ */
 export function withContent<S = undefined>(content: readonly RichContent[], structured?: S): ToolContent<S> {
   const checked = z.array(richContentSchema).min(1, 'give at least one block').safeParse(content)
   if (!checked.success) {
@@ -30,6 +49,9 @@ export function withContent<S = undefined>(content: readonly RichContent[], stru
   return { kind: 'mcp-tool-content', content: checked.data, ...(structured !== undefined && { structured }) }
 }
 
+/**
+ * Whether a tool's result was made with `withContent(...)`.
+ */
 export function isToolContent(value: unknown): value is ToolContent {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool-content' && Array.isArray((value as { content?: unknown }).content)
 }

@@ -57,3 +57,24 @@ export class ModuleLoadTimeoutError extends McpBridgeError {
 export class ModuleLoaderUnavailableError extends McpBridgeError {
   readonly code = 'MODULE_LOADER_UNAVAILABLE'
 }
+
+/**
+ * The app's `@mcp-bridge/runtime` is not the release this plugin was made with. The two are
+ * released together (one version), and the plugin's peer range is wide (`0.x`) so that a release
+ * does not force a needless major: this check is what keeps the pair matched.
+ */
+export class RuntimeVersionMismatchError extends McpBridgeError {
+  readonly code = 'RUNTIME_VERSION_MISMATCH'
+  constructor(plugin: string, runtime: string) {
+    super(
+      `@mcp-bridge/vite-plugin ${plugin} needs @mcp-bridge/runtime ${pairOf(plugin)}, and this app has ${runtime}. ` +
+        `The two are released together: npm install @mcp-bridge/runtime@${plugin} @mcp-bridge/vite-plugin@${plugin}`,
+    )
+  }
+}
+
+/** The versions that pair with `version`: the same minor while at 0.x, the same major from 1.0. */
+export function pairOf(version: string): string {
+  const [major, minor] = version.split('.')
+  return major === '0' ? `0.${minor}.x` : `${major}.x`
+}

@@ -13,8 +13,14 @@
  */
 import type { JournalEntry } from '../../bridge/journal.ts'
 
+/**
+ * A stored call's status: `running`, `waiting` (for an answer), or ended.
+ */
 export type StoredCallStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'aborted'
 
+/**
+ * How a stored call ended, as a store keeps it.
+ */
 export type StoredOutcome =
   | { status: 'completed'; result: unknown }
   | { status: 'failed'; message: string; code?: string }
@@ -28,6 +34,9 @@ export interface StoredQuestion {
   wire: unknown
 }
 
+/**
+ * A call as a store keeps it: tool, parameters' digest, status, journal, the question it waits for, its outcome, revision and expiry.
+ */
 export interface CallRecord {
   callId: string
   surface: 'chat' | 'mcp'
@@ -87,6 +96,9 @@ export interface ConversationHead {
   logBytes: number
 }
 
+/**
+ * A conversation as a store keeps it: its head, the state written whole, and the log appended since.
+ */
 export interface ConversationRecord extends ConversationHead {
   /** What was written whole (`putConversation`); undefined if the conversation began with an append. */
   state: unknown
@@ -169,6 +181,9 @@ export function heldUntil(record: CallRecord): number | undefined {
   return record.status === 'waiting' && record.answerBy !== undefined ? record.answerBy : record.expiresAt
 }
 
+/**
+ * Where calls and conversations are kept, so any instance can resume a call: records with revisions, per-call locks with fencing, admission bounds and the index of running calls. `createMemoryStore`, `createSqliteStore` and `createRedisStore` make one; a store of your own implements this and passes the contract tests.
+ */
 export interface CallStore {
   /** `memory`, `sqlite` or `redis`, for messages. */
   readonly kind: string

@@ -13,6 +13,9 @@ import { appendedHead, writtenHead } from './conversation-format.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 
+/**
+ * Options of `createMemoryStore`: how many conversations to keep and the clock.
+ */
 export interface MemoryStoreOptions {
   /** Most conversations kept at once (default 10,000); past it the least recently saved is forgotten. */
   maxConversations?: number
@@ -40,6 +43,19 @@ interface ConversationEntry {
   expiresAt: number
 }
 
+/**
+ * Calls kept in this process's memory: the default, for tests and a single process that may lose waiting calls
+ * on restart.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler, createMemoryStore } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * export const chat = createChatHandler({ tools: serverTools, model: createScriptedModel({}), store: createMemoryStore({ maxConversations: 1_000 }) })
+ * ```
+ */
 export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
   const checked = optionsSchema.safeParse(options)
   if (!checked.success) {

@@ -26,6 +26,9 @@ import { StoreClosedError, StoreUnavailableError } from './store-errors.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 
+/**
+ * Options of `createRedisStore`: the URL (or a cluster's node URLs), a key prefix, and what to do about a Redis that would lose calls on restart.
+ */
 export interface RedisStoreOptions {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. For a Redis Cluster: the
@@ -67,6 +70,20 @@ const optionsSchema = z
 /** How many running calls `stranded` checks at once. */
 const STRANDED_BATCH = 100
 
+/**
+ * Calls kept in Redis (or a Redis Cluster), for several instances behind a load balancer: a per-call lock lets
+ * exactly one instance advance a call. Needs the optional peer `ioredis`.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler, createRedisStore } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const store = await createRedisStore({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' })
+ * export const chat = createChatHandler({ tools: serverTools, model: createScriptedModel({}), store })
+ * ```
+ */
 export async function createRedisStore(options: RedisStoreOptions): Promise<CallStore> {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {

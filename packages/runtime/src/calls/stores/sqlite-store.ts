@@ -23,6 +23,9 @@ import { StoreClosedError } from './store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 
+/**
+ * Options of `createSqliteStore`: the database file, a table prefix, and the clock.
+ */
 export interface SqliteStoreOptions {
   /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
   path: string
@@ -50,6 +53,20 @@ const optionsSchema = z
 /** Expired rows are swept every this many writes (reads ignore them anyway). */
 const SWEEP_EVERY = 500
 
+/**
+ * Calls kept in a SQLite file (WAL), for one server: a restart picks up every waiting call. Needs the optional
+ * peer `libsql`.
+ *
+ * @example
+ * ```ts
+ * import { createChatHandler, createSqliteStore } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
+ * const store = await createSqliteStore({ path: 'data/calls.db' })
+ * export const chat = createChatHandler({ tools: serverTools, model: createScriptedModel({}), store })
+ * ```
+ */
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<CallStore> {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
