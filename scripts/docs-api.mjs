@@ -53,6 +53,8 @@ for (const pkg of ['runtime', 'vite-plugin']) {
       ...entries.flatMap((entry) => ['--entryPoints', entry]),
       '--name', name,
       '--out', out,
+      // The reflections as JSON too: the docs test checks every export is documented (with an example for functions).
+      '--json', join(tools, `${pkg}.json`),
       '--readme', 'none',
       '--skipErrorChecking',
       '--outputFileStrategy', 'modules',

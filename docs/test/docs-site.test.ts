@@ -73,6 +73,36 @@ describe('the docs site', () => {
   }, 300_000)
 })
 
+describe('the API reference (TypeDoc\'s reflections, written by docs-api beside the pages)', () => {
+  type Reflection = { name: string; kind: number; comment?: Comment; signatures?: Array<{ comment?: Comment }>; children?: Reflection[] }
+  type Comment = { summary: Array<{ text: string }>; blockTags?: Array<{ tag: string }> }
+  const FUNCTION = 64
+  const REFERENCE = 4194304 // a re-export of something documented where it is declared
+
+  it('documents every public export of both packages, and shows every function in an example', () => {
+    const undocumented: string[] = []
+    const withoutExample: string[] = []
+    let exports = 0
+    for (const pkg of ['runtime', 'vite-plugin']) {
+      const project = JSON.parse(readFileSync(join(root, `.cache/typedoc/${pkg}.json`), 'utf8')) as Reflection
+      for (const entry of project.children ?? []) {
+        for (const exported of entry.children ?? []) {
+          if (exported.kind === REFERENCE) continue
+          exports += 1
+          // A function's comment is on its signature; the entry's own comment is its module's.
+          const comment = exported.kind === FUNCTION ? exported.signatures?.[0]?.comment : exported.comment
+          const name = `@mcp-bridge/${pkg} ${entry.name}: ${exported.name}`
+          if (!comment?.summary.map((part) => part.text).join('').trim()) undocumented.push(name)
+          else if (exported.kind === FUNCTION && !comment.blockTags?.some((tag) => tag.tag === '@example')) withoutExample.push(name)
+        }
+      }
+    }
+    expect(exports).toBeGreaterThan(400)
+    expect(undocumented).toEqual([])
+    expect(withoutExample).toEqual([])
+  })
+})
+
 describe('the troubleshooting page', () => {
   const page = readFileSync(join(root, 'docs/reference/troubleshooting.md'), 'utf8')
   const union = (file: string, type: string) => {

@@ -2,6 +2,8 @@
  * @mcp-bridge/runtime/ai-sdk/react — the browser half of the AI SDK bridge: `useMcpBridge(useChat(), { plugins })`
  * and `<McpBridgeToolPart />`, which renders an mcp-bridge call's part with the app's generated
  * `clientPlugins` (or the generated form) and answers through `addToolOutput` + `sendMessage()`.
+ *
+ * @module
  */
 export { useMcpBridge } from './react/use-mcp-bridge.ts'
 export type { AiSdkChatLike, McpBridgeChat, McpBridgePart, UseMcpBridgeOptions } from './react/use-mcp-bridge.ts'

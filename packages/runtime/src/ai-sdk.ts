@@ -3,6 +3,8 @@
  * generated `serverTools` into a ToolSet for `streamText` whose questions park durably and are
  * answered from `useChat` (see `@mcp-bridge/runtime/ai-sdk/react`). `ai` itself stays the app's
  * dependency: the shapes it exchanges are written out structurally.
+ *
+ * @module
  */
 export { createAiSdkBridge } from './ai-sdk/create-ai-sdk-bridge.ts'
 export type { AiSdkBridge, AiSdkBridgeLimits, AiSdkBridgeOptions, AiSdkTools, PrepareOptions, PreparedTurn } from './ai-sdk/create-ai-sdk-bridge.ts'

@@ -4,6 +4,8 @@
  * (`mcpBridge({ apps: true })`); you rarely call it yourself. It speaks to the host over
  * postMessage (`client/mcp-app-host-link.ts`), and to its tool call through the server's
  * app-only tools (`client/app-view-session.ts`).
+ *
+ * @module
  */
 import { createElement } from 'react'
 import { createRoot } from 'react-dom/client'

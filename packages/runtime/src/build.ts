@@ -6,6 +6,8 @@
  * (discovery) before zod is loaded. Schemas are checked where tools are defined
  * (`createMcpTool(...).elicits()`), so the plugin needs no schema code of its own. An app never
  * needs this entry.
+ *
+ * @module
  */
 export { McpBridgeError } from './errors/mcp-bridge-error.ts'
 export { OptionsError } from './errors/options-error.ts'

@@ -2,6 +2,8 @@
  * @mcp-bridge/runtime/client — the browser side without a framework: the chat controller, the
  * plugin executor and registry, the emission store, the generated form's model, and the chat wire
  * (schemas and codec) for clients of your own. `./react` is a thin layer over this.
+ *
+ * @module
  */
 export { ChatEndpointError, createChatController, QuestionPendingError } from './client/chat-controller.ts'
 export type { AnswerRecord, ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'

@@ -3,6 +3,8 @@
  * the tool builder and its types, plugins, the errors a tool may catch or throw, and the
  * context helpers. Hosts live in `./server` and `./mcp`, the browser client in `./client` and
  * `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
+ *
+ * @module
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
 export { withContent, isToolContent, ToolContentError } from './tool/with-content.ts'

@@ -1,6 +1,8 @@
 /**
  * @mcp-bridge/runtime/mcp — serve tools to any MCP client (2025-11-25 and 2026-07-28) on the
  * official SDK, over stdio or Streamable HTTP. Server-only.
+ *
+ * @module
  */
 export { createMcpServer } from './mcp/create-mcp-server.ts'
 export type { BridgeMcpServer } from './mcp/create-mcp-server.ts'

@@ -2,6 +2,8 @@
  * @mcp-bridge/runtime/react — React hooks and components over `./client`: `useChat`, the
  * plugin UI at a tool call's place, and the generated form. The client types a React app reads
  * (chat items, emissions) are re-exported for convenience.
+ *
+ * @module
  */
 export { useChat } from './react/use-chat.ts'
 export type { UseChatResult } from './react/use-chat.ts'

@@ -1,5 +1,7 @@
 /**
  * @mcp-bridge/runtime/server — runs tool calls and chats on the server. Never import this from client code.
+ *
+ * @module
  */
 export { createBridgeHost } from './bridge/create-bridge-host.ts'
 export type {

@@ -1,6 +1,8 @@
 /**
  * @mcp-bridge/runtime/testing — unit-test tools against a scripted client, and a scripted chat
  * model for offline apps and tests.
+ *
+ * @module
  */
 export { createMockMcpClient, MockScriptExhaustedError } from './testing/mock-client.ts'
 export type {

@@ -49,6 +49,9 @@ export const SERVER_ENVIRONMENT = 'mcp_bridge_server'
 export const SERVER_INDEX_ID = 'virtual:mcp-bridge/server-index'
 const RESOLVED_INDEX_ID = `\0${SERVER_INDEX_ID}`
 
+/**
+ * The module the `server` option names does not default-export `createAppServer(...)`, or `vite preview` found no server build.
+ */
 export class AppServerModuleError extends McpBridgeError {
   readonly code = 'APP_SERVER_MODULE_INVALID'
 }

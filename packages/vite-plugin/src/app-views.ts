@@ -8,11 +8,16 @@
  *     server bundle with one that reads `<outDir>/mcp-apps/<tool>.html` — no Vite at run time;
  *   - anywhere else (`vite dev`, a stdio script under tsx): each view is built with Vite on its
  *     first request and again when a file it was built from changed.
+ *
+ * @module
  */
 import { fileURLToPath } from 'node:url'
 import type { McpAppViewSource } from '@mcp-bridge/runtime/mcp'
 import type { BuiltView } from './view-build.ts'
 
+/**
+ * Where the app is and which tools have MCP Apps views, as the generated `server.gen.ts` passes it to `appViewsOf`.
+ */
 export interface AppViewsSpec {
   /** The app's root, relative to the generated file. */
   root: string
@@ -22,7 +27,17 @@ export interface AppViewsSpec {
   include?: readonly string[]
 }
 
-/** Each tool's view, built on first request from the app at `spec.root` (relative to `generatedFile`). */
+/**
+ * Each tool's view, built on first request from the app at `spec.root` (relative to `generatedFile`).
+ *
+ * @example
+ * ```ts
+ * // what the generated server.gen.ts holds with `mcpBridge({ apps: true })`
+ * import { appViewsOf } from '@mcp-bridge/vite-plugin/app-views'
+ *
+ * export const appViews = appViewsOf(import.meta.url, { root: '../..', tools: ['book_flight'] })
+ * ```
+ */
 export function appViewsOf(generatedFile: string, spec: AppViewsSpec): Record<string, McpAppViewSource> {
   const root = fileURLToPath(new URL(spec.root.endsWith('/') ? spec.root : `${spec.root}/`, generatedFile))
   const built = new Map<string, BuiltView>()
@@ -50,7 +65,16 @@ export function appViewsOf(generatedFile: string, spec: AppViewsSpec): Record<st
  */
 export const VIEWS_DIR_PLACEHOLDER = '__MCP_BRIDGE_APP_VIEWS_DIR__/'
 
-/** The module that replaces this one in a server built by `vite build`: it reads the built views. */
+/**
+ * The module that replaces this one in a server built by `vite build`: it reads the built views.
+ *
+ * @example
+ * ```ts
+ * import { builtAppViewsModule } from '@mcp-bridge/vite-plugin/app-views'
+ *
+ * const source = builtAppViewsModule() // the module a server build uses in place of app-views
+ * ```
+ */
 export function builtAppViewsModule(): string {
   return [
     `import { readFile } from 'node:fs/promises'`,

@@ -2,6 +2,8 @@
  * `@mcp-bridge/vite-plugin/core`: the generator the plugin and the CLI share, for scripts and
  * other bundlers. A separate entry because it loads the module loader (a Vite server of its
  * own); `import { mcpBridge } from '@mcp-bridge/vite-plugin'` stays light.
+ *
+ * @module
  */
 export { McpBridgeGenerator, SERVER_REGISTRY, CLIENT_REGISTRY } from './core/generator.ts'
 export type { GenerateResult, GeneratedFile } from './core/generator.ts'

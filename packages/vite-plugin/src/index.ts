@@ -20,6 +20,8 @@
  *
  * Discovery parses with oxc (`rolldown/parseAst`, the parser Vite ships) and shares its chain
  * matcher with the split (`core/chains.ts`); no TypeScript compiler is loaded in dev or build.
+ *
+ * @module
  */
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -58,6 +60,24 @@ export { formatDiagnostic } from './core/diagnostics.ts'
 export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, RuntimeVersionMismatchError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
+/**
+ * The Vite plugin: finds every tool, plugin, prompt and resource; checks elicitation schemas against the MCP rules
+ * (errors at `file:line:col`); writes the manifest and the typed registries (`server.gen.ts`, `client.gen.ts`);
+ * keeps tool bodies out of the client bundle; and with `server`, serves the app's chat and MCP endpoint in dev and
+ * preview and builds them into `dist/server/`.
+ *
+ * @example
+ * ```ts
+ * // vite.config.ts
+ * import { defineConfig } from 'vite'
+ * import react from '@vitejs/plugin-react'
+ * import { mcpBridge } from '@mcp-bridge/vite-plugin'
+ *
+ * export default defineConfig({
+ *   plugins: [react(), mcpBridge({ server: 'src/server/app.ts' })],
+ * })
+ * ```
+ */
 export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   // Inside the loader's own Vite server (which reads the same config) the plugin stays inert, and
   // so it does under Vitest (mode `test`): an app's tests import its modules as they are, and

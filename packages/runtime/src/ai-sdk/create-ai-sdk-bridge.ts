@@ -167,25 +167,6 @@ const LOST = 'This tool call is no longer running (it ended, expired, or the ser
  *
  * @example
  * ```ts
- * const bridge = createAiSdkBridge({ tools: serverTools, model, store: await createSqliteStore({ path: 'calls.db' }) })
- *
- * export async function POST(request: Request) {
- *   const { messages }: { messages: UIMessage[] } = await request.json()
- *   const stream = createUIMessageStream({
- *     originalMessages: messages,
- *     execute: async ({ writer }) => {
- *       const turn = await bridge.prepare({ messages, writer })
- *       if (!turn.callModel) return
- *       const result = streamText({ model, messages: await convertToModelMessages(turn.messages), tools: turn.tools, stopWhen: [stepCountIs(8), bridge.waitingForUser] })
- *       writer.merge(result.toUIMessageStream())
- *     },
- *   })
- *   return createUIMessageStreamResponse({ stream })
- * }
- * ```
- *
- * @example
- * ```ts
  * import { convertToModelMessages, createUIMessageStream, createUIMessageStreamResponse, stepCountIs, streamText, type UIMessage } from 'ai'
  * import { openai } from '@ai-sdk/openai'
  * import { createAiSdkBridge } from '@mcp-bridge/runtime/ai-sdk'

@@ -508,6 +508,10 @@ function* sampleStep(call: BridgeCall<unknown>, options: SampleOptions & { schem
 }
 
 /**
+ * Runs one tool call in an Effection scope and exposes it to async code: its events from the start
+ * (`subscribe`), answers (`respond`, validated with the key's schema), `abort`, and its `outcome`. The chat handler,
+ * the MCP server and `runMcpTool` are built on it.
+ *
  * @example
  * ```ts
  * import { createBridgeHost } from '@mcp-bridge/runtime/server'

@@ -62,7 +62,8 @@ export interface EventReader<E> {
  * halted reader simply stops waiting. Code at an async edge reads through `readAsync`, the one
  * adapter, in a scope it names.
  *
- * @example
+ * For example:
+ *
  * ```ts
  * const reader = log.reader()
  * for (let e = yield* reader.next(); e; e = yield* reader.next()) handle(e)

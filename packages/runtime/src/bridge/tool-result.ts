@@ -22,6 +22,9 @@ export type ToolResultBody = {
 }
 
 /**
+ * A call's end as the tool result a model or an MCP client reads: the value as text (or content blocks and
+ * structured content), or an error result that says why.
+ *
  * @example
  * ```ts
  * import { toolResultOf } from '@mcp-bridge/runtime/server'

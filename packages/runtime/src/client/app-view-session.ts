@@ -25,6 +25,9 @@ export interface ViewHost {
   }>
 }
 
+/**
+ * What an MCP Apps view shows: waiting, a question, answered elsewhere, done, or lost.
+ */
 export type ViewStatus =
   | { kind: 'waiting'; message: string }
   | { kind: 'question'; callId: string }
@@ -32,6 +35,9 @@ export type ViewStatus =
   | { kind: 'done'; isError: boolean; text: string }
   | { kind: 'lost'; message: string }
 
+/**
+ * An MCP Apps view's hold on its tool call: takes the call when its arguments arrive, shows its questions, follows it to its end.
+ */
 export interface AppViewSession {
   subscribe(listener: () => void): () => void
   getStatus(): ViewStatus
@@ -54,6 +60,28 @@ type Reply = {
   issues?: IssueSummary[]
 }
 
+/**
+ * The session behind an MCP Apps view (what `mountMcpAppView` wires up): give it the host link, the plugin and
+ * an emission store, and start it with the call's arguments.
+ *
+ * @example
+ * ```ts
+ * import { connectToHost, createAppViewSession } from '@mcp-bridge/runtime/app-view'
+ * import { createEmissionStore } from '@mcp-bridge/runtime/client'
+ * import plugin from './tools/book-flight/plugin.tsx'
+ *
+ * const store = createEmissionStore()
+ * let session: ReturnType<typeof createAppViewSession> | undefined
+ * const link = await connectToHost({
+ *   appInfo: { name: 'book-flight-view', version: '1.0.0' },
+ *   onToolInput: (args) => session?.start(args),
+ *   onToolResult: (result) => session?.finished({ isError: result.isError, text: '' }),
+ *   onToolCancelled: () => session?.stop(),
+ *   onTeardown: () => session?.stop(),
+ * })
+ * session = createAppViewSession({ host: link, plugin: plugin.client, store })
+ * ```
+ */
 export function createAppViewSession(options: { host: ViewHost; plugin: PluginClientRegistration; store: EmissionStore }): AppViewSession {
   const { host, plugin, store } = options
   let status: ViewStatus = { kind: 'waiting', message: 'Waiting for the tool call…' }

@@ -30,6 +30,9 @@ import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 export { ChatEndpointError, QuestionPendingError } from './chat-errors.ts'
 export type { AnswerRecord, ChatItem, ChatState, ChatStatus, ConversationSummary, PendingElicitation, ToolItem } from './chat-state.ts'
 
+/**
+ * What `useChat` and `createChatController` take: the endpoint, the plugins (the generated `clientPlugins`), and `id` to keep the conversation across reloads.
+ */
 export interface ChatControllerOptions {
   /** The chat endpoint (default `/api/chat`). */
   api?: string
@@ -46,6 +49,9 @@ export interface ChatControllerOptions {
   storage?: ConversationStorage
 }
 
+/**
+ * The chat client without React: its state (messages, tool calls, questions, status), sending, answering, stopping, and kept conversations. `useChat` is this in a hook.
+ */
 export interface ChatController {
   subscribe(listener: () => void): () => void
   getState(): ChatState
@@ -98,6 +104,20 @@ const RECONNECT_ATTEMPTS = 60
  */
 const FOLLOW_UP_ROUNDS = 16
 
+/**
+ * The chat client without React (for Vue, Svelte or plain DOM): talks to the chat endpoint, runs plugin handlers,
+ * keeps the chat's state and, with an `id`, the conversation across reloads. `useChat` wraps one.
+ *
+ * @example
+ * ```ts
+ * import { createChatController } from '@mcp-bridge/runtime/client'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * const chat = createChatController({ api: '/api/chat', plugins: clientPlugins })
+ * chat.subscribe(() => console.log(chat.getState().status))
+ * await chat.sendMessage('Book a flight to Lisbon')
+ * ```
+ */
 export function createChatController(options: ChatControllerOptions = {}): ChatController {
   const api = options.api ?? '/api/chat'
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis)

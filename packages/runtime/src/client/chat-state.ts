@@ -5,7 +5,8 @@
  * only ever dispatch inputs here. A restored conversation is the same fold over its transcript,
  * so a reload shows exactly what the live stream showed.
  *
- * @example
+ * For example:
+ *
  * ```ts
  * const reduce = createChatReducer({ hasPlugin: (tool) => registry.get(tool) !== undefined })
  * let state = initialChatModel()
@@ -18,8 +19,14 @@ import type { ElicitRequestWire, TranscriptEvent } from '../protocol/chat-wire.t
 import type { McpMessage } from '../sampling/content.ts'
 import type { LogLevel } from '../tool/context.ts'
 
+/**
+ * Where the chat is: `ready`, `restoring` a kept conversation, `streaming` a reply, `awaiting_input` (a question is open) or `error`.
+ */
 export type ChatStatus = 'ready' | 'restoring' | 'streaming' | 'awaiting_input' | 'error'
 
+/**
+ * The question a tool call waits on: the request, whether a plugin handles it, and the errors of a refused answer.
+ */
 export interface PendingElicitation {
   /** The question as it came over the wire (the generated form reads `message` and `schema`). */
   request: ElicitRequestWire
@@ -30,6 +37,9 @@ export interface PendingElicitation {
   submitting: boolean
 }
 
+/**
+ * One item of the chat, in order: a user or assistant message, or a tool call with its question, answers, progress and result.
+ */
 export type ChatItem =
   | {
       kind: 'user'
@@ -69,6 +79,9 @@ export type ChatItem =
       elicitation?: PendingElicitation
     }
 
+/**
+ * A tool call's item in the chat.
+ */
 export type ToolItem = Extract<ChatItem, { kind: 'tool' }>
 
 /** One answered question of a call: its key, the action, and the answer in one line ("Flight id: CA-287"). */

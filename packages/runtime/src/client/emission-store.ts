@@ -6,6 +6,9 @@
 import type { IssueSummary } from '../errors/issues.ts'
 import type { UiComponent } from '../plugin/types.ts'
 
+/**
+ * What a plugin handler shows with `ctx.render`: the component, its props, the errors of a refused answer, and how to answer or cancel.
+ */
 export interface Emission {
   /** Stable per render call; React uses it as the key. */
   id: string
@@ -21,16 +24,25 @@ export interface Emission {
   cancel(): void
 }
 
+/**
+ * A progress line a handler shows under its tool call (`ctx.reportProgress`).
+ */
 export interface ProgressLine {
   callId: string
   message: string
 }
 
+/**
+ * Everything plugin handlers show right now: their components and progress lines.
+ */
 export interface EmissionSnapshot {
   emissions: readonly Emission[]
   progress: readonly ProgressLine[]
 }
 
+/**
+ * Where plugin handlers' UI waits to be rendered: what `ctx.render` shows and `ctx.reportProgress` says, per tool call.
+ */
 export interface EmissionStore {
   subscribe(listener: () => void): () => void
   getSnapshot(): EmissionSnapshot
@@ -44,6 +56,17 @@ export interface EmissionStore {
   dropErrors(stale: (error: IssueSummary) => boolean): void
 }
 
+/**
+ * An empty `EmissionStore`; render it with `useEmissions` / `ToolCallEmissions`.
+ *
+ * @example
+ * ```ts
+ * import { createEmissionStore } from '@mcp-bridge/runtime/client'
+ *
+ * const store = createEmissionStore()
+ * store.subscribe(() => console.log(store.getSnapshot().emissions.length))
+ * ```
+ */
 export function createEmissionStore(): EmissionStore {
   let snapshot: EmissionSnapshot = { emissions: [], progress: [] }
   const listeners = new Set<() => void>()

@@ -9,6 +9,9 @@ import { isPlainObject, setOwn, type JsonSchema } from '../schema/json-schema.ts
 
 export type { Choice }
 
+/**
+ * One field of the generated form, from one property of a requested schema: text, number, checkbox, yes/no, select or multi-select.
+ */
 export type FormField =
   | { kind: 'text'; name: string; label: string; description?: string; required: boolean; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
   | { kind: 'number'; name: string; label: string; description?: string; required: boolean; integer: boolean; minimum?: number; maximum?: number; default?: number }
@@ -21,6 +24,17 @@ export type FormField =
 /** What the inputs hold: strings for text/number/select, booleans, string arrays. */
 export type FormValues = Record<string, string | boolean | string[]>
 
+/**
+ * The generated form's fields for an MCP requested schema (what a basic MCP client has).
+ *
+ * @example
+ * ```ts
+ * import { fieldsFromSchema } from '@mcp-bridge/runtime/client'
+ *
+ * fieldsFromSchema({ type: 'object', properties: { seat: { type: 'string', enum: ['A', 'B'] } }, required: ['seat'] })
+ * // [{ kind: 'select', name: 'seat', label: 'Seat', required: true, choices: [{ value: 'A', label: 'A' }, { value: 'B', label: 'B' }] }]
+ * ```
+ */
 export function fieldsFromSchema(schema: JsonSchema): FormField[] {
   const properties = isPlainObject(schema.properties) ? schema.properties : {}
   const required = new Set(Array.isArray(schema.required) ? schema.required : [])
@@ -73,6 +87,16 @@ export function fieldsFromSchema(schema: JsonSchema): FormField[] {
   return fields
 }
 
+/**
+ * What the generated form's inputs start with: each field's default, or empty.
+ *
+ * @example
+ * ```ts
+ * import { fieldsFromSchema, initialValues } from '@mcp-bridge/runtime/client'
+ *
+ * initialValues(fieldsFromSchema({ type: 'object', properties: { name: { type: 'string', default: 'Ada' } } })) // { name: 'Ada' }
+ * ```
+ */
 export function initialValues(fields: readonly FormField[]): FormValues {
   const values: FormValues = {}
   for (const f of fields) {
@@ -85,7 +109,17 @@ export function initialValues(fields: readonly FormField[]): FormValues {
   return values
 }
 
-/** Check the inputs; an empty list means `toContent` may be sent. */
+/**
+ * Check the inputs; an empty list means `toContent` may be sent.
+ *
+ * @example
+ * ```ts
+ * import { fieldsFromSchema, validateForm } from '@mcp-bridge/runtime/client'
+ *
+ * const fields = fieldsFromSchema({ type: 'object', properties: { row: { type: 'integer', minimum: 1 } }, required: ['row'] })
+ * validateForm(fields, { row: '' }) // [{ path: 'row', message: … }]: nothing is sent until it is fixed
+ * ```
+ */
 export function validateForm(fields: readonly FormField[], values: FormValues): IssueSummary[] {
   const issues: IssueSummary[] = []
   const add = (path: string, message: string) => issues.push({ path, message })
@@ -126,7 +160,17 @@ export function validateForm(fields: readonly FormField[], values: FormValues): 
   return issues
 }
 
-/** The content to send: numbers as numbers, empty optional fields left out. */
+/**
+ * The content to send: numbers as numbers, empty optional fields left out.
+ *
+ * @example
+ * ```ts
+ * import { fieldsFromSchema, toContent } from '@mcp-bridge/runtime/client'
+ *
+ * const fields = fieldsFromSchema({ type: 'object', properties: { row: { type: 'integer' } } })
+ * toContent(fields, { row: '12' }) // { row: 12 }
+ * ```
+ */
 export function toContent(fields: readonly FormField[], values: FormValues): Record<string, unknown> {
   const content: Record<string, unknown> = {}
   for (const f of fields) {

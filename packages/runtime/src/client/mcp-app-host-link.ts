@@ -16,18 +16,27 @@ export class McpAppHostError extends McpBridgeError {
   readonly code = 'MCP_APP_HOST_ERROR'
 }
 
+/**
+ * What an MCP Apps host tells its view about where it is shown (the tool call, the theme, …).
+ */
 export interface HostContext {
   toolInfo?: { id?: string | number; tool?: { name?: string } }
   theme?: 'light' | 'dark'
   [key: string]: unknown
 }
 
+/**
+ * The tool call's result as an MCP Apps host sends it to the view.
+ */
 export interface ToolResultNotice {
   isError?: boolean
   content?: ReadonlyArray<{ type: string; text?: string }>
   structuredContent?: unknown
 }
 
+/**
+ * What `connectToHost` takes: the view's name and version and what to do when the host sends the call's input, its result, a cancellation, a teardown or a new context.
+ */
 export interface HostLinkOptions {
   appInfo: { name: string; version: string }
   onToolInput(args: Record<string, unknown>): void
@@ -46,6 +55,23 @@ export interface HostLink extends ViewHost {
 
 type Message = { jsonrpc: '2.0'; id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: { code: number; message: string } }
 
+/**
+ * Connects an MCP Apps view to its host (the `ui/initialize` handshake over `postMessage`): the link calls the
+ * server's tools through the host and hears the call's input, result and teardown.
+ *
+ * @example
+ * ```ts
+ * import { connectToHost } from '@mcp-bridge/runtime/app-view'
+ *
+ * const link = await connectToHost({
+ *   appInfo: { name: 'my-view', version: '1.0.0' },
+ *   onToolInput: (args) => console.log('called with', args),
+ *   onToolResult: (result) => console.log('done', result.isError),
+ *   onToolCancelled: () => {},
+ *   onTeardown: () => link.close(),
+ * })
+ * ```
+ */
 export async function connectToHost(options: HostLinkOptions): Promise<HostLink> {
   const host = options.host ?? window.parent
   const pending = new Map<string | number, { resolve(value: unknown): void; reject(error: Error): void }>()

@@ -34,13 +34,22 @@ export interface IncomingQuestion {
   request: ElicitRequestWire
 }
 
+/**
+ * Whether the server took an answer, or why not (the issues of invalid content).
+ */
 export type SendOutcome = { ok: true } | { ok: false; message: string; issues?: readonly IssueSummary[] }
 
+/**
+ * How a plugin handler ended: its answer sent, cancelled, or failed.
+ */
 export type HandlerOutcome =
   | { status: 'sent'; result: ElicitResult<unknown> }
   | { status: 'cancelled'; reason: string }
   | { status: 'failed'; error: Error }
 
+/**
+ * What `createPluginExecutor` takes: the registry, the emission store, and how to send an answer.
+ */
 export interface PluginExecutorOptions {
   registry: PluginRegistry
   store: EmissionStore
@@ -48,8 +57,14 @@ export interface PluginExecutorOptions {
   send(question: IncomingQuestion, result: ElicitResult<unknown>): Promise<SendOutcome>
 }
 
+/**
+ * Whether a question went to a plugin handler (`handled`, with how it ended) or there is no plugin for its tool.
+ */
 export type HandleResult = { status: 'handled'; outcome: Promise<HandlerOutcome> } | { status: 'no-plugin' }
 
+/**
+ * Runs plugin handlers in the browser, one per open question, each in its own Effection scope, halted when its call ends.
+ */
 export interface PluginExecutor {
   handle(question: IncomingQuestion): HandleResult
   /** Halt the handler of a tool call (server abort, user leaving) and remove its UI. */
@@ -74,6 +89,24 @@ class UserCancelled extends McpBridgeError {
 
 type Handler = (request: ElicitRequest, ctx: PluginClientContext) => Operation<ElicitResult<unknown>>
 
+/**
+ * The browser's runner of plugin handlers, for a chat client of your own (`useChat` builds one).
+ *
+ * @example
+ * ```ts
+ * import { createEmissionStore, createPluginExecutor, createPluginRegistry } from '@mcp-bridge/runtime/client'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * const executor = createPluginExecutor({
+ *   registry: createPluginRegistry(clientPlugins),
+ *   store: createEmissionStore(),
+ *   send: async (question, result) => {
+ *     const response = await fetch('/my-answers', { method: 'POST', body: JSON.stringify({ callId: question.callId, result }) })
+ *     return response.ok ? { ok: true } : { ok: false, message: await response.text() }
+ *   },
+ * })
+ * ```
+ */
 export function createPluginExecutor(options: PluginExecutorOptions): PluginExecutor {
   const running = new Map<string, { task: Task<HandlerOutcome>; controller: AbortController; reason?: string }>()
   const [scope, destroy] = createScope()

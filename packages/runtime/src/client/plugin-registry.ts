@@ -19,6 +19,9 @@ export class PluginRegistrationError extends McpBridgeError {
   readonly code = 'PLUGIN_REGISTRATION_INVALID'
 }
 
+/**
+ * The plugins a chat client knows, by tool name.
+ */
 export interface PluginRegistry {
   register(plugin: PluginClientRegistration): void
   get(toolName: string): PluginClientRegistration | undefined
@@ -26,6 +29,18 @@ export interface PluginRegistry {
   list(): PluginClientRegistration[]
 }
 
+/**
+ * A registry of plugins' client parts; two for one tool are refused (`DuplicatePluginError`).
+ *
+ * @example
+ * ```ts
+ * import { createPluginRegistry } from '@mcp-bridge/runtime/client'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * const registry = createPluginRegistry(clientPlugins)
+ * registry.has('book_flight') // true when its plugin file exists
+ * ```
+ */
 export function createPluginRegistry(plugins: readonly PluginClientRegistration[] = []): PluginRegistry {
   const byName = new Map<string, { plugin: PluginClientRegistration; position: number }>()
   let count = 0

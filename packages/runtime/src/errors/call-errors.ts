@@ -197,6 +197,9 @@ export class SamplingUnavailableError extends McpBridgeError {
   }
 }
 
+/**
+ * A client capability a tool may need: `elicitation`, `sampling`, or `sampling.tools` (tools in sampling requests).
+ */
 export type ClientCapabilityName = 'elicitation' | 'sampling' | 'sampling.tools'
 
 /** The connected client did not declare a capability the tool needs . */

@@ -6,7 +6,8 @@
  * origin, limits, input), never from zod's wording. A message the schema's author wrote
  * (`.max(40, 'Keep it short')`) takes precedence over a per-parse map in zod, so it stays theirs.
  *
- * @example
+ * For example:
+ *
  * ```ts
  * const parsed = schema.safeParse(content, { error: forPeople })
  * if (!parsed.success) showBesideFields(summarizeIssues(parsed.error.issues))

@@ -5,6 +5,9 @@
  */
 import type { z } from 'zod'
 
+/**
+ * One validation problem: a dotted path (`seat`, `flights.0.price`; empty for the whole value) and a sentence.
+ */
 export interface IssueSummary {
   /** Dotted path, e.g. `seat` or `flights.0.price`; empty for the root. */
   path: string

@@ -6,8 +6,12 @@
  *
  * @example
  * ```ts
+ * import { createChatHandler, OptionsError } from '@mcp-bridge/runtime/server'
+ * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
+ *
  * try {
- *   createChatHandler({ tools, model, limits: { idleTimeoutMs: 10 } })
+ *   createChatHandler({ tools: serverTools, model: createScriptedModel({}), limits: { idleTimeoutMs: 10 } })
  * } catch (error) {
  *   if (error instanceof OptionsError) console.error(error.option) // 'limits.idleTimeoutMs'
  * }
@@ -16,6 +20,9 @@
 import { formatIssues, type IssueSummary } from './issues.ts'
 import { McpBridgeError } from './mcp-bridge-error.ts'
 
+/**
+ * Options a function of the library cannot use (`code: 'INVALID_OPTIONS'`): `fn` names the function, `options` the wrong ones, and the message says what each takes. Thrown when the options are given, never later.
+ */
 export class OptionsError extends McpBridgeError {
   readonly code = 'INVALID_OPTIONS'
   /** Each wrong option's path (empty for the options object as a whole). */

@@ -45,10 +45,10 @@ export interface AppServer extends Readonly<AppServerParts> {
  *
  * @example
  * ```ts
- * // src/server/app.ts
+ * // src/server/app.ts (the registries are in src/mcp-bridge/)
  * import { createAppServer, createChatHandler } from '@mcp-bridge/runtime/server'
  * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
- * import { serverTools } from '../mcp-bridge/server.gen.ts'
+ * import { serverTools } from './mcp-bridge/server.gen.ts'
  *
  * export default createAppServer({ chat: createChatHandler({ tools: serverTools, model: createScriptedModel({ fallback: 'Hi!' }) }) })
  * ```
@@ -71,6 +71,14 @@ export function createAppServer(parts: AppServerParts): AppServer {
 
 /**
  * Whether a value was made with `createAppServer(...)`.
+ *
+ * @example
+ * ```ts
+ * import { isAppServer } from '@mcp-bridge/runtime/server'
+ *
+ * const module = (await import('./server/app.ts')) as { default?: unknown }
+ * if (!isAppServer(module.default)) throw new Error('src/server/app.ts must export default createAppServer({ chat })')
+ * ```
  */
 export function isAppServer(value: unknown): value is AppServer {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-bridge-app-server'

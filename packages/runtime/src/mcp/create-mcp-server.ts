@@ -72,6 +72,10 @@ const setLevelParams = z.looseObject({
 })
 
 /**
+ * Serves tools (or plugins), prompts and resources to any MCP client, both protocol generations, over stdio or
+ * Streamable HTTP; a question is an MCP elicitation, `ctx.sample` an MCP sampling request. Needs the optional
+ * peer `@modelcontextprotocol/server`. `name`, `version` and `tools` are required; bad options throw `OptionsError`.
+ *
  * @example
  * ```ts
  * import { createServer } from 'node:http'

@@ -108,6 +108,14 @@ function checkHandlers(tool: AnyMcpTool, handlers: unknown): void {
 
 /**
  * Whether a value is a plugin made with `createPlugin(...).onElicit({...}).build()` (what discovery and `useChat` look for).
+ *
+ * @example
+ * ```ts
+ * import { isMcpPlugin } from '@mcp-bridge/runtime'
+ * import * as module from './tools/book-flight/plugin.tsx'
+ *
+ * const plugins = Object.values(module).filter(isMcpPlugin)
+ * ```
  */
 export function isMcpPlugin(value: unknown): value is McpPlugin {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-plugin'

@@ -38,6 +38,22 @@ export type FormContentOf<R> = R extends { schema: { zod: infer S extends z.ZodO
 /**
  * A handler that answers with the generated form: `onElicit({ pickTime: …, details: generatedForm })`.
  * The plugin still names every key (exhaustiveness holds); this one is drawn from its schema.
+ *
+ * @example
+ * ```tsx
+ * import { createPlugin, generatedForm } from '@mcp-bridge/runtime'
+ * import { bookFlight } from './tools.ts'
+ * import { FlightList } from './components.tsx'
+ *
+ * export default createPlugin(bookFlight)
+ *   .onElicit({
+ *     *pickFlight(req, ctx) {
+ *       return { action: 'accept', content: { flightId: yield* ctx.render(FlightList, { flights: req.context.flights }) } }
+ *     },
+ *     pickSeat: generatedForm, // no UI of its own: the form drawn from its schema
+ *   })
+ *   .build()
+ * ```
  */
 export function* generatedForm<R extends ElicitRequest>(_request: R, ctx: PluginClientContext<R>): Operation<ElicitResult<FormContentOf<R>>> {
   return yield* ctx.generatedForm()

@@ -197,6 +197,14 @@ export function suggest(options: readonly string[], typed: string): string[] {
 
 /**
  * Whether a value is a prompt made with `createMcpPrompt(...)`.
+ *
+ * @example
+ * ```ts
+ * import { isMcpPrompt } from '@mcp-bridge/runtime'
+ * import * as module from './prompts.ts'
+ *
+ * const prompts = Object.values(module).filter(isMcpPrompt)
+ * ```
  */
 export function isMcpPrompt(value: unknown): value is McpPrompt {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-prompt'

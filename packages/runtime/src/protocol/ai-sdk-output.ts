@@ -29,6 +29,9 @@ const base = {
   progress: z.object({ message: z.string(), progress: z.number().optional(), total: z.number().optional() }).optional(),
 }
 
+/**
+ * The zod schema of `McpBridgeToolOutput`: both ends of the AI SDK wire read outputs with it.
+ */
 export const toolOutputSchema = z.discriminatedUnion('status', [
   z.object({ ...base, status: z.literal('running') }),
   z.object({
@@ -49,14 +52,38 @@ export const toolOutputSchema = z.discriminatedUnion('status', [
   }),
 ])
 
+/**
+ * The output of an mcp-bridge tool in an AI SDK chat, by `status`: running, input-required, answered or done.
+ */
 export type McpBridgeToolOutput = z.infer<typeof toolOutputSchema>
+/**
+ * A running call's preliminary output: its logs and progress so far.
+ */
 export type RunningOutput = Extract<McpBridgeToolOutput, { status: 'running' }>
+/**
+ * The output of a call waiting for the person: its question, with the token that answers it.
+ */
 export type InputRequiredOutput = Extract<McpBridgeToolOutput, { status: 'input-required' }>
+/**
+ * A tool part's output after the browser answered its question (sent back as the part's output).
+ */
 export type AnsweredOutput = Extract<McpBridgeToolOutput, { status: 'answered' }>
+/**
+ * A finished call's output: its result, or its error.
+ */
 export type DoneOutput = Extract<McpBridgeToolOutput, { status: 'done' }>
 export type { ElicitRequestWire, ElicitResultWire }
 
-/** Ours, and well formed: a part's output as the server or the browser reads it. */
+/**
+ * Ours, and well formed: a part's output as the server or the browser reads it.
+ *
+ * @example
+ * ```ts
+ * import { readToolOutput } from '@mcp-bridge/runtime/ai-sdk'
+ *
+ * const output = readToolOutput({ status: 'nope' }) // undefined: not an mcp-bridge output
+ * ```
+ */
 export function readToolOutput(output: unknown): McpBridgeToolOutput | undefined {
   if (typeof output !== 'object' || output === null || (output as { mcpBridge?: unknown }).mcpBridge !== OUTPUT_MARK) return undefined
   const parsed = toolOutputSchema.safeParse(output)

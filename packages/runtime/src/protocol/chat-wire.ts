@@ -13,11 +13,17 @@ import { z } from 'zod'
 import { mcpMessageSchema } from '../sampling/content.ts'
 import { LOG_LEVELS } from '../tool/context.ts'
 
+/**
+ * The chat endpoint's response type: one JSON event per line.
+ */
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson'
 
 /** Answers one request may carry (the work of each is bounded; their number must be too). */
 export const MAX_ANSWERS_PER_REQUEST = 16
 
+/**
+ * The zod schema of `ElicitResultWire`.
+ */
 export const elicitResultSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('accept'), content: z.record(z.string(), z.unknown()) }),
   z.object({ action: z.literal('decline') }),
@@ -39,6 +45,9 @@ export const elicitRequestWireSchema = z.object({
   handoff: z.unknown().optional(),
 })
 
+/**
+ * The zod schema of `ElicitResponseWire`.
+ */
 export const elicitResponseSchema = z.object({
   callId: z.string().min(1),
   /** The `id` of the request this answers. */
@@ -58,6 +67,9 @@ export const conversationKeySchema = z.object({
   secret: z.string().regex(/^[A-Za-z0-9_-]{32,256}$/, 'a secret of 32 to 256 characters from A-Z a-z 0-9 _ - (random: the client makes one)'),
 })
 
+/**
+ * The zod schema of `ChatRequestBody`: the server reads requests with it, a client can check its own.
+ */
 export const chatRequestBodySchema = z.object({
   messages: z.array(mcpMessageSchema),
   /** Record this turn in a conversation that a reload can restore. */
@@ -92,6 +104,9 @@ export const chatRequestBodySchema = z.object({
 
 const issueSchema = z.object({ path: z.string(), message: z.string() })
 
+/**
+ * The zod schema of `ChatStreamEvent`: the browser reads every event with it.
+ */
 export const chatStreamEventSchema = z.discriminatedUnion('type', [
   /** Streaming model text. */
   z.object({
@@ -186,12 +201,39 @@ export const conversationSnapshotSchema = z.object({
   events: z.array(z.union([userMessageEventSchema, chatStreamEventSchema])),
 })
 
+/**
+ * An `ElicitResult` on the wire: accept with content, decline or cancel.
+ */
 export type ElicitResultWire = z.infer<typeof elicitResultSchema>
+/**
+ * A question as it travels to the browser: id, key, message, requested schema, context, parameters.
+ */
 export type ElicitRequestWire = z.infer<typeof elicitRequestWireSchema>
+/**
+ * An answer as the browser sends it: the call, the question's id, the call's token and the result.
+ */
 export type ElicitResponseWire = z.infer<typeof elicitResponseSchema>
+/**
+ * What the browser POSTs to the chat endpoint: the messages, answers to questions, cancellations, and the conversation's key.
+ */
 export type ChatRequestBody = z.infer<typeof chatRequestBodySchema>
+/**
+ * One line of the chat endpoint's NDJSON response: text, a tool call, a question, progress, a result, the conversation's state, an error.
+ */
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>
+/**
+ * The `type` of a `ChatStreamEvent`.
+ */
 export type ChatStreamEventType = ChatStreamEvent['type']
+/**
+ * A kept conversation's random id and secret (the browser keeps them; the server never sees the name).
+ */
 export type ConversationKey = z.infer<typeof conversationKeySchema>
+/**
+ * One event of a kept conversation's transcript.
+ */
 export type TranscriptEvent = z.infer<typeof conversationSnapshotSchema>['events'][number]
+/**
+ * A kept conversation as the server gives it back: its messages and transcript, to restore the chat.
+ */
 export type ConversationSnapshot = z.infer<typeof conversationSnapshotSchema>

@@ -10,7 +10,18 @@ import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { chatStreamEventSchema, type ChatStreamEvent, type ElicitRequestWire } from './chat-wire.ts'
 import { ChatProtocolError, encodeNdjson, readNdjson } from './ndjson.ts'
 
-/** The question as JSON. The context is sent once, as data, never inside the message. */
+/**
+ * The question as JSON. The context is sent once, as data, never inside the message.
+ *
+ * @example
+ * ```ts
+ * import { encodeElicitRequest, type ElicitRequestWire } from '@mcp-bridge/runtime/client'
+ * import type { ElicitRequest } from '@mcp-bridge/runtime'
+ *
+ * declare const request: ElicitRequest // from a bridge host's elicit event
+ * const wire: ElicitRequestWire = encodeElicitRequest(request) // JSON for the browser
+ * ```
+ */
 export function encodeElicitRequest(request: ElicitRequest): ElicitRequestWire {
   return {
     id: request.id,
@@ -26,6 +37,15 @@ export function encodeElicitRequest(request: ElicitRequest): ElicitRequestWire {
 /**
  * The question again, typed by the key's compiled model: the context is checked against the
  * key's context schema (a mismatch means client and server were built from different tools).
+ *
+ * @example
+ * ```ts
+ * import { decodeElicitRequest, type ElicitRequestWire } from '@mcp-bridge/runtime/client'
+ * import { bookFlight } from './tools.ts'
+ *
+ * declare const wire: ElicitRequestWire // from an elicit_request event
+ * const request = decodeElicitRequest(wire, bookFlight.compiled[wire.key]!) // its schema as zod again, its context checked
+ * ```
  */
 export function decodeElicitRequest(wire: ElicitRequestWire, compiled: CompiledElicit): ElicitRequest {
   let context = wire.context
@@ -49,12 +69,37 @@ export function decodeElicitRequest(wire: ElicitRequestWire, compiled: CompiledE
   }
 }
 
-/** One event as a line of the response body. */
+/**
+ * One event as a line of the response body.
+ *
+ * @example
+ * ```ts
+ * import { encodeChatEvent } from '@mcp-bridge/runtime/client'
+ *
+ * encodeChatEvent({ type: 'text_delta', text: 'Hello' }) // '{"type":"text_delta","text":"Hello"}\n'
+ * ```
+ */
 export function encodeChatEvent(event: ChatStreamEvent): string {
   return encodeNdjson(event)
 }
 
-/** The events of a response body, each checked against the protocol. */
+/**
+ * The events of a response body, each checked against the protocol.
+ *
+ * @example
+ * ```ts
+ * import { readChatEvents } from '@mcp-bridge/runtime/client'
+ *
+ * const response = await fetch('/api/chat', {
+ *   method: 'POST',
+ *   headers: { 'content-type': 'application/json' },
+ *   body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Book a flight' }] }] }),
+ * })
+ * for await (const event of readChatEvents(response.body!)) {
+ *   if (event.type === 'elicit_request') console.log('asked:', event.request.message)
+ * }
+ * ```
+ */
 export async function* readChatEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ChatStreamEvent> {
   for await (const raw of readNdjson(body, signal)) {
     const parsed = chatStreamEventSchema.safeParse(raw)

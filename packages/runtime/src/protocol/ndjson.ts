@@ -17,6 +17,17 @@ function parseLine(line: string): unknown {
   }
 }
 
+/**
+ * The values of an NDJSON body, one per line, as they arrive (a line that is not JSON throws `ChatProtocolError`).
+ *
+ * @example
+ * ```ts
+ * import { readNdjson } from '@mcp-bridge/runtime/client'
+ *
+ * const body = new Response('{"a":1}\n{"a":2}\n').body!
+ * for await (const value of readNdjson(body)) console.log(value) // { a: 1 }, then { a: 2 }
+ * ```
+ */
 export async function* readNdjson(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<unknown> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
@@ -41,6 +52,16 @@ export async function* readNdjson(body: ReadableStream<Uint8Array>, signal?: Abo
   }
 }
 
+/**
+ * One NDJSON line: the value as JSON and a newline.
+ *
+ * @example
+ * ```ts
+ * import { encodeNdjson } from '@mcp-bridge/runtime/client'
+ *
+ * encodeNdjson({ type: 'done' }) // '{"type":"done"}\n'
+ * ```
+ */
 export function encodeNdjson(event: unknown): string {
   return `${JSON.stringify(event)}\n`
 }

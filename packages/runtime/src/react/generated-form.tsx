@@ -10,6 +10,9 @@ import type { ElicitResult } from '../tool/elicits.ts'
 import { fieldsFromSchema, initialValues, toContent, validateForm, type FormField, type FormValues } from '../client/form-model.ts'
 import { useFieldErrors } from './use-field-errors.ts'
 
+/**
+ * The props of `GeneratedForm`: the question, its requested schema, the server's errors, what to do with the answer.
+ */
 export interface GeneratedFormProps {
   message: string
   schema: JsonSchema
@@ -24,6 +27,30 @@ const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: '
 
 const INPUT_TYPES = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const
 
+/**
+ * The form a question gets when no plugin handles it, generated from its requested schema: labelled fields,
+ * checks before sending, the server's errors on their fields, Decline and Cancel.
+ *
+ * @example
+ * ```tsx
+ * import { GeneratedForm, useChat } from '@mcp-bridge/runtime/react'
+ *
+ * export function Questions() {
+ *   const chat = useChat()
+ *   return chat.items.map((item) =>
+ *     item.kind === 'tool' && item.elicitation && !item.elicitation.handledByPlugin ? (
+ *       <GeneratedForm
+ *         key={item.id}
+ *         message={item.elicitation.request.message}
+ *         schema={item.elicitation.request.schema}
+ *         errors={item.elicitation.errors}
+ *         onSubmit={(result) => chat.respond(item.callId, result)}
+ *       />
+ *     ) : null,
+ *   )
+ * }
+ * ```
+ */
 export function GeneratedForm({ message, schema, errors, onSubmit, disabled }: GeneratedFormProps) {
   const formId = useId()
   const fields = useMemo(() => fieldsFromSchema(schema), [schema])

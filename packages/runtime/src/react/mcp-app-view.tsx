@@ -7,6 +7,20 @@ import type { AppViewSession } from '../client/app-view-session.ts'
 import type { EmissionStore } from '../client/emission-store.ts'
 import { ToolCallEmissions } from './emission-view.tsx'
 
+/**
+ * An MCP Apps view's page: the call's status and the plugin's UI for its questions (what `mountMcpAppView` renders).
+ *
+ * @example
+ * ```tsx
+ * import { createRoot } from 'react-dom/client'
+ * import { McpAppView, type AppViewSession } from '@mcp-bridge/runtime/app-view'
+ * import type { EmissionStore } from '@mcp-bridge/runtime/client'
+ *
+ * declare const session: AppViewSession // createAppViewSession(...)
+ * declare const store: EmissionStore
+ * createRoot(document.getElementById('root')!).render(<McpAppView session={session} store={store} title="Book a flight" />)
+ * ```
+ */
 export function McpAppView({ session, store, title }: { session: AppViewSession; store: EmissionStore; title?: string }) {
   const status = useSyncExternalStore(session.subscribe, session.getStatus, session.getStatus)
   return (

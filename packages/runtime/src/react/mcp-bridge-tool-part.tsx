@@ -12,6 +12,9 @@ import type { IssueSummary } from '../errors/issues.ts'
 import type { McpBridgeChat, McpBridgePart } from './use-mcp-bridge.ts'
 import type { DoneOutput, InputRequiredOutput } from '../protocol/ai-sdk-output.ts'
 
+/**
+ * The props of `McpBridgeToolPart`: the bridge, the part, and how a finished call's result reads.
+ */
 export interface McpBridgeToolPartProps {
   bridge: McpBridgeChat
   part: McpBridgePart
@@ -22,6 +25,24 @@ export interface McpBridgeToolPartProps {
 /**
  * One mcp-bridge call at its part's place: progress, the question (plugin UI or generated form),
  * then the answers and the result. See `useMcpBridge` for an example.
+ *
+ * @example
+ * ```tsx
+ * import { useChat } from '@ai-sdk/react'
+ * import { McpBridgeToolPart, useMcpBridge } from '@mcp-bridge/runtime/ai-sdk/react'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * export function Chat() {
+ *   const chat = useChat()
+ *   const bridge = useMcpBridge(chat, { plugins: clientPlugins })
+ *   return chat.messages.flatMap((message) =>
+ *     message.parts.map((part, i) => {
+ *       const call = bridge.read(part)
+ *       return call ? <McpBridgeToolPart key={`${message.id}-${i}`} bridge={bridge} part={call} /> : null
+ *     }),
+ *   )
+ * }
+ * ```
  */
 export function McpBridgeToolPart({ bridge, part, renderResult }: McpBridgeToolPartProps) {
   const { output } = part

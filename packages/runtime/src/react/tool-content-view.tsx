@@ -9,6 +9,16 @@ import type { RichContent } from '../sampling/content.ts'
 const INLINE_IMAGES = /^image\/(png|jpeg|gif|webp|svg\+xml)$/
 const INLINE_AUDIO = /^audio\/(wav|x-wav|mpeg|mp3|ogg|webm)$/
 
+/**
+ * Shows a tool result's content blocks (text, images, audio, resources) on its tool card.
+ *
+ * @example
+ * ```tsx
+ * import { ToolContentView } from '@mcp-bridge/runtime/react'
+ *
+ * export const Result = () => <ToolContentView content={[{ type: 'text', text: 'Booked.' }]} />
+ * ```
+ */
 export function ToolContentView({ content }: { content: readonly RichContent[] }) {
   return (
     <div className="mcp-tool-content">

@@ -24,6 +24,26 @@ export interface UseChatResult extends ChatState {
   controller: ChatController
 }
 
+/**
+ * The chat in a React component: messages and tool calls as `items`, plugin UI at each call's place, status,
+ * `sendMessage`, `respond`, `stop`, and (with `id`) the conversation kept across reloads and tabs.
+ *
+ * @example
+ * ```tsx
+ * import { useChat } from '@mcp-bridge/runtime/react'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * export function Chat() {
+ *   const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'main' }) // id: kept across reloads
+ *   return (
+ *     <form onSubmit={(e) => { e.preventDefault(); void chat.sendMessage(new FormData(e.currentTarget).get('q') as string) }}>
+ *       {chat.items.map((item) => <p key={item.id}>{item.kind === 'tool' ? item.title : item.text}</p>)}
+ *       <input name="q" aria-label="Message" disabled={chat.status === 'awaiting_input'} />
+ *     </form>
+ *   )
+ * }
+ * ```
+ */
 export function useChat(options: ChatControllerOptions = {}): UseChatResult {
   // One controller per component instance; options are read when it is created.
   const [controller] = useState(() => createChatController(options))

@@ -10,6 +10,9 @@
 import { useState } from 'react'
 import type { IssueSummary } from '../errors/issues.ts'
 
+/**
+ * A form's errors by field, with each field's errors gone once it is edited.
+ */
 export interface FieldErrors {
   /** The errors of `field` (its path, or paths under it), unless it was edited since they came. */
   of(field: string): IssueSummary[]
@@ -21,6 +24,27 @@ export interface FieldErrors {
 
 const under = (path: string, field: string) => path === field || path.startsWith(`${field}.`)
 
+/**
+ * The errors of a refused answer, by field, for a plugin's own form: a field's errors go once the person edits it.
+ *
+ * @example
+ * ```tsx
+ * import { useState } from 'react'
+ * import type { RenderedProps } from '@mcp-bridge/runtime'
+ * import { useFieldErrors } from '@mcp-bridge/runtime/react'
+ *
+ * export function NameForm({ onRespond, errors }: RenderedProps<{ name: string }>) {
+ *   const [name, setName] = useState('')
+ *   const fieldErrors = useFieldErrors(errors)
+ *   return (
+ *     <form onSubmit={(e) => { e.preventDefault(); onRespond({ name }) }}>
+ *       <input aria-label="Name" value={name} onChange={(e) => { setName(e.target.value); fieldErrors.edited('name') }} />
+ *       {fieldErrors.of('name').map((error) => <p role="alert" key={error.message}>{error.message}</p>)}
+ *     </form>
+ *   )
+ * }
+ * ```
+ */
 export function useFieldErrors(errors: readonly IssueSummary[] | undefined): FieldErrors {
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set())
   const [current, setCurrent] = useState(errors)

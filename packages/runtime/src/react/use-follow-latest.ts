@@ -12,6 +12,9 @@
  */
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 
+/**
+ * What `useFollowLatest` gives: the ref for the transcript, whether it follows new content, and a way back to the end.
+ */
 export interface FollowLatest {
   /** Attach to the element that holds the transcript. */
   contentRef: RefObject<HTMLElement | null>
@@ -24,6 +27,25 @@ export interface FollowLatest {
 /** How close to the end (px) still counts as "at the end". */
 const AT_END = 48
 
+/**
+ * Keeps a chat transcript scrolled to its end while new content streams in, until the person scrolls up.
+ *
+ * @example
+ * ```tsx
+ * import type { ReactNode } from 'react'
+ * import { useFollowLatest } from '@mcp-bridge/runtime/react'
+ *
+ * export function Transcript({ children }: { children: ReactNode }) {
+ *   const follow = useFollowLatest()
+ *   return (
+ *     <>
+ *       <main ref={follow.contentRef}>{children}</main>
+ *       {!follow.following && <button onClick={follow.jumpToLatest}>Jump to latest</button>}
+ *     </>
+ *   )
+ * }
+ * ```
+ */
 export function useFollowLatest(): FollowLatest {
   const contentRef = useRef<HTMLElement | null>(null)
   const [following, setFollowing] = useState(true)

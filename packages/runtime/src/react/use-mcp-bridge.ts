@@ -26,6 +26,9 @@ export interface AiSdkChatLike {
   sendMessage(): Promise<void>
 }
 
+/**
+ * What `useMcpBridge` takes: the generated `clientPlugins`.
+ */
 export interface UseMcpBridgeOptions {
   /** The generated `clientPlugins`: each tool's `onElicit` handlers. A tool without one gets the generated form. */
   plugins: readonly PluginClientRegistration[]
@@ -39,6 +42,9 @@ export interface McpBridgePart {
   output: McpBridgeToolOutput | undefined
 }
 
+/**
+ * What `useMcpBridge` gives: read a part as an mcp-bridge call, answer or cancel it, and whether a question waits.
+ */
 export interface McpBridgeChat {
   /** The part as an mcp-bridge call (its tool is one of `plugins`' or its output is ours), else undefined. */
   read(part: UiPartLike): McpBridgePart | undefined
@@ -64,14 +70,20 @@ type Waiter = { toolCallId: string; sent: boolean; resolve(output: McpBridgeTool
  *
  * @example
  * ```tsx
- * const chat = useChat()
- * const bridge = useMcpBridge(chat, { plugins: clientPlugins })
- * return chat.messages.map((message) =>
- *   message.parts.map((part, i) => {
- *     const call = bridge.read(part)
- *     return call ? <McpBridgeToolPart key={i} bridge={bridge} part={call} /> : part.type === 'text' ? <p key={i}>{part.text}</p> : null
- *   }),
- * )
+ * import { useChat } from '@ai-sdk/react'
+ * import { McpBridgeToolPart, useMcpBridge } from '@mcp-bridge/runtime/ai-sdk/react'
+ * import { clientPlugins } from './mcp-bridge/client.gen.ts'
+ *
+ * export function Chat() {
+ *   const chat = useChat()
+ *   const bridge = useMcpBridge(chat, { plugins: clientPlugins })
+ *   return chat.messages.map((message) =>
+ *     message.parts.map((part, i) => {
+ *       const call = bridge.read(part)
+ *       return call ? <McpBridgeToolPart key={i} bridge={bridge} part={call} /> : part.type === 'text' ? <p key={i}>{part.text}</p> : null
+ *     }),
+ *   )
+ * }
  * ```
  */
 export function useMcpBridge(chat: AiSdkChatLike, options: UseMcpBridgeOptions): McpBridgeChat {

@@ -160,6 +160,14 @@ function finish(state: State, body: (variables: Record<string, string>, uri: str
 
 /**
  * Whether a value is a resource made with `createMcpResource(...)`.
+ *
+ * @example
+ * ```ts
+ * import { isMcpResource } from '@mcp-bridge/runtime'
+ * import * as module from './resources.ts'
+ *
+ * const resources = Object.values(module).filter(isMcpResource)
+ * ```
  */
 export function isMcpResource(value: unknown): value is McpResource {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-resource'

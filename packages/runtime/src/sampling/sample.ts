@@ -59,7 +59,20 @@ export function buildSamplingRequest(toolName: string, options: SampleOptions & 
   return request
 }
 
-/** Send a built request and turn the reply into a `SampleResult` (validating structured output). */
+/**
+ * Send a built request and turn the reply into a `SampleResult` (validating structured output).
+ *
+ * @example
+ * ```ts
+ * import { run } from 'effection'
+ * import { buildSamplingRequest, completeSample } from '@mcp-bridge/runtime/server'
+ * import { createMockMcpClient } from '@mcp-bridge/runtime/testing'
+ *
+ * const provider = createMockMcpClient({ sampleResponses: ['Arrive early.'] })
+ * const result = await run(() => completeSample('plan_trip', provider, buildSamplingRequest('plan_trip', { prompt: 'One tip' }), undefined))
+ * console.log(result.text) // 'Arrive early.'
+ * ```
+ */
 export function* completeSample(
   toolName: string,
   provider: SamplingProvider,

@@ -50,6 +50,9 @@ export class MockScriptExhaustedError extends McpBridgeError {
 }
 
 /**
+ * A scripted user and model for `runMcpTool`: each question gets the next scripted answer, each sampling request
+ * the next scripted reply; it keeps what was asked. Running out aborts the run with a reason naming the key.
+ *
  * @example
  * ```ts
  * import { createMockMcpClient, runMcpTool } from '@mcp-bridge/runtime/testing'

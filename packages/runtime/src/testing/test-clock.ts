@@ -4,7 +4,8 @@
  * settle) before moving on to the next, so what happens at 30 s happens after what happens at
  * 10 s, exactly as it would in wall time — without waiting for either.
  *
- * @example
+ * For example:
+ *
  * ```ts
  * const clock = createTestClock()
  * const store = createMemoryStore({ clock })

@@ -4,7 +4,8 @@
  * `setTimeout` directly, so a test can hand in `createTestClock()` and move time on at will: a
  * 30 s lease then lapses in a millisecond, and "nothing happens before" is proven, not waited for.
  *
- * @example
+ * For example:
+ *
  * ```ts
  * import { race } from 'effection'
  * const answer = yield* race([waitForAnswer(call), clock.sleep(idleMs)])
@@ -13,6 +14,9 @@
 import { action, type Operation } from 'effection'
 import { z } from 'zod'
 
+/**
+ * The one clock of the runtime (`now`, `sleep`): the chat handler, the MCP server and the stores take one as `clock`; tests give `createTestClock()`.
+ */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number

@@ -59,6 +59,9 @@ export interface SamplingContext extends ReportingContext {
 /** What a branch body receives: everything but `elicit`. */
 export type BranchContext = SamplingContext
 
+/**
+ * `ctx.elicit`: ask a declared question and get its `ElicitResult`; `.strict` returns the content (throws on decline or cancel); `.withRetry` asks again on decline.
+ */
 export interface ElicitFunction<E extends ElicitsMap> {
   /** Ask the user for the declared `key`; the answer's type follows the key. */
   <K extends ElicitKey<E>>(key: K, options: ElicitOptions<E[K]>): Operation<ElicitResult<ElicitContent<E[K]>>>

@@ -119,6 +119,14 @@ export type ToolElicits<T> = T extends McpTool<string, z.ZodObject, infer E, unk
 
 /**
  * Whether a value is a tool made with `createMcpTool(...)` and ended with `.execute()` or `.handoff()`.
+ *
+ * @example
+ * ```ts
+ * import { isMcpTool } from '@mcp-bridge/runtime'
+ * import * as module from './tools.ts'
+ *
+ * const tools = Object.values(module).filter(isMcpTool) // what a registry of your own would hold
+ * ```
  */
 export function isMcpTool(value: unknown): value is AnyMcpTool {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool'

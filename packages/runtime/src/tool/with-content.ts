@@ -51,6 +51,14 @@ export function withContent<S = undefined>(content: readonly RichContent[], stru
 
 /**
  * Whether a tool's result was made with `withContent(...)`.
+ *
+ * @example
+ * ```ts
+ * import { isToolContent, withContent } from '@mcp-bridge/runtime'
+ *
+ * isToolContent(withContent([{ type: 'text', text: 'hi' }])) // true
+ * isToolContent('hi') // false
+ * ```
  */
 export function isToolContent(value: unknown): value is ToolContent {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'mcp-tool-content' && Array.isArray((value as { content?: unknown }).content)

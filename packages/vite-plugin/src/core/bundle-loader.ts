@@ -28,6 +28,9 @@ import { createBuilder, type BuildEnvironmentOptions, type Plugin, type ViteBuil
 import { OptionsError } from './errors.ts'
 import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, runtimeExternal, withTimeout, type ModuleLoader, type ModuleLoaderOptions } from './load-modules.ts'
 
+/**
+ * Options of `createBundledModuleLoader`: how many modules per bundle, where the bundles are written, and the loader's options.
+ */
 export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
   /**
    * Where the bundle is written while the loader lives (default `<root>/node_modules/.mcp-bridge`):
@@ -47,6 +50,9 @@ export interface BundleStats {
   fellBack: string | undefined
 }
 
+/**
+ * A `ModuleLoader` that bundles the tool modules first (in batches) and runs the bundles.
+ */
 export type BundledModuleLoader = ModuleLoader & {
   readonly stats: BundleStats
   /**
@@ -71,6 +77,18 @@ const IMPORT_META_FILE = /\bimport\.meta\.(url|filename|dirname)\b/
 
 type Loaders = Record<string, () => Promise<Record<string, unknown>>>
 
+/**
+ * A module loader for a cold generation (`vite build`, `mcp-bridge check`): the tool modules are bundled together,
+ * 500 to a bundle by default, and run from the bundles — much faster than one module at a time.
+ *
+ * @example
+ * ```ts
+ * import { createBundledModuleLoader } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const loader = createBundledModuleLoader(process.cwd(), { batchSize: 200 })
+ * await loader.close()
+ * ```
+ */
 export function createBundledModuleLoader(root: string, options: BundledModuleLoaderOptions = {}): BundledModuleLoader {
   const timeoutMs = options.timeoutMs ?? 10_000
   const batchSize = options.batchSize ?? BATCH_SIZE

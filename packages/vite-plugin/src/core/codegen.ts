@@ -16,7 +16,13 @@ export const GENERATED_HEADER = [
 
 export const MANIFEST_FORMAT_VERSION = 1
 
+/**
+ * The server registry's file name in the output folder: `server.gen.ts` (exports `serverTools`, and prompts, resources and views).
+ */
 export const SERVER_REGISTRY = 'server.gen.ts'
+/**
+ * The client registry's file name in the output folder: `client.gen.ts` (exports `clientPlugins`).
+ */
 export const CLIENT_REGISTRY = 'client.gen.ts'
 
 export interface RegistryTool {

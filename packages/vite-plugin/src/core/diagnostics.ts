@@ -33,17 +33,43 @@ export type DiagnosticCode =
   | 'STALE_OUTPUT'
   | 'TYPES_UNAVAILABLE'
 
+/**
+ * A problem the plugin or the CLI found: a stable code, its severity, where (`file:line:col`) and what to do.
+ */
 export interface Diagnostic extends SourceLocation {
   severity: Severity
   code: DiagnosticCode
   message: string
 }
 
+/**
+ * A diagnostic as the plugin and the CLI print it: `file:line:col  message` (`warning:` before a warning).
+ *
+ * @example
+ * ```ts
+ * import { formatDiagnostic } from '@mcp-bridge/vite-plugin'
+ * import type { GenerateResult } from '@mcp-bridge/vite-plugin/core'
+ *
+ * declare const result: GenerateResult
+ * for (const diagnostic of result.diagnostics) console.error(formatDiagnostic(diagnostic))
+ * ```
+ */
 export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}  ${d.severity === 'warning' ? 'warning: ' : ''}${d.message}`
 }
 
-/** Sorted by file, then position, then message: output order never depends on discovery order. */
+/**
+ * Sorted by file, then position, then message: output order never depends on discovery order.
+ *
+ * @example
+ * ```ts
+ * import { formatDiagnostic, type Diagnostic } from '@mcp-bridge/vite-plugin'
+ * import { sortDiagnostics } from '@mcp-bridge/vite-plugin/core'
+ *
+ * declare const found: Diagnostic[]
+ * console.log(sortDiagnostics(found).map(formatDiagnostic).join('\n')) // the same order on every run
+ * ```
+ */
 export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
   return [...list].sort(
     (a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.message.localeCompare(b.message),

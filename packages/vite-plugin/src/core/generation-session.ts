@@ -16,6 +16,9 @@
 import { statSync } from 'node:fs'
 import type { GenerateResult } from './generator.ts'
 
+/**
+ * What a `GenerationSession` needs: how to list the included files, how to run one generation, and where results and errors go.
+ */
 export interface GenerationSessionOptions {
   /** The included source files, as the generator would list them. */
   list(): Promise<string[]>
@@ -37,6 +40,25 @@ const MTIME_SLACK_MS = 50
 /** `settle()` stops chasing a tree that keeps changing after this many rounds. */
 const MAX_SETTLE_ROUNDS = 20
 
+/**
+ * Keeps generated files current while sources change, for a long-lived host (the dev server): one generation at a
+ * time, changes met meanwhile folded into one more run, and `settle()` once the outputs match the files on disk.
+ *
+ * @example
+ * ```ts
+ * import { GenerationSession, McpBridgeGenerator, createViteModuleLoader, projectOptions } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const root = process.cwd()
+ * const generator = new McpBridgeGenerator(await projectOptions(root), await createViteModuleLoader(root))
+ * const session = new GenerationSession({
+ *   list: () => generator.sourceFiles(),
+ *   generate: ({ files, changed, incremental }) => generator.generate(changed, { incremental, ...(files && { files }) }),
+ *   onResult: (result) => console.log(`${result.toolCount} tools`),
+ * })
+ * await session.run() // then session.run([changedFile]) from a watcher
+ * await session.settle()
+ * ```
+ */
 export class GenerationSession {
   #running: Promise<void> = Promise.resolve()
   #queued = false

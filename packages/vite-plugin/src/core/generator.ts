@@ -18,12 +18,18 @@ import { loadAndValidate } from './validate.ts'
 import { readIfExists, writeIfChanged } from './write-if-changed.ts'
 import { sameMeaning } from './same-meaning.ts'
 
+/**
+ * A generated file: its absolute path and content.
+ */
 export interface GeneratedFile {
   /** Absolute path. */
   path: string
   content: string
 }
 
+/**
+ * What a generation found and made: diagnostics, the files (registries and manifest), the tool count and the app files it ran.
+ */
 export interface GenerateResult {
   diagnostics: Diagnostic[]
   files: GeneratedFile[]
@@ -52,6 +58,26 @@ export interface GenerateOptions {
 
 export { CLIENT_REGISTRY, SERVER_REGISTRY } from './codegen.ts'
 
+/**
+ * The generator the plugin and the CLI share: discovers the tools, runs their modules (through a `ModuleLoader`)
+ * to check their schemas, and returns the registries, the manifest and the diagnostics. For scripts and other
+ * bundlers.
+ *
+ * @example
+ * ```ts
+ * import { McpBridgeGenerator, createBundledModuleLoader, projectOptions } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const root = process.cwd()
+ * const loader = createBundledModuleLoader(root)
+ * try {
+ *   const generator = new McpBridgeGenerator(await projectOptions(root), loader)
+ *   const result = await generator.generate()
+ *   console.log(result.toolCount, result.diagnostics)
+ * } finally {
+ *   await loader.close()
+ * }
+ * ```
+ */
 export class McpBridgeGenerator {
   /** Kept between runs so a regeneration re-reads only what changed (dev). */
   #discoveries = new Map<string, FileDiscovery>()

@@ -11,6 +11,9 @@ import { createServer, isRunnableDevEnvironment, type Plugin, type ViteDevServer
 import { RUNTIME_MODULE } from './patterns.ts'
 import { ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './errors.ts'
 
+/**
+ * How the generator runs app modules to read their real zod schemas: one at a time or told in advance, forgetting changed files, and naming what it evaluated.
+ */
 export interface ModuleLoader {
   import(file: string): Promise<Record<string, unknown>>
   /**
@@ -55,6 +58,9 @@ const loaderOnly: Plugin = {
   },
 }
 
+/**
+ * Options of `createViteModuleLoader`: the per-module time limit.
+ */
 export interface ModuleLoaderOptions {
   /** Per-module time limit (default 10 s). */
   timeoutMs?: number
@@ -89,6 +95,23 @@ export function runtimeExternal(external: true | string[] | undefined): true | s
   return external === true ? true : [...(external ?? []), RUNTIME_MODULE]
 }
 
+/**
+ * A module loader over a Vite server of its own (SSR module runner): the app's aliases, TypeScript and imports work
+ * as in the app. What the dev server uses; a cold build uses `createBundledModuleLoader`.
+ *
+ * @example
+ * ```ts
+ * import { createViteModuleLoader } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const loader = await createViteModuleLoader(process.cwd(), { timeoutMs: 20_000 })
+ * try {
+ *   const module = await loader.import(`${process.cwd()}/src/tools/book-flight/tool.ts`)
+ *   console.log(Object.keys(module))
+ * } finally {
+ *   await loader.close()
+ * }
+ * ```
+ */
 export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
   const timeoutMs = options.timeoutMs ?? 10_000
   const previous = process.env[LOADER_ENV_FLAG]

@@ -9,6 +9,9 @@ import { OptionsError } from './errors.ts'
 
 type Globs = string | string[]
 
+/**
+ * What `mcpBridge({...})` takes (each checked; `OptionsError` names a wrong one): which files to scan, where the generated files go, the app server module and its paths, MCP Apps, the type-aware pass, and more.
+ */
 export interface McpBridgeOptions {
   /** Source files that may hold tools and plugins (default `src/**\/*.{ts,tsx}`). */
   include?: Globs
@@ -95,6 +98,9 @@ function problemsOf(user: unknown): string[] {
   return problems
 }
 
+/**
+ * The plugin's options checked and completed: absolute paths, every default filled in.
+ */
 export interface ResolvedOptions {
   root: string
   include: string[]
@@ -121,6 +127,18 @@ export const DEFAULT_EXCLUDE = ['**/*.test.*', '**/*.spec.*', '**/__tests__/**',
 export const DEFAULT_OUT_DIR = 'src/mcp-bridge'
 export const DEFAULT_MANIFEST = 'mcp-tools.json'
 
+/**
+ * The plugin's options checked and completed with their defaults against an app root (`OptionsError` names
+ * every wrong one).
+ *
+ * @example
+ * ```ts
+ * import { resolveOptions } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const options = resolveOptions({ server: 'src/server/app.ts' }, process.cwd())
+ * console.log(options.outDir) // <root>/src/mcp-bridge
+ * ```
+ */
 export function resolveOptions(user: unknown, root: string): ResolvedOptions {
   const problems = problemsOf(user ?? {})
   if (problems.length) throw new OptionsError('mcpBridge()', { option: /^([\w.]+):/.exec(problems[0]!)?.[1] ?? /"([\w.]+)"/.exec(problems[0]!)?.[1], problem: problems.join('; ') })

@@ -26,12 +26,37 @@ export async function readViteConfig(root: string): Promise<{ userOptions: Recor
   }
 }
 
-/** The options given to `mcpBridge({...})` in the app's Vite config; undefined with no config or no plugin in it. */
+/**
+ * The options given to `mcpBridge({...})` in the app's Vite config; undefined with no config or no plugin in it.
+ *
+ * @example
+ * ```ts
+ * import { optionsFromViteConfig } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const given = await optionsFromViteConfig(process.cwd()) // what vite.config.ts passes to mcpBridge(), or undefined
+ * ```
+ */
 export async function optionsFromViteConfig(root: string): Promise<Record<string, unknown> | undefined> {
   return (await readViteConfig(root)).userOptions
 }
 
-/** Options from the app's Vite config with `overrides` on top, validated (throws `OptionsError`). */
+/**
+ * Options from the app's Vite config with `overrides` on top, validated (throws `OptionsError`).
+ *
+ * @example
+ * ```ts
+ * import { McpBridgeGenerator, createBundledModuleLoader, projectOptions } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const root = process.cwd()
+ * const loader = createBundledModuleLoader(root)
+ * try {
+ *   const result = await new McpBridgeGenerator(await projectOptions(root, { failOnError: false }), loader).generate()
+ *   console.log(`${result.toolCount} tools`)
+ * } finally {
+ *   await loader.close()
+ * }
+ * ```
+ */
 export async function projectOptions(root: string, overrides: McpBridgeOptions = {}): Promise<ResolvedOptions> {
   return (await projectSetup(root, overrides)).options
 }

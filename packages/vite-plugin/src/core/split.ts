@@ -18,8 +18,14 @@ import { isNode, keyName, walk, type EsNode } from './estree.ts'
 import { parseSource, type ParsedSource } from './parsed-source.ts'
 import { CLIENT_STEPS, mayHaveSteps, PLUGIN_FACTORY, RUNTIME_MODULE, SERVER_STEPS, TOOL_FACTORY } from './patterns.ts'
 
+/**
+ * Which bundle a module is split for: `client` (tool bodies removed) or `server` (kept).
+ */
 export type SplitTarget = 'client' | 'server'
 
+/**
+ * A module after the split: its code for the target, the source map, and what was removed.
+ */
 export interface SplitResult {
   code: string
   map: ReturnType<MagicString['generateMap']>
@@ -36,6 +42,16 @@ interface Cut {
 /**
  * `parsed`: the file as discovery parsed it in this build (`ParseCache`), so it is not parsed
  * again — or how to get it, asked only when the file's text can hold a step to cut.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs'
+ * import { splitModule } from '@mcp-bridge/vite-plugin/core'
+ *
+ * const file = 'src/tools/book-flight/tool.ts'
+ * const client = splitModule(readFileSync(file, 'utf8'), file, 'client')
+ * // undefined: nothing to cut; else client.code has the tool's body removed, client.map maps it back
+ * ```
  */
 export function splitModule(code: string, id: string, target: SplitTarget, parsed?: ParsedSource | (() => ParsedSource)): SplitResult | undefined {
   if (!code.includes(RUNTIME_MODULE)) return undefined
