@@ -110,6 +110,8 @@ export function runtimeEntriesImported(code: string): string[] {
 export function createPeerGuard(): (specifier: string, resolvedFile: string) => void {
   const peersOf = new Map<string, string[]>()
   return (specifier, resolvedFile) => {
+    // Yarn Plug'n'Play has no node_modules to look in: the guard stands aside there.
+    if (process.versions.pnp) return
     let peers = peersOf.get(resolvedFile)
     if (!peers) peersOf.set(resolvedFile, (peers = peersImportedBy(resolvedFile)))
     const missing = peers.filter((peer) => !installedFrom(dirname(resolvedFile), peer))
