@@ -86,6 +86,45 @@ describe('bundled module loader', () => {
     expect(() => createBundledModuleLoader(root, { batchSize: 0 })).toThrow(/batchSize must be a whole number of modules, at least 1 \(got 0\)/)
   }, 60_000)
 
+  it('hands over the first batch while the next ones build: the generation runs its modules meanwhile', async () => {
+    const root = project(Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((n) => [`src/${n}.ts`, tool(n)])))
+    const files = ['a', 'b', 'c', 'd', 'e'].map((n) => join(root, `src/${n}.ts`))
+    const loader = createBundledModuleLoader(root, { configFile: false, batchSize: 2 })
+    try {
+      await loader.prepare!(files)
+      // Only the first batch is in: the second is still in the bundler (it cannot finish within the
+      // promise callbacks that ended prepare), and its modules wait for it, not for the runner.
+      expect(loader.stats.bundled).toBe(2)
+      expect(Object.keys(await loader.import(files[0]!))).toContain('a')
+      expect(Object.keys(await loader.import(files[4]!))).toContain('e')
+      expect(loader.stats).toEqual({ bundled: 5, fellBack: undefined })
+    } finally {
+      await loader.close()
+    }
+    expect(existsSync(join(root, 'node_modules/.mcp-bridge'))).toBe(false)
+  }, 60_000)
+
+  it('a batch that does not build sends only its own modules to the runner; the other batches still come from bundles', async () => {
+    const root = project({
+      'src/a.ts': tool('a'),
+      'src/b.ts': tool('b'),
+      'src/c.ts': tool('c', "import { nothing } from './not-there.ts'\nvoid nothing"),
+      'src/d.ts': tool('d'),
+      'src/e.ts': tool('e'),
+    })
+    const loader = createBundledModuleLoader(root, { configFile: false, timeoutMs: 5_000, batchSize: 2 })
+    try {
+      const result = await new McpBridgeGenerator(resolveOptions({}, root), loader).generate()
+      // Batches a+b and e built; c+d did not (c's import), so those two ran in the runner.
+      expect(loader.stats.bundled).toBe(3)
+      expect(loader.stats.fellBack).toMatch(/not-there/)
+      expect(result.toolCount).toBe(4)
+      expect(result.diagnostics.map(formatDiagnostic)).toEqual([expect.stringMatching(/^src\/c\.ts:1:1 {2}Loading this module failed, so its tools could not be checked: .*not-there/)])
+    } finally {
+      await loader.close()
+    }
+  }, 60_000)
+
   it("gives each module its own import.meta.url, filename and dirname, as the module runner does", async () => {
     const root = project({
       'src/where.ts': tool('where', "export const location = { url: import.meta.url, filename: import.meta.filename, dirname: import.meta.dirname }"),

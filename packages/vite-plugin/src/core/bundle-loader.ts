@@ -38,7 +38,7 @@ export interface BundledModuleLoaderOptions extends ModuleLoaderOptions {
    * imported, and so is each folder of that path the loader had to create, once empty.
    */
   scratchDir?: string
-  /** Modules per bundle (default 500; see `BATCH_SIZE`). */
+  /** Modules per bundle (default 250; see `BATCH_SIZE`). */
   batchSize?: number
 }
 
@@ -67,11 +67,13 @@ const RESOLVED_ENTRY = `\0${ENTRY}`
 const CHUNK = 'load-all.mjs'
 /**
  * Modules per build. One build of 3,000 tool modules held ~270 MiB of the bundler's memory at
- * once; batches of 500 hold a sixth of that and cost no more time (each build after the first
- * reuses the resolved config). A module imported by tools of several batches is evaluated once
- * in each (as in separate processes); a tool module itself runs once.
+ * once; batches of 250 hold a twelfth of that, and cost no more time: each build after the first
+ * reuses the resolved config, and runs while the previous batch's modules run. Measured at 1,000
+ * and 3,000 tools: 250 as fast as 500 with 10–25 MiB less at the peak; 125 ~5–10 % slower. A module
+ * imported by tools of several batches is evaluated once in each (as in separate processes); a
+ * tool module itself runs once.
  */
-const BATCH_SIZE = 500
+const BATCH_SIZE = 250
 /** `import.meta.url` and friends as the module runner gives them: the module's own file, not the bundle's. */
 const IMPORT_META_FILE = /\bimport\.meta\.(url|filename|dirname)\b/
 
@@ -79,7 +81,8 @@ type Loaders = Record<string, () => Promise<Record<string, unknown>>>
 
 /**
  * A module loader for a cold generation (`vite build`, `mcp-bridge check`): the tool modules are bundled together,
- * 500 to a bundle by default, and run from the bundles — much faster than one module at a time.
+ * 250 to a bundle by default, and run from the bundles — much faster than one module at a time. A
+ * generation starts on the first bundle's modules while the next ones build.
  *
  * @example
  * ```ts
@@ -98,7 +101,10 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
   /** The one bundling (see `ModuleLoader.prepare`): later calls wait for it. */
   let preparing: Promise<void> | undefined
   let outDir: string | undefined
-  let loaders: Loaders | undefined
+  /** Each bundled file's batch: its loaders once the batch is built and imported (undefined: it could not be). */
+  const batchOf = new Map<string, Promise<Loaders | undefined>>()
+  /** The batches' builds, one after another: the bundler holds one batch at a time. */
+  let builds: Promise<void> = Promise.resolve()
   /** Files the bundle answers for (a changed file leaves this set for the runner). */
   const bundled = new Set<string>()
   /** Every app module in the bundle → the app modules it imports. */
@@ -116,6 +122,11 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     }
   }
 
+  /**
+   * Builds the batches one after another and resolves once the first is ready: the generation runs
+   * that batch's modules (JavaScript, on this thread) while the bundler builds the next (mostly on
+   * its own threads), instead of waiting for every batch first.
+   */
   async function bundle(files: readonly string[]): Promise<void> {
     for (let dir = scratchDir; !existsSync(dir) && dir !== dirname(dir); dir = dirname(dir)) created.push(dir)
     sweepDeadLoaders(scratchDir)
@@ -139,14 +150,12 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
       restoreFlag()
     }
     const environment = Object.values(builder.environments)[0]!
-    const all: Loaders = {}
-    for (let start = 0; start < files.length; start += batchSize) {
-      const batch = files.slice(start, start + batchSize)
+    async function build(batch: readonly string[], start: number): Promise<Loaders> {
       setup.entry = `export const loaders = {\n${batch.map((f) => `  ${JSON.stringify(f)}: () => import(${JSON.stringify(f)}),`).join('\n')}\n}\n`
       await builder.build(environment)
       try {
         // Each batch's chunk has the same path: the query makes it a module of its own for Node.
-        Object.assign(all, ((await import(`${pathToFileURL(join(out, CHUNK)).href}?batch=${start}`)) as { loaders: Loaders }).loaders)
+        return ((await import(`${pathToFileURL(join(out, CHUNK)).href}?batch=${start}`)) as { loaders: Loaders }).loaders
       } finally {
         // Once imported, every module runs from memory (its externals resolve by package name,
         // not from the file): the bundle goes now, so a dev server stopped with Ctrl-C, which
@@ -154,9 +163,28 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
         removeScratch()
       }
     }
-    loaders = all
-    for (const file of files) bundled.add(file)
-    stats.bundled = files.length
+    const batches: Array<Promise<Loaders | undefined>> = []
+    for (let start = 0; start < files.length; start += batchSize) {
+      const batch = files.slice(start, start + batchSize)
+      const built = builds.then(() => build(batch, start))
+      builds = built.then(noop, noop)
+      const ready = built.then(
+        (loaders) => {
+          for (const file of batch) bundled.add(file)
+          stats.bundled += batch.length
+          return loaders
+        },
+        (error: unknown) => {
+          // A batch that does not build (a syntax error, an import that does not resolve): its
+          // modules go to the runner, which reports each one's own error.
+          stats.fellBack ??= stripVTControlCharacters((error as Error).message)
+          return undefined
+        },
+      )
+      for (const file of batch) batchOf.set(file, ready)
+      batches.push(ready)
+    }
+    await batches[0]
   }
 
   /** `file` and every app module it imports in the bundle, directly or not. */
@@ -179,14 +207,15 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     prepare(files) {
       if (files.length === 0) return preparing ?? Promise.resolve()
       preparing ??= bundle(files).catch((error: unknown) => {
-        // The runner loads each module alone and reports each one's own failure.
+        // No bundler at all (the app's config does not load): the runner loads every module and
+        // reports each one's own failure.
         stats.fellBack = stripVTControlCharacters((error as Error).message)
-        bundled.clear()
-        loaders = undefined
+        batchOf.clear()
       })
       return preparing
     },
-    import(file) {
+    async import(file) {
+      const loaders = await batchOf.get(file)
       const load = bundled.has(file) ? loaders?.[file] : undefined
       if (!load) return runner.import(file)
       options.onImport?.(file)
@@ -205,6 +234,8 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
       return bundled.has(file) ? bundleDependencies(file) : runner.dependencies(file)
     },
     async close() {
+      // A batch still building writes into the scratch folder: let it finish first.
+      await builds
       removeScratch()
       await runner.close()
     },
@@ -310,3 +341,5 @@ function bundleOnly(setup: BundleSetup): Plugin {
     },
   }
 }
+
+function noop(): void {}
