@@ -77,7 +77,7 @@ export function createAppServer(parts: AppServerParts): AppServer {
  * import { isAppServer } from '@mcp-bridge/runtime/server'
  *
  * const module = (await import('./server/app.ts')) as { default?: unknown }
- * if (!isAppServer(module.default)) throw new Error('src/server/app.ts must export default createAppServer({ chat })')
+ * if (!isAppServer(module.default)) console.error('src/server/app.ts must export default createAppServer({ chat })')
  * ```
  */
 export function isAppServer(value: unknown): value is AppServer {
