@@ -11,6 +11,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { initSync, parse as lexImports } from 'es-module-lexer'
 import { McpBridgeError } from '@mcp-bridge/runtime/build'
 import { parseModule, type EsNode } from './core/estree.ts'
 
@@ -27,13 +28,20 @@ export class OptionalPeerMissingError extends McpBridgeError {
   }
 }
 
+type Manifest = { name?: string; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }
+
 /** The package a file belongs to: its nearest `package.json` (its directory and its manifest). */
-function owningPackage(file: string): { dir: string; manifest: { name?: string; peerDependencies?: Record<string, string> } } | undefined {
+function owningPackage(file: string): { dir: string; manifest: Manifest } | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json')
-    if (existsSync(manifest)) return { dir, manifest: JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string } }
+    if (existsSync(manifest)) return { dir, manifest: JSON.parse(readFileSync(manifest, 'utf8')) as Manifest }
     if (dirname(dir) === dir) return undefined
   }
+}
+
+/** The peers a package marks optional (npm installs the others with it). */
+function optionalPeers(manifest: Manifest): string[] {
+  return Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional === true)
 }
 
 /** A bare import's package name: `@scope/name` or `name`, without a subpath. */
@@ -49,25 +57,41 @@ function onDisk(file: string): string | undefined {
   return source
 }
 
-/** The specifiers of a module's static imports and re-exports (what Node links before running it). */
-function staticImports(program: EsNode): string[] {
+/**
+ * The specifiers of a module's static imports and re-exports: what Node links before running it.
+ * A package's built JavaScript is read with es-module-lexer (a tenth of a full parse: a whole
+ * runtime entry's graph in a few milliseconds); TypeScript sources (a workspace's own) with the
+ * parser, which tells `import type` apart.
+ */
+function staticImports(file: string): string[] {
+  const code = readFileSync(file, 'utf8')
+  if (/\.[cm]?js$/.test(file)) {
+    initSync()
+    const [imports] = lexImports(code)
+    // `d === -1`: a static import or re-export (not `import()`, not `import.meta`).
+    return imports.flatMap((entry) => (entry.d === -1 && entry.n !== undefined ? [entry.n] : []))
+  }
   const specifiers: string[] = []
-  for (const node of program.body as EsNode[]) {
+  for (const node of parseModule(code, file).body as EsNode[]) {
     if (node.type !== 'ImportDeclaration' && node.type !== 'ExportAllDeclaration' && node.type !== 'ExportNamedDeclaration') continue
+    if (node.importKind === 'type' || node.exportKind === 'type') continue
     const source = node.source as { value?: unknown } | null | undefined
     if (typeof source?.value === 'string') specifiers.push(source.value)
   }
   return specifiers
 }
 
+/** Each file's static imports, read once however many entries reach it. */
+type ImportCache = Map<string, string[]>
+
 /**
- * The peers of a package that a file of it imports statically, directly or through the package's
- * own files: what must be installed for Node to link that file. Read once per file.
+ * The optional peers of a package that a file of it imports statically, directly or through the
+ * package's own files: what must be installed for Node to link that file.
  */
-export function peersImportedBy(entryFile: string): string[] {
+export function peersImportedBy(entryFile: string, cache: ImportCache = new Map()): string[] {
   const owner = owningPackage(entryFile)
-  const peers = new Set(Object.keys(owner?.manifest.peerDependencies ?? {}))
-  if (!owner || peers.size === 0) return []
+  const peers = new Set(owner ? optionalPeers(owner.manifest) : [])
+  if (peers.size === 0) return []
   const found = new Set<string>()
   const seen = new Set<string>()
   const queue = [entryFile]
@@ -75,7 +99,9 @@ export function peersImportedBy(entryFile: string): string[] {
     const file = onDisk(queue.pop()!)
     if (!file || seen.has(file)) continue
     seen.add(file)
-    for (const specifier of staticImports(parseModule(readFileSync(file, 'utf8'), file))) {
+    let imports = cache.get(file)
+    if (!imports) cache.set(file, (imports = staticImports(file)))
+    for (const specifier of imports) {
       if (/^\.{1,2}\//.test(specifier)) queue.push(resolve(dirname(file), specifier))
       else if (peers.has(packageName(specifier))) found.add(packageName(specifier))
     }
@@ -103,18 +129,28 @@ export function runtimeEntriesImported(code: string): string[] {
 
 /**
  * A guard for one package's entries (`@mcp-bridge/runtime/...`): given the import as written and the
- * file it resolved to, throws `OptionalPeerMissingError` when a peer that file links is missing.
- * The import graph is read once per entry; whether the peers are installed is looked up each
- * time (an install in between is the point).
+ * file it resolved to, throws `OptionalPeerMissingError` when an optional peer that file links is
+ * not installed. Cheap where it is called most (every server module that imports the runtime): an
+ * entry whose peers were all there once is not looked at again, and the import graph is read only
+ * while an optional peer of the package is missing (once per file).
  */
 export function createPeerGuard(): (specifier: string, resolvedFile: string) => void {
+  const satisfied = new Set<string>()
+  const imports: ImportCache = new Map()
   const peersOf = new Map<string, string[]>()
   return (specifier, resolvedFile) => {
     // Yarn Plug'n'Play has no node_modules to look in: the guard stands aside there.
-    if (process.versions.pnp) return
-    let peers = peersOf.get(resolvedFile)
-    if (!peers) peersOf.set(resolvedFile, (peers = peersImportedBy(resolvedFile)))
-    const missing = peers.filter((peer) => !installedFrom(dirname(resolvedFile), peer))
-    if (missing.length) throw new OptionalPeerMissingError(specifier, missing)
+    if (process.versions.pnp || satisfied.has(resolvedFile)) return
+    const owner = owningPackage(resolvedFile)
+    const absent = (owner ? optionalPeers(owner.manifest) : []).filter((peer) => !installedFrom(dirname(resolvedFile), peer))
+    let needed: string[] = []
+    if (absent.length) {
+      let peers = peersOf.get(resolvedFile)
+      if (!peers) peersOf.set(resolvedFile, (peers = peersImportedBy(resolvedFile, imports)))
+      needed = absent.filter((peer) => peers.includes(peer)).sort()
+    }
+    if (needed.length) throw new OptionalPeerMissingError(specifier, needed)
+    // What this entry links is installed, and stays so: not checked again.
+    satisfied.add(resolvedFile)
   }
 }

@@ -13,12 +13,17 @@ import { createPeerGuard, OptionalPeerMissingError, peersImportedBy, runtimeEntr
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-bridge-peer-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-/** A package `lib` with peers `sdk` and `unused`; its entry reaches `sdk` through two of its own files. */
+/** A package `lib` with optional peers `sdk`, `unused` and `@scope/pkg`; its entry reaches `sdk` through two of its own files. */
 function fixture(): { entry: string; other: string; install: (name: string) => void } {
   const lib = join(scratch, 'app/node_modules/lib')
   mkdirSync(join(lib, 'dist/deep'), { recursive: true })
-  writeFileSync(join(lib, 'package.json'), JSON.stringify({ name: 'lib', type: 'module', peerDependencies: { sdk: '*', unused: '*', '@scope/pkg': '*' } }))
-  writeFileSync(join(lib, 'dist/entry.js'), "export * from './deep/server.js'\nimport './plain.js'\nexport { x } from '@scope/pkg/sub'\n")
+  const optional = { optional: true }
+  writeFileSync(
+    join(lib, 'package.json'),
+    // `core` is a required peer: npm installs it with the package, so it is not the guard's.
+    JSON.stringify({ name: 'lib', type: 'module', peerDependencies: { core: '*', sdk: '*', unused: '*', '@scope/pkg': '*' }, peerDependenciesMeta: { sdk: optional, unused: optional, '@scope/pkg': optional } }),
+  )
+  writeFileSync(join(lib, 'dist/entry.js'), "export * from './deep/server.js'\nimport './plain.js'\nimport 'core'\nexport { x } from '@scope/pkg/sub'\n")
   writeFileSync(join(lib, 'dist/deep/server.js'), "import { McpServer } from 'sdk'\nimport { readFileSync } from 'node:fs'\nexport const s = () => import('unused')\n")
   writeFileSync(join(lib, 'dist/plain.js'), 'export const plain = 1\n')
   writeFileSync(join(lib, 'dist/other.js'), "export { plain } from './plain.js'\n")
@@ -35,7 +40,7 @@ function fixture(): { entry: string; other: string; install: (name: string) => v
 describe('a runtime entry whose optional peer is not installed', () => {
   const { entry, other, install } = fixture()
 
-  it('finds the peers a file links statically, through the package\'s own files (not a dynamic import, not a builtin)', () => {
+  it('finds the optional peers a file links statically, through the package\'s own files (not a dynamic import, a builtin or a required peer)', () => {
     expect(peersImportedBy(entry)).toEqual(['@scope/pkg', 'sdk'])
     expect(peersImportedBy(other)).toEqual([])
   })
@@ -57,6 +62,13 @@ describe('a runtime entry whose optional peer is not installed', () => {
     expect(() => guard('lib/entry', entry)).toThrow('lib/entry needs @scope/pkg, which is not installed. Install it: npm install @scope/pkg')
     install('@scope/pkg')
     expect(() => guard('lib/entry', entry)).not.toThrow()
+    expect(() => guard('lib/other', other)).not.toThrow()
+  })
+
+  it('an entry that links no missing peer passes while another peer of its package is missing', () => {
+    const guard = createPeerGuard()
+    expect(peersImportedBy(other)).toEqual([])
+    // `unused` is never installed here; `other` does not link it.
     expect(() => guard('lib/other', other)).not.toThrow()
   })
 
