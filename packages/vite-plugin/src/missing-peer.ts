@@ -30,11 +30,11 @@ export class OptionalPeerMissingError extends McpBridgeError {
 
 type Manifest = { name?: string; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }
 
-/** The package a file belongs to: its nearest `package.json` (its directory and its manifest). */
-function owningPackage(file: string): { dir: string; manifest: Manifest } | undefined {
+/** The manifest of the package a file belongs to: its nearest `package.json`. */
+function owningPackage(file: string): Manifest | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json')
-    if (existsSync(manifest)) return { dir, manifest: JSON.parse(readFileSync(manifest, 'utf8')) as Manifest }
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')) as Manifest
     if (dirname(dir) === dir) return undefined
   }
 }
@@ -90,7 +90,7 @@ type ImportCache = Map<string, string[]>
  */
 export function peersImportedBy(entryFile: string, cache: ImportCache = new Map()): string[] {
   const owner = owningPackage(entryFile)
-  const peers = new Set(owner ? optionalPeers(owner.manifest) : [])
+  const peers = new Set(owner ? optionalPeers(owner) : [])
   if (peers.size === 0) return []
   const found = new Set<string>()
   const seen = new Set<string>()
@@ -142,7 +142,7 @@ export function createPeerGuard(): (specifier: string, resolvedFile: string) => 
     // Yarn Plug'n'Play has no node_modules to look in: the guard stands aside there.
     if (process.versions.pnp || satisfied.has(resolvedFile)) return
     const owner = owningPackage(resolvedFile)
-    const absent = (owner ? optionalPeers(owner.manifest) : []).filter((peer) => !installedFrom(dirname(resolvedFile), peer))
+    const absent = (owner ? optionalPeers(owner) : []).filter((peer) => !installedFrom(dirname(resolvedFile), peer))
     let needed: string[] = []
     if (absent.length) {
       let peers = peersOf.get(resolvedFile)

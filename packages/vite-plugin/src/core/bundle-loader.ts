@@ -163,7 +163,7 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
         removeScratch()
       }
     }
-    const batches: Array<Promise<Loaders | undefined>> = []
+    let first: Promise<Loaders | undefined> | undefined
     for (let start = 0; start < files.length; start += batchSize) {
       const batch = files.slice(start, start + batchSize)
       const built = builds.then(() => build(batch, start))
@@ -182,9 +182,9 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
         },
       )
       for (const file of batch) batchOf.set(file, ready)
-      batches.push(ready)
+      first ??= ready
     }
-    await batches[0]
+    await first
   }
 
   /** `file` and every app module it imports in the bundle, directly or not. */
