@@ -9,8 +9,8 @@
  *                    fresh content
  *   transform        split each tool module for its environment (client / server)
  *   buildEnd         report the generation's diagnostics; errors fail the build here
- *   generateBundle   emit the manifest into the client build; fail if a server-only module
- *                    the split removed still reached a client chunk through another import
+ *   generateBundle   emit the manifest into the client build; fail if server-only code that a
+ *                    tool or plugin file leads to is in a client chunk (core/client-leaks.ts)
  *   watchChange      `vite build --watch`: a changed source means a new generation next build
  *   configureServer  regenerate in dev when tool files change; errors go to the overlay
  *
@@ -36,7 +36,8 @@ import { createBundledModuleLoader, type BundledModuleLoader } from './core/bund
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './core/options.ts'
 import { RUNTIME_MODULE } from './core/patterns.ts'
 import { ParseCache } from './core/parsed-source.ts'
-import { splitModule } from './core/split.ts'
+import { LEAK_HINT, leakMessage, splitModule, type Leak } from './core/split.ts'
+import { clientLeaks, type LeakInputs } from './core/client-leaks.ts'
 import { redactBundleSourceMaps } from './core/redact-source-maps.ts'
 import { GenerationSession } from './core/generation-session.ts'
 import { listSources } from './core/source-files.ts'
@@ -91,8 +92,10 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
   /** `vite build`: the registries as soon as discovery knows them (undefined: wait for `generation`). */
   let registries: Promise<GeneratedFile[] | undefined> | undefined
   let loader: BundledModuleLoader | undefined
-  /** Modules the client split removed from tool files: importer → specifiers. */
-  const removedFromClient = new Map<string, string[]>()
+  /** Client: the tool and plugin modules (what imports the runtime), where the leak check starts. */
+  const bridgeModules = new Set<string>()
+  /** Client: server-only code a tool file kept only because it exports it (the bundle decides). */
+  const exportOnlyLeaks = new Map<string, Leak[]>()
   let generations = 0
   let fromCache = false
   let lastResult: GenerateResult | undefined
@@ -146,6 +149,12 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     loader = undefined
     generator = undefined
     await closing?.close()
+  }
+
+  /** A module id as people read it: relative to the app's root. */
+  const displayPath = (id: string) => {
+    const path = id.replace(/[?#].*$/, '').replace(/^\0/, '')
+    return path.startsWith(`${config.root}/`) ? path.slice(config.root.length + 1) : path
   }
 
   function report(diagnostics: readonly Diagnostic[], fail: boolean): void {
@@ -371,9 +380,22 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         // In a build the parse is shared (with discovery, and between the client and server
         // builds); the split asks for it only when the file can hold something to cut.
         const parsed = config.command === 'build' ? () => parseCache.get(id.replace(/[?#].*$/, ''), code) : undefined
+        if (target === 'client') {
+          bridgeModules.add(id)
+          exportOnlyLeaks.delete(id)
+        }
         const out = splitModule(code, id, target, parsed)
         if (!out) return null
-        if (target === 'client') removedFromClient.set(id, out.removed.sources)
+        if (target === 'client') {
+          // Server-only code the client surely keeps fails here: at file:line, in the dev overlay too.
+          const sure = out.leaks.filter((leak) => !leak.exportOnly)
+          if (sure.length) {
+            const file = displayPath(id)
+            const message = `mcp-bridge: server-only code would reach the browser.\n${sure.map((leak) => leakMessage(file, leak)).join('\n')}\n${LEAK_HINT}`
+            this.error({ message, id, loc: { file: id, line: sure[0]!.at.line, column: sure[0]!.at.column - 1 } })
+          }
+          if (out.leaks.length) exportOnlyLeaks.set(id, out.leaks)
+        }
         return { code: out.code, map: out.map }
       },
     },
@@ -396,19 +418,15 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         const result = generation ? await generation : undefined
         // Served to anyone with the client (names, schemas, source paths): only when the app asks.
         if (result && options.publicManifest) this.emitFile({ type: 'asset', fileName: options.manifest, source: result.manifest })
-        // A module the split removed from a tool must not reach the client another way.
-        const shipped = new Set(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? c.moduleIds : [])))
-        for (const [importer, sources] of removedFromClient) {
-          for (const source of sources) {
-            const resolved = await this.resolve(source, importer)
-            if (resolved && shipped.has(resolved.id)) {
-              this.error(
-                `mcp-bridge: ${source} is used only by .execute()/.handoff() in ${importer}, but it still reached a client chunk through another import. ` +
-                  'Move that import behind the server side (a tool body, or a server-only module) so secrets and server code stay out of the browser.',
-              )
-            }
-          }
-        }
+        // No server-only code that a tool or plugin file leads to may ship to the browser.
+        const leaks = clientLeaks({
+          bundle: bundle as LeakInputs['bundle'],
+          importersOf: (id) => this.getModuleInfo(id),
+          bridgeModules,
+          exportOnly: exportOnlyLeaks,
+          display: displayPath,
+        })
+        if (leaks.length) this.error(`mcp-bridge: server-only code reached a client chunk.\n${leaks.join('\n')}\n${LEAK_HINT}`)
       },
     },
 

@@ -175,9 +175,76 @@ describe('vite build with mcpBridge()', () => {
     expect((changed.api as { fromCache: boolean }).fromCache).toBe(false)
   }, 120_000)
 
-  it('fails the build itself when a server-only import survives into a client chunk', async () => {
-    await expect(buildApp('split-leak', 'client')).rejects.toThrow(/\.\/server-only\.ts is used only by \.execute\(\)\/\.handoff\(\) in .*tool\.ts, but it still reached a client chunk/)
+  it('fails the build when a .server module reaches a client chunk from a plugin, naming the import chain', async () => {
+    await expect(buildApp('split-leak', 'client')).rejects.toThrow(
+      /server-only code reached a client chunk\.\nsrc\/flights\.server\.ts \(a \.server module\) is in the client chunk .*\.js, imported by src\/client\.ts → src\/mcp-bridge\/client\.gen\.ts → src\/plugin\.tsx → src\/flights\.server\.ts|imported by src\/plugin\.tsx → src\/flights\.server\.ts/,
+    )
   }, 120_000)
+
+  describe('server-only code a tool file keeps', () => {
+    const tool = (body: string) =>
+      [
+        "import { AsyncLocalStorage } from 'node:async_hooks'",
+        "import { createMcpTool, createPlugin } from '@mcp-bridge/runtime'",
+        "import { z } from 'zod'",
+        'const requestContext = new AsyncLocalStorage<{ cookie: string }>()',
+        "export const cookie = () => requestContext.getStore()?.cookie ?? ''",
+        "export const pickFlight = createMcpTool('pick_flight').description('Pick a flight').parameters(z.object({ from: z.string() }))",
+        "  .elicits({ choose: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(z.string()) }) } })",
+        '  .execute(function* () { return cookie() })',
+        body,
+      ].join('\n')
+    const withTool = (purpose: string, code: string, plugin?: string) => {
+      const root = copyOfSplitApp(purpose)
+      writeFileSync(join(root, 'src/tool.ts'), code)
+      if (plugin) writeFileSync(join(root, 'src/plugin.tsx'), plugin)
+      return root
+    }
+
+    it('fails at file:line with the chain of uses when the client surely runs it', async () => {
+      const root = withTool('leak-sure', tool('void createPlugin\n;(globalThis as { cookieOf?: unknown }).cookieOf = cookie'))
+      const error = (await buildApp('split-app', 'client', mcpBridge(), root).catch((e: unknown) => e)) as Error
+      expect(error.message).toContain('mcp-bridge: server-only code would reach the browser.')
+      expect(error.message).toContain('src/tool.ts:1:1  node:async_hooks (a Node built-in module) is kept in the client bundle by:')
+      expect(error.message).toMatch(/the import of `AsyncLocalStorage` \(1:10\)\n\s+used at 4:28 by `requestContext` \(4:7\)\n\s+used at 5:29 by the export `cookie`\n\s+used at 10:52 by a top-level statement/)
+      expect(error.message).toContain('Move the server code into the tool body')
+    }, 120_000)
+
+    it('builds when only an export the bundle drops keeps it, and fails when what ships runs it', async () => {
+      // Built only when called: the bundler drops the unused export, and the import with it.
+      const dropped = withTool('leak-dropped', tool('').replace('const requestContext = new AsyncLocalStorage<{ cookie: string }>()', 'const requestContext = () => new AsyncLocalStorage<{ cookie: string }>()').replace('requestContext.getStore()', 'requestContext().getStore()'))
+      const out = await buildApp('split-app', 'client', mcpBridge(), dropped)
+      // (The runtime names node:async_hooks in a lazy import of its own; the tool brings nothing of it.)
+      expect(allText(out)).not.toMatch(/AsyncLocalStorage|__vite-browser-external/)
+
+      const used = withTool(
+        'leak-used',
+        tool(''),
+        "import { createPlugin } from '@mcp-bridge/runtime'\nimport { cookie, pickFlight } from './tool.ts'\nexport const pickFlightPlugin = createPlugin(pickFlight).onElicit({ *choose() { return { action: 'accept', content: { flightId: cookie() } } } }).build()\n",
+      )
+      const error = (await buildApp('split-app', 'client', mcpBridge(), used).catch((e: unknown) => e)) as Error
+      expect(error.message).toMatch(/node:async_hooks \(a Node built-in module\) is in the client chunk .*, imported by src\/tool\.ts → node:async_hooks\./)
+      expect(error.message).toMatch(/In src\/tool\.ts, the client keeps it because of:\n\s+the import of `AsyncLocalStorage` \(1:10\)/)
+    }, 120_000)
+
+    it("never resolves an import the split removed again: another plugin's guard on .server modules is not tripped", async () => {
+      const root = copyOfSplitApp('server-guard')
+      writeFileSync(join(root, 'src/db.server.ts'), "export const SECRET = 'SERVER_ONLY_MARKER_7f3a9c'\nexport const query = (from: string) => [`${from}:${SECRET}`]\n")
+      writeFileSync(join(root, 'src/tool.ts'), readFileSync(join(root, 'src/tool.ts'), 'utf8').replace("from './server-only.ts'", "from './db.server.ts'").replace('lookupFlights, SERVER_SECRET', 'query as lookupFlights, SECRET as SERVER_SECRET'))
+      // React Router's rule, as its plugin enforces it: a client build may not resolve a .server module.
+      const guard: Plugin = {
+        name: 'server-module-guard',
+        enforce: 'pre',
+        resolveId(id, importer) {
+          if (this.environment.config.consumer === 'client' && /\.server(\.[jt]sx?)?$/.test(id)) throw new Error(`Server-only module referenced by client: ${id} from ${importer}`)
+          return null
+        },
+      }
+      const out = await buildApp('split-app', 'client', mcpBridge(), root)
+      expect(allText(out)).not.toContain('SERVER_ONLY_MARKER_7f3a9c')
+      await expect(build({ root, configFile: false, logLevel: 'silent', plugins: [guard, mcpBridge()], build: { outDir: join(root, 'guarded'), rollupOptions: { input: join(root, 'src/client.ts') } } })).resolves.toBeDefined()
+    }, 120_000)
+  })
 
   it('bundles what this build generated, never a stale generated file on disk', async () => {
     const root = copyOfSplitApp('stale')

@@ -18,7 +18,7 @@ describe('split', () => {
   it('client: stubs execute() and drops the server-only import', () => {
     const out = splitModule(read('tool.ts'), 'tool.ts', 'client')!
     expect(out.code).toMatchSnapshot()
-    expect(out.removed).toEqual({ steps: ['execute'], imports: ['lookupFlights', 'SERVER_SECRET'], sources: ['./server-only.ts'] })
+    expect(out.removed).toEqual({ steps: ["execute"], imports: ["lookupFlights", "SERVER_SECRET"], declarations: [], sources: ['./server-only.ts'] })
     expect(out.code).not.toContain('server-only')
     expect(out.code).toContain("import { z } from 'zod'")
     expect(out.map.mappings.length).toBeGreaterThan(0)
@@ -47,7 +47,7 @@ describe('split', () => {
   it('server: stubs onElicit handlers (keys kept) and drops the component import', () => {
     const out = splitModule(read('plugin.tsx'), 'plugin.tsx', 'server')!
     expect(out.code).toMatchSnapshot()
-    expect(out.removed).toEqual({ steps: ['onElicit'], imports: ['Picker'], sources: ['./components/Picker.tsx'] })
+    expect(out.removed).toEqual({ steps: ['onElicit'], imports: ['Picker'], declarations: [], sources: ['./components/Picker.tsx'] })
     expect(out.code).toContain('choose: () => { throw new __mcpBridgeRemovedFromBundle("onElicit", "on the server") }')
     expect(out.code).toContain("import { pickFlight } from './tool.ts'")
   })
@@ -100,7 +100,7 @@ describe('split', () => {
       'export type Shown = Secret',
     ].join('\n')
     const out = splitModule(code, 't.ts', 'client')!
-    expect(out.removed).toEqual({ steps: ['execute'], imports: ['Db', 'query', 'shut', 'logNs', 'token'], sources: [] })
+    expect(out.removed).toEqual({ steps: ['execute'], imports: ['Db', 'query', 'shut', 'logNs', 'token'], declarations: [], sources: [] })
     expect(out.code).toContain("import { keep } from './db.ts'")
     expect(out.code).toContain("import Log from './log.ts'")
     expect(out.code).toContain("import { type Secret } from './secret.ts'")
@@ -117,10 +117,10 @@ describe('split', () => {
       'export const Shown = () => <Badge />',
     ].join('\n')
     const client = splitModule(code, 'pay.tsx', 'client')!
-    expect(client.removed).toEqual({ steps: ['handoff'], imports: ['charge'], sources: ['./billing.ts'] })
+    expect(client.removed).toEqual({ steps: ['handoff'], imports: ['charge'], declarations: [], sources: ['./billing.ts'] })
     expect(client.code).toContain('.handoff({ before: () => { throw')
     const server = splitModule(code, 'pay.tsx', 'server')!
-    expect(server.removed).toEqual({ steps: ['onElicit'], imports: ['Card'], sources: [] })
+    expect(server.removed).toEqual({ steps: ['onElicit'], imports: ['Card'], declarations: [], sources: [] })
     expect(server.code).toContain("import { Badge } from './ui.tsx'")
     expect(server.code).toMatch(/onElicit\(\{ "confirm-it": \(\) => \{ throw .*, other: \(\) => \{ throw/)
   })
