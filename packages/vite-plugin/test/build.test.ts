@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import MagicString from 'magic-string'
-import { build, createBuilder, createLogger, type Plugin, type Rolldown } from 'vite'
+import { build, createBuilder, createLogger, createServer, type Plugin, type Rolldown } from 'vite'
 import { mcpBridge } from '../src/index.ts'
 import { tmpdir } from 'node:os'
 import { tempProject } from './support/fixtures.ts'
@@ -208,6 +208,20 @@ describe('vite build with mcpBridge()', () => {
       expect(error.message).toContain('src/tool.ts:1:1  node:async_hooks (a Node built-in module) is kept in the client bundle by:')
       expect(error.message).toMatch(/the import of `AsyncLocalStorage` \(1:10\)\n\s+used at 4:28 by `requestContext` \(4:7\)\n\s+used at 5:29 by the export `cookie`\n\s+used at 10:52 by a top-level statement/)
       expect(error.message).toContain('Move the server code into the tool body')
+    }, 120_000)
+
+    it('in dev, the module fails to load with the same report (what the error overlay shows)', async () => {
+      const root = withTool('leak-dev', tool('void createPlugin\n;(globalThis as { cookieOf?: unknown }).cookieOf = cookie'))
+      const server = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [mcpBridge()], server: { middlewareMode: true, ws: false } })
+      try {
+        const error = (await server.environments.client.transformRequest('/src/tool.ts').catch((e: unknown) => e)) as Error & { loc?: { line: number } }
+        expect(error.message).toContain('src/tool.ts:1:1  node:async_hooks (a Node built-in module) is kept in the client bundle by:')
+        expect(error.loc?.line).toBe(1)
+        // The server side is not the client's business: it loads the same file as written.
+        expect((await server.environments.ssr.transformRequest('/src/tool.ts'))?.code).toContain('AsyncLocalStorage')
+      } finally {
+        await server.close()
+      }
     }, 120_000)
 
     it('builds when only an export the bundle drops keeps it, and fails when what ships runs it', async () => {
