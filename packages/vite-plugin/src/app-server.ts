@@ -19,6 +19,7 @@ import type { PreviewServer, UserConfig, ViteBuilder, ViteDevServer } from 'vite
 import { isAppServer, McpBridgeError } from '@mcp-bridge/runtime/build'
 import type { AppServer, NodeMiddleware } from '@mcp-bridge/runtime/server'
 import type { ResolvedOptions } from './core/options.ts'
+import { bundlerOptions } from './core/bundler.ts'
 
 type ServerOption = NonNullable<ResolvedOptions['server']>
 
@@ -73,7 +74,10 @@ export function serverConfig(server: ServerOption, user: UserConfig): UserConfig
           // public/ is the client's (served from dist/client): a second copy here would only be
           // found by someone deploying dist/client alone and wondering what dist/server needs.
           copyPublicDir: false,
-          rolldownOptions: { input: { app: server.entry, index: SERVER_INDEX_ID } },
+          // Node 20.19+ runs it: top-level await (the index awaits the server), whatever the
+          // browsers the client targets (Vite 6 and 7 give a custom environment the browser target).
+          target: 'es2022',
+          ...bundlerOptions({ input: { app: server.entry, index: SERVER_INDEX_ID } }),
         },
       },
     },

@@ -46,6 +46,7 @@ import { warnOnce } from './warn-once.ts'
 import { McpBridgeBuildError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 import { appZodVersion, isBeforeZod4 } from './core/zod-version.ts'
 import { assertRuntimePairs } from './core/runtime-version.ts'
+import { appViteVersion, majorOf, OLDEST_VITE } from './core/bundler.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
 import { assembleViewHtml, VIEW_ENTRY_ID, viewBuildConfig, viewFileName, viewMarkOf, type ViewBuildMark } from './view-build.ts'
@@ -204,9 +205,11 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     config(user, env) {
       if (env.mode === 'test') inert = true
+      // Vite 7+ says which Vite runs this config: another than the app's is a tool's own (vite-node,
+      // Storybook's builder), where the plugin has nothing to do. Vite 5 and 6 do not say: see configResolved.
+      const running = (this as { meta?: { viteVersion?: string } } | undefined)?.meta?.viteVersion
+      if (running && majorOf(running) !== majorOf(appViteVersion)) inert = true
       if (inert) return
-      const vite = (this as { meta?: { viteVersion?: string } } | undefined)?.meta?.viteVersion
-      if (vite && Number(vite.split('.')[0]) < 8) throw new UnsupportedViteError(vite)
       assertRuntimePairs()
       appRoot = resolve(user.root ?? process.cwd())
       const zod = appZodVersion(appRoot)
@@ -229,6 +232,13 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     configResolved(resolved) {
       config = resolved
+      // Vite 5 and older (no environments): refused if it is the app's own Vite; a tool's own older
+      // Vite loading the config (vite-node 1, Vitest 2 outside mode `test`) finds the plugin inert.
+      // (The sign is Vite's own client environment: our `config` may have added `environments`.)
+      if (!inert && (resolved as { environments?: Record<string, { consumer?: string }> }).environments?.client?.consumer !== 'client') {
+        if (majorOf(appViteVersion) < OLDEST_VITE) throw new UnsupportedViteError(appViteVersion)
+        inert = true
+      }
       options = resolveOptions(userOptions, resolved.root)
       if (!inert && !view && resolved.command === 'build' && options.server) warnOnce(resolved.logger, printedWarnings)
     },
@@ -247,9 +257,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     resolveId: {
-      filter: { id: new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^${VIEW_ENTRY_ID}$|^${PANEL_MODULE_ID}$`) },
+      filter: { id: RESOLVE_IDS },
       handler(id, importer) {
-        if (inert) return null
+        if (inert || !RESOLVE_IDS.test(id)) return null
         // The dev panel's page script (dev only: nothing imports it in a build).
         if (id === PANEL_MODULE_ID && config.command === 'serve') return `\0${PANEL_MODULE_ID}`
         const views = resolveViewModules(id, { view, building: config.command === 'build' && this.environment.config.consumer === 'server' && !!options.apps })
@@ -311,9 +321,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     load: {
-      filter: { id: /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/(?:server-index|app-view-entry|app-views|dev-panel))(?:[?#].*)?$/ },
+      filter: { id: LOAD_IDS },
       async handler(id) {
-        if (inert) return null
+        if (inert || !LOAD_IDS.test(id)) return null
         if (id === `\0${PANEL_MODULE_ID}`) return PANEL_SOURCE
         const views = loadViewModules(id, options, view)
         if (views !== undefined) return views
@@ -365,9 +375,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
 
     transform: {
-      filter: { id: /\.[cm]?[jt]sx?(\?.*)?$/, code: RUNTIME_MODULE },
+      filter: { id: TRANSFORM_IDS, code: RUNTIME_MODULE },
       async handler(code, id) {
-        if (inert || id.includes('/node_modules/')) return null
+        if (inert || id.includes('/node_modules/') || !TRANSFORM_IDS.test(id) || !code.includes(RUNTIME_MODULE)) return null
         const target = this.environment.config.consumer === 'client' ? 'client' : 'server'
         // A runtime entry whose optional peer is missing: refused here, before Node links it and
         // keeps the failure for the life of the process (see missing-peer.ts).
@@ -501,6 +511,14 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
     },
   }
 }
+
+/*
+ * The ids each hook handles: its filter, and checked again in the hook for Vites that ignore
+ * hook filters (before 6.3), where every hook sees every id.
+ */
+const RESOLVE_IDS = new RegExp(`^${SERVER_INDEX_ID}$|\\.gen(?:\\.ts)?$|\\.json$|^node:process$|^${escapeRegExp(APP_VIEWS_MODULE)}$|^${VIEW_ENTRY_ID}$|^${PANEL_MODULE_ID}$`)
+const LOAD_IDS = /(?:\.(?:gen\.ts|json)|^\0virtual:mcp-bridge\/(?:server-index|app-view-entry|app-views|dev-panel))(?:[?#].*)?$/
+const TRANSFORM_IDS = /\.[cm]?[jt]sx?(\?.*)?$/
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')

@@ -13,6 +13,7 @@ import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { InlineConfig, Logger, Rolldown, UserConfig } from 'vite'
 import { McpBridgeBuildError } from './core/errors.ts'
+import { bundlerOptions } from './core/bundler.ts'
 import type { Manifest } from './core/codegen.ts'
 
 /** Where the marker sits in the inline config of a view build. */
@@ -51,7 +52,7 @@ export function viewBuildConfig(): UserConfig {
       sourcemap: false,
       reportCompressedSize: false,
       assetsInlineLimit: () => true,
-      rolldownOptions: { input: VIEW_ENTRY_ID, output: { format: 'es', codeSplitting: false } },
+      ...bundlerOptions({ input: VIEW_ENTRY_ID, output: { format: 'es' } }, { single: true }),
     },
   }
 }

@@ -187,22 +187,36 @@ describe('mcpBridge() on an older Vite', () => {
   type ConfigHook = (this: unknown, user: Record<string, unknown>, env: { command: 'build' | 'serve'; mode: string }) => unknown
   const configOf = (p: Plugin) => p.config as unknown as ConfigHook
 
-  it('refuses Vite 5–7 with what it needs and how to upgrade; under Vitest (any Vite) it stays inert', () => {
-    const old = { meta: { viteVersion: '5.2.0' } }
-    expect(() => configOf(mcpBridge()).call(old, {}, { command: 'build', mode: 'production' })).toThrow(
-      /^mcp-bridge needs Vite 8, and this app runs Vite 5\.2\.0\. .*npm install -D vite@\^8/,
-    )
-    expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '7.1.3' } }, {}, { command: 'serve', mode: 'development' })).toThrow(UnsupportedViteError)
-    expect(() => configOf(mcpBridge()).call(old, {}, { command: 'serve', mode: 'test' })).not.toThrow()
-    expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, {}, { command: 'build', mode: 'production' })).not.toThrow()
+  it("stays inert where the config is loaded by a tool with a Vite of its own (vite-node, Vitest, an old Storybook builder)", async () => {
+    const plugin = () => mcpBridge()
+    // Vite 7+ says which Vite runs the config: another major than the app's is a tool's own.
+    const foreign = plugin()
+    expect(configOf(foreign).call({ meta: { viteVersion: '5.4.21' } }, {}, { command: 'serve', mode: 'development' })).toBeUndefined()
+    expect((foreign.api as { options?: unknown }).options).toBeUndefined()
+    // Vite 5 says nothing, and resolves a config without environments: inert too, no throw.
+    const old = plugin()
+    configOf(old).call(undefined, {}, { command: 'serve', mode: 'development' })
+    const resolvedHook = old.configResolved as unknown as (this: unknown, c: Record<string, unknown>) => void
+    expect(() => resolvedHook.call(undefined, { root: process.cwd(), command: 'serve', logger: console, inlineConfig: {}, environments: { server: {} } })).not.toThrow()
+    // Inert: its hooks touch nothing (Vite 5 gives them no `this.environment`).
+    const transform = (old.transform as unknown as { handler: (this: unknown, code: string, id: string) => Promise<unknown> }).handler
+    await expect(transform.call({}, "import { createMcpTool } from '@mcp-bridge/runtime'", '/app/src/tool.ts')).resolves.toBeNull()
+    expect(configOf(plugin()).call(undefined, {}, { command: 'serve', mode: 'test' })).toBeUndefined()
+    expect(() => configOf(plugin()).call({ meta: { viteVersion: '8.3.8' } }, {}, { command: 'build', mode: 'production' })).not.toThrow()
   })
 
-  it('refuses an app whose zod is older than 4 (installed past the peer range), naming the version and the safe upgrade', () => {
+  it('refuses the app\'s own Vite 5 by name, with the upgrade line', () => {
+    const error = new UnsupportedViteError('5.4.21')
+    expect(error.code).toBe('VITE_VERSION_UNSUPPORTED')
+    expect(error.message).toMatch(/^mcp-bridge needs Vite 6, 7 or 8, and this app runs Vite 5\.4\.21\. .*npm install -D vite@\^6/)
+  })
+
+  it('refuses an app whose zod has no zod/v4 (older than 3.25.76), naming the version and the safe upgrade', () => {
     const root = tempProject('zod3')
     try {
       rmSync(join(root, 'node_modules', 'zod'))
       mkdirSync(join(root, 'node_modules', 'zod'))
-      writeFileSync(join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '3.25.76' }))
+      writeFileSync(join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '3.24.2' }))
       const error = (() => {
         try {
           configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'development' })
@@ -212,7 +226,10 @@ describe('mcpBridge() on an older Vite', () => {
       })()
       expect(error).toBeInstanceOf(UnsupportedZodError)
       expect(error!.code).toBe('ZOD_VERSION_UNSUPPORTED')
-      expect(error!.message).toMatch(/^mcp-bridge needs zod 4 \(\^4\.6\), and this app has zod 3\.25\.76\. .*npm install zod@\^4\.6.*@hookform\/resolvers@\^5\.1/)
+      expect(error!.message).toMatch(/^mcp-bridge needs zod 4 schemas — zod 4\.x, or zod 3\.25\.76\+ through `import \{ z \} from 'zod\/v4'` — and this app has zod 3\.24\.2, .*npm install zod@\^3\.25\.76/)
+      // zod 3.25.76 (its zod/v4 is zod 4) passes.
+      writeFileSync(join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '3.25.76' }))
+      expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'development' })).not.toThrow()
       // The repository's own zod 4 passes.
       expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root: tempProject('zod4') }, { command: 'serve', mode: 'development' })).not.toThrow()
     } finally {

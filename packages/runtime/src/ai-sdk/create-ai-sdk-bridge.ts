@@ -14,7 +14,7 @@
  */
 import { registryLimits } from '../chat/registry-limits.ts'
 import { randomUUID } from 'node:crypto'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { CallRegistry } from '../calls/call-registry.ts'
 import type { LiveCall } from '../calls/live-call.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'

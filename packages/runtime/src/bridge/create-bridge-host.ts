@@ -12,7 +12,7 @@
 import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { CallObserver } from './call-observer.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import { assertJsonSafe } from '../model-context/json-safe.ts'
 import {
   ConcurrentElicitationError,

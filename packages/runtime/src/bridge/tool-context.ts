@@ -5,7 +5,7 @@
  */
 import { createContext, scoped, type Operation } from 'effection'
 import type { McpAuth } from '../tool/caller-auth.ts'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
 import {
   LOG_LEVELS,

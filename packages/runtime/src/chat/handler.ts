@@ -5,7 +5,7 @@
  * unaffected. A turn that names a conversation is recorded in the store, and
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { registryLimits } from './registry-limits.ts'
 import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'

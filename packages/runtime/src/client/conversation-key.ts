@@ -5,7 +5,7 @@
  * "main" reveals nothing. Where nothing can be remembered (storage blocked, a server render) the
  * key lives as long as the page.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { conversationKeySchema, type ConversationKey } from '../protocol/chat-wire.ts'
 
 /** The part of the Web Storage API the key needs. */

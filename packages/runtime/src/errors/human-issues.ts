@@ -13,7 +13,7 @@
  * if (!parsed.success) showBesideFields(summarizeIssues(parsed.error.issues))
  * ```
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 
 type RawIssue = z.core.$ZodRawIssue & { origin?: string; maximum?: number | bigint; minimum?: number | bigint; format?: string; values?: unknown[]; expected?: string }
 

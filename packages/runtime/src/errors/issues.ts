@@ -3,7 +3,7 @@
  * are summarised once here and printed by one formatter, so every error message and every
  * refusal on the wire lists problems the same way.
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 
 /**
  * One validation problem: a dotted path (`seat`, `flights.0.price`; empty for the whole value) and a sentence.

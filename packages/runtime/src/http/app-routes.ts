@@ -4,7 +4,7 @@
  * Connect-style middleware, used by `serveApp` and by the Vite plugin in dev and preview.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import type { AppServer } from './app-server.ts'

@@ -9,7 +9,7 @@
  * and — behind proxies you run — reads the client's address from `X-Forwarded-For` / `Forwarded`.
  */
 import { isIPv4, isIPv6 } from 'node:net'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
 

@@ -11,7 +11,7 @@
  *
  * A refusal (a 403 from the handler) names the header, the value and the option to change.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'

@@ -17,7 +17,7 @@
  * issuer's introspection endpoint): the server never sees a password and keeps no token.
  */
 import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'

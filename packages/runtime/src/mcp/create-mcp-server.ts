@@ -13,7 +13,7 @@
 import { createScope, type Operation } from 'effection'
 import { startSpan } from '../telemetry/tracing.ts'
 import { loadOtel } from '../telemetry/otel.ts'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { LOG_LEVELS } from '../tool/context.ts'
 import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'

@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { clientAddressOf, recordClientAddress, type ClientKey } from '../http/client-address.ts'

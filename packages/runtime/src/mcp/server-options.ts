@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { loggerOption, stderrLogger, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import type { AnswerWait } from '../calls/parked-calls.ts'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'

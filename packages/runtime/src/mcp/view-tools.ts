@@ -11,7 +11,7 @@
  * Each waits at most `LONG_POLL_MS`, below the usual request timeouts of hosts.
  */
 import { until, type Operation } from 'effection'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/server'
 import { summarizeIssues, formatIssues } from '../errors/issues.ts'
 import { elicitResultSchema } from '../protocol/chat-wire.ts'

@@ -8,7 +8,7 @@
  * `GeneratedForm` in its place — the same form a tool without a plugin gets.
  */
 import type { Operation } from 'effection'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult } from '../tool/elicits.ts'

@@ -12,8 +12,9 @@
  * defined. `.messages()` returns a string (one user message), or messages with any MCP content;
  * it may be async. An immutable builder, like `createMcpTool`.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { isZodObject, zodTypeName } from '../schema/zod-to-json-schema.ts'
 import { toolNameProblem } from '../tool/tool-name.ts'
 import { promptMessageSchema, type PromptMessage } from './prompt-content.ts'
 
@@ -134,7 +135,8 @@ function builder(state: State): McpPromptBuilder<string, z.ZodObject> {
 
 /** Each field a string (MCP sends prompt arguments as strings): z.string, a z.enum of strings, optional or defaulted. */
 function checkArguments(name: string, schema: unknown): z.ZodObject {
-  if (!(schema instanceof z.ZodObject)) throw new PromptDefinitionError(name, '.arguments() takes a z.object({...}) of string fields')
+  // By zod's own type tag, never `instanceof`: the app's zod classes are not always ours (zod 3.25's `zod/v4`, two copies).
+  if (!isZodObject(schema)) throw new PromptDefinitionError(name, '.arguments() takes a z.object({...}) of string fields')
   const wrong = Object.entries(schema.shape as Record<string, z.ZodType>).filter(([, field]) => !isStringField(field))
   if (wrong.length > 0) {
     throw new PromptDefinitionError(
@@ -146,9 +148,20 @@ function checkArguments(name: string, schema: unknown): z.ZodObject {
 }
 
 function isStringField(field: z.ZodType): boolean {
-  const inner = field instanceof z.ZodOptional || field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field
-  if (inner instanceof z.ZodString) return true
-  return inner instanceof z.ZodEnum && Object.values(inner.enum as Record<string, unknown>).every((v) => typeof v === 'string')
+  const inner = unwrapOptional(field)
+  if (zodTypeName(inner) === 'string') return true
+  return zodTypeName(inner) === 'enum' && enumValues(inner).every((v) => typeof v === 'string')
+}
+
+/** The field inside `.optional()` / `.default()`. */
+function unwrapOptional(field: z.ZodType): z.ZodType {
+  const type = zodTypeName(field)
+  return type === 'optional' || type === 'default' ? ((field as unknown as { _zod: { def: { innerType: z.ZodType } } })._zod.def.innerType) : field
+}
+
+/** An enum's values, from its definition (`def.entries`). */
+function enumValues(field: z.ZodType): unknown[] {
+  return Object.values((field as unknown as { _zod: { def: { entries: Record<string, unknown> } } })._zod.def.entries)
 }
 
 function finish(state: State, body: PromptBody<unknown>): McpPrompt {
@@ -185,8 +198,8 @@ function finish(state: State, body: PromptBody<unknown>): McpPrompt {
 
 /** The options of an enum argument (optional or defaulted), or none. */
 function enumOptions(field: z.ZodType | undefined): string[] {
-  const inner = field instanceof z.ZodOptional || field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : field
-  return inner instanceof z.ZodEnum ? Object.values(inner.enum as Record<string, string>) : []
+  const inner = field && unwrapOptional(field)
+  return inner && zodTypeName(inner) === 'enum' ? (enumValues(inner) as string[]) : []
 }
 
 /** The options that begin with what was typed (ignoring case), in their order. */

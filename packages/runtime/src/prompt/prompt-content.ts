@@ -2,7 +2,7 @@
  * What a prompt's messages hold (MCP `PromptMessage`): a role and one piece of MCP content —
  * the same content a tool result may carry (`richContentSchema`).
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { richContentSchema, type RichContent } from '../sampling/content.ts'
 
 export const promptMessageSchema = z.object({ role: z.enum(['user', 'assistant']), content: richContentSchema })

@@ -7,7 +7,7 @@
  * The part is the call's place in the app's stored messages: a reload restores the question from
  * it, and the `token` in it is what lets this chat (and nobody else) answer or cancel the call.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { elicitRequestWireSchema, elicitResultSchema, type ElicitRequestWire, type ElicitResultWire } from './chat-wire.ts'
 
 /** Marks an output as ours (a part of another tool, or an app's own output, is left alone). */

@@ -9,7 +9,7 @@
  * state-changing part of a request (an answer, an abort) carries the token the server issued
  * with the call's `tool_call` event.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { mcpMessageSchema } from '../sampling/content.ts'
 import { LOG_LEVELS } from '../tool/context.ts'
 

@@ -4,7 +4,7 @@
  * Messages use content blocks throughout: a tool call is a `tool_use` block in an
  * assistant message, its answer a `tool_result` block in the next user message.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 
 export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() })
 export const imageContentSchema = z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() })

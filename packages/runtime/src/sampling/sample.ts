@@ -5,7 +5,7 @@
  * well-formed (every tool_use must be followed by its tool_result) without repeating the data.
  */
 import { useAbortSignal, type Operation } from 'effection'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { SamplingResponseError, SamplingSchemaError, ToolContextUsageError } from '../errors/call-errors.ts'
 import { summarizeIssues } from '../errors/issues.ts'
 import { toJsonSchema } from '../schema/zod-to-json-schema.ts'

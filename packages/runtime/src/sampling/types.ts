@@ -3,7 +3,7 @@
  * host supplies the model. With a `schema`, the model is asked to call the reserved
  * `__schema__` tool and its input is validated and returned as `parsed`.
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { McpMessage } from './content.ts'
 
 /** The reserved tool name used to get structured output from any model. */

@@ -6,7 +6,7 @@
  *   to carry on (`unrepresentable: 'any'`) and record where each such node is, so a report can
  *   point at every offending property at once.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { encodePointerToken } from './inline-refs.ts'
 import type { JsonSchema } from './json-schema.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'

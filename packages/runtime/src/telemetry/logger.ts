@@ -5,7 +5,7 @@
  * console. Lines written while a traced operation runs carry its `trace_id` and `span_id`, so a
  * log line finds its trace (see `tracing.ts`).
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { activeTraceIds } from './otel.ts'
 
 /** Fields of an entry: what a log search filters on (`callId`, `tool`, `err`, …). */

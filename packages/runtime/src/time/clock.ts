@@ -12,7 +12,7 @@
  * ```
  */
 import { action, type Operation } from 'effection'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 
 /**
  * The one clock of the runtime (`now`, `sleep`): the chat handler, the MCP server and the stores take one as `clock`; tests give `createTestClock()`.

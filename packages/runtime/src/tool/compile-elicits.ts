@@ -9,7 +9,7 @@ import { analyzeContextSchema, analyzeResponseSchema } from '../schema/analyze-e
 import { isPlainObject, type ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { ElicitViolation, Violation } from '../schema/violation.ts'
 import { isZod4Schema } from '../schema/zod-to-json-schema.ts'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 
 /** One elicitation key, compiled. */
 export interface CompiledElicit {

@@ -4,7 +4,7 @@
  * and no model there.
  */
 import type { Operation } from 'effection'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { McpAuth } from './caller-auth.ts'
 import type { SampleOptions, SampleResult, StructuredSampleOptions } from '../sampling/types.ts'
 import type {

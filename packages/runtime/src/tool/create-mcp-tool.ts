@@ -7,7 +7,7 @@
  * Every step also validates at run time, for JavaScript callers and values built dynamically.
  */
 import type { Operation } from 'effection'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import { UNREPRESENTABLE_FIXES } from '../schema/elicitation-rules.ts'

@@ -4,7 +4,7 @@
  * model) and in `runMcpTool`. A plugin handler reads `context` typed, and `params` / `handoff`
  * to show the call's arguments and a handoff tool's `before()` data.
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
 import type { UntypedContext } from './elicits.ts'
 import type { RenderedPlainForm } from './plain-form.ts'

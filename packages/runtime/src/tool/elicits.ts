@@ -3,7 +3,7 @@
  * zod object (the response schema) or as `{ response, context }` when the tool passes typed
  * data along for a rich UI. Everything else is derived from these two forms.
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 
 /** A response schema: a flat z.object (checked against the MCP rules at definition time). */
 export type ElicitResponseSchema = z.ZodObject

@@ -5,7 +5,7 @@
  * `AnyMcpTool`, which registries and hosts take.
  */
 import type { Operation } from 'effection'
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { ToolAnnotations, ToolIcon } from './tool-metadata.ts'
 import type { ElicitViolation } from '../schema/violation.ts'

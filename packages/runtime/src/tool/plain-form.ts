@@ -11,7 +11,7 @@
  * Declared once per key with `.plainForm({...})`, so `mcp-bridge check` sees which fields have
  * choices, and warns about a free id-like string that has none (`plainFormWarnings`).
  */
-import type { z } from 'zod'
+import type { z } from 'zod/v4'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'

@@ -4,7 +4,7 @@
  * result (`.returns()` → MCP `outputSchema`; the result is validated against it and sent as
  * `structuredContent`). Validated when the tool is defined, like everything else in the builder.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 
 /** MCP tool annotations (2025-11-25): hints for clients; never a security boundary. */

@@ -9,7 +9,7 @@
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { summarizeIssues, formatIssues } from '../errors/issues.ts'
 import { richContentSchema, type RichContent } from '../sampling/content.ts'
-import { z } from 'zod'
+import { z } from 'zod/v4'
 
 /**
  * A tool result of MCP content blocks with an optional structured value, as `withContent(...)` makes it.

@@ -24,7 +24,10 @@ import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
-import { createBuilder, type BuildEnvironmentOptions, type Plugin, type ViteBuilder } from 'vite'
+// A namespace import: linking never fails on an export an older Vite lacks (see load-modules.ts).
+import * as vite from 'vite'
+import type { BuildEnvironmentOptions, Plugin, ViteBuilder } from 'vite'
+import { bundlerOptions, onRolldown } from './bundler.ts'
 import { OptionsError } from './errors.ts'
 import { createViteModuleLoader, isAppFile, lazyModuleLoader, LOADER_ENV_FLAG, runtimeExternal, withTimeout, type ModuleLoader, type ModuleLoaderOptions } from './load-modules.ts'
 
@@ -142,7 +145,7 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     let builder: ViteBuilder
     try {
       // The app's config is loaded once; each batch is one more build of the same environment.
-      builder = await createBuilder(
+      builder = await vite.createBuilder(
         { root, configFile: options.configFile, configLoader: options.configLoader ?? 'runner', logLevel: 'silent', clearScreen: false, publicDir: false, plugins: [bundleOnly(setup)] },
         true,
       )
@@ -267,11 +270,10 @@ function processAlive(pid: number): boolean {
  * Set from a plugin, last, for the same reason as the module runner's (`load-modules.ts`).
  */
 function bundleBuild(build: BuildEnvironmentOptions | undefined, outDir: string): BuildEnvironmentOptions {
-  const rolldownOptions = {
-    ...build?.rolldownOptions,
-    input: { 'load-all': ENTRY },
-    output: { format: 'esm' as const, entryFileNames: '[name].mjs', codeSplitting: false },
-  }
+  const options = bundlerOptions(
+    { ...(onRolldown ? build?.rolldownOptions : build?.rollupOptions), input: { 'load-all': ENTRY }, output: { format: 'esm', entryFileNames: '[name].mjs' } },
+    { single: true },
+  )
   return {
     ...build,
     ssr: true,
@@ -286,8 +288,7 @@ function bundleBuild(build: BuildEnvironmentOptions | undefined, outDir: string)
     ssrManifest: false,
     reportCompressedSize: false,
     watch: null,
-    rolldownOptions,
-    rollupOptions: rolldownOptions,
+    ...options,
   }
 }
 

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs'
 import { toolNameProblem } from '@mcp-bridge/runtime/build'
 import { chainOf, factoryOf, hasBindings, objectKeys, runtimeBindings, type Step } from './chains.ts'
 import type { Diagnostic, SourceLocation } from './diagnostics.ts'
+import { SourceParseError } from './errors.ts'
 import { keyName, type EsNode } from './estree.ts'
 import { SourceReader, type ParseCache, type ParsedSource } from './parsed-source.ts'
 import { mayContainTools, PLUGIN_FACTORY, PROMPT_FACTORY, RESOURCE_FACTORY, RUNTIME_MODULE, TOOL_FACTORY } from './patterns.ts'
@@ -165,14 +166,12 @@ function readIfPresent(file: string): string | undefined {
 
 /** A file oxc cannot parse: said at the place it names (the build would fail there too). */
 function parseFailure(file: string, code: string, error: unknown): Diagnostic {
-  const { message, pos } = error as { message?: string; pos?: number }
-  // "Parse failed with 1 error:\nExpected `)` but found `EOF`\n1: ..." — the second line says it.
-  const what = String(message ?? error).split('\n')[1] ?? String(message ?? error)
-  const offset = typeof pos === 'number' ? Math.min(pos, code.length) : 0
+  if (!(error instanceof SourceParseError)) throw error
+  const offset = Math.min(error.pos, code.length)
   const before = code.slice(0, offset)
   const line = before.split('\n').length
   const column = offset - before.lastIndexOf('\n')
-  return { file, line, column, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `This file does not parse: ${what}` }
+  return { file, line, column, severity: 'error', code: 'MODULE_LOAD_FAILED', message: error.message }
 }
 
 /**

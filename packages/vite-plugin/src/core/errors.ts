@@ -18,15 +18,15 @@ export class McpBridgeBuildError extends McpBridgeError {
 /** `mcpBridge({...})` / the CLI were given options they cannot use: the runtime's one options error. */
 export { OptionsError } from '@mcp-bridge/runtime/build'
 
-/** The app runs a Vite older than the one the plugin is built on. */
+/** The app runs a Vite older than 6, which has no environments API. */
 export class UnsupportedViteError extends McpBridgeError {
   readonly code = 'VITE_VERSION_UNSUPPORTED'
   constructor(found: string) {
     super(
-      `mcp-bridge needs Vite 8, and this app runs Vite ${found}. The plugin parses tool files with the oxc parser Vite 8 ships ` +
-        '(through rolldown) and builds the client and the server as Vite 8 environments; Vite 5–7 have neither. Upgrade with ' +
-        '`npm install -D vite@^8 @vitejs/plugin-react@latest` (check that your other Vite plugins support Vite 8). ' +
-        "Vitest's own Vite may be older: under Vitest the plugin stays inert, so an app's tests are not affected.",
+      `mcp-bridge needs Vite 6, 7 or 8, and this app runs Vite ${found}. The plugin builds the client and the server as Vite ` +
+        'environments (the API Vite 6 introduced); Vite 5 and older have none. Upgrade with `npm install -D vite@^6` (or newer) ' +
+        'and a matching `@vitejs/plugin-react` (check that your other Vite plugins support it). Tools that load your config with ' +
+        'a Vite of their own (Vitest, vite-node, Storybook) are not affected: there the plugin stays inert.',
     )
   }
 }
@@ -36,10 +36,9 @@ export class UnsupportedZodError extends McpBridgeError {
   readonly code = 'ZOD_VERSION_UNSUPPORTED'
   constructor(found: string) {
     super(
-      `mcp-bridge needs zod 4 (^4.6), and this app has zod ${found}. Tool schemas are zod 4 schemas: their types, their ` +
-        "JSON Schema and their descriptions come from zod 4, and zod 3.25's `zod/v4` is an early preview of it whose types and " +
-        'metadata do not carry over. Upgrade with `npm install zod@^4.6`, and the libraries that read your zod schemas with it ' +
-        '(`@hookform/resolvers@^5.1` for react-hook-form: its older versions throw on zod 4 instead of showing field errors). ' +
+      `mcp-bridge needs zod 4 schemas — zod 4.x, or zod 3.25.76+ through \`import { z } from 'zod/v4'\` — and this app has zod ${found}, ` +
+        'which has neither. Tool schemas give the tools their types, JSON Schema and form labels. Upgrade with ' +
+        '`npm install zod@^3.25.76` (your zod 3 code keeps working; write tools with `zod/v4`) or `npm install zod@^4`. ' +
         'README: "Apps on zod 3".',
     )
   }
@@ -77,4 +76,27 @@ export class RuntimeVersionMismatchError extends McpBridgeError {
 export function pairOf(version: string): string {
   const [major, minor] = version.split('.')
   return major === '0' ? `0.${minor}.x` : `${major}.x`
+}
+
+/** A source file has a syntax error (discovery reports it at its place as a diagnostic). */
+export class SourceParseError extends McpBridgeError {
+  readonly code = 'SOURCE_PARSE_FAILED'
+  constructor(
+    readonly reason: string,
+    /** Offset in the source where the parser stopped. */
+    readonly pos: number,
+  ) {
+    super(`This file does not parse: ${reason}`)
+  }
+}
+
+/** oxc's native parser did not load (an install that skipped its platform package). */
+export class ParserUnavailableError extends McpBridgeError {
+  readonly code = 'PARSER_UNAVAILABLE'
+  constructor(cause: unknown) {
+    super(
+      `mcp-bridge could not load its parser, oxc-parser: ${(cause as Error)?.message ?? String(cause)}. It ships a native binding per platform ` +
+        'as an optional dependency; reinstall with optional dependencies (`npm install --include=optional`, and no `--omit=optional`).',
+    )
+  }
 }

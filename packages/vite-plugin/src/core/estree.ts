@@ -1,35 +1,27 @@
 /**
- * The little discovery and the split need from an ESTree AST (oxc's, through rolldown — the
- * parser Vite ships): a loose node shape and a walk that knows each node's parent.
+ * The little discovery and the split need from an ESTree AST: a loose node shape, the parse,
+ * and a walk that knows each node's parent.
  *
- * The parser is Vite's own copy of rolldown, resolved from where the app's `vite` is installed:
- * no second rolldown (and native binding) beside Vite's, no version of ours to drift from it.
- * Its `parseAst` entry is imported directly rather than through `vite`, which takes ~8× longer
- * to load: a cold `mcp-bridge check` pays for the parser, not for Vite.
+ * The parser is oxc (`oxc-parser`, the parser Vite 8 itself ships inside rolldown), a dependency
+ * of ours rather than Vite's copy, so tool files parse the same on Vite 6, 7 and 8 (Vite 6 and
+ * 7 ship Rollup's parser, which reads no TypeScript). Its ESTree output is the one rolldown's
+ * `parseAst` gives. Loaded once, when this module is: a cold `mcp-bridge check` pays for the
+ * parser, not for Vite.
  */
-import { createRequire } from 'node:module'
-import { pathToFileURL } from 'node:url'
-import { UnsupportedViteError } from './errors.ts'
+import { SourceParseError, ParserUnavailableError } from './errors.ts'
 
-function viteVersion(): string {
-  try {
-    return (createRequire(import.meta.url)('vite/package.json') as { version: string }).version
-  } catch {
-    return 'unknown (not installed?)'
-  }
+type Lang = 'js' | 'jsx' | 'ts' | 'tsx'
+interface OxcError {
+  message: string
+  labels?: { start: number }[]
 }
+type ParseSync = (file: string, code: string, options: { lang: Lang; sourceType: 'module'; astType: 'ts'; preserveParens: false }) => { program: unknown; errors: OxcError[] }
 
-type ParseAst = (code: string, options: { lang: 'js' | 'jsx' | 'ts' | 'tsx'; sourceType: 'module' }) => unknown
-
-/** Vite 8's parser; missing under an older Vite (the plugin then refuses to run, saying why). */
-const parseAst: ParseAst | undefined = await (async () => {
-  try {
-    const viteRequire = createRequire(createRequire(import.meta.url).resolve('vite/package.json'))
-    return ((await import(pathToFileURL(viteRequire.resolve('rolldown/parseAst')).href)) as { parseAst: ParseAst }).parseAst
-  } catch {
-    return undefined
-  }
-})()
+/** oxc's parser; undefined if its native binding could not load (said when a file is parsed). */
+const parser: { parseSync: ParseSync } | { failed: unknown } = await import('oxc-parser').then(
+  (m) => ({ parseSync: (m as unknown as { parseSync: ParseSync }).parseSync }),
+  (error: unknown) => ({ failed: error }),
+)
 
 export interface EsNode {
   type: string
@@ -42,12 +34,19 @@ export function isNode(value: unknown): value is EsNode {
   return typeof value === 'object' && value !== null && typeof (value as EsNode).type === 'string' && typeof (value as EsNode).start === 'number'
 }
 
-/** Parse a module; the language follows the file's extension (TSX when unsure: it accepts the most). */
+/**
+ * Parse a module; the language follows the file's extension (TSX when unsure: it accepts the
+ * most). A syntax error throws `SourceParseError` with oxc's first message and its offset.
+ */
 export function parseModule(code: string, id: string): EsNode {
   const ext = /\.([cm]?[jt]sx?)(?:\?.*)?$/.exec(id)?.[1] ?? 'tsx'
-  const lang = ext.endsWith('x') ? (ext.includes('t') ? 'tsx' : 'jsx') : ext.includes('t') ? 'ts' : 'js'
-  if (!parseAst) throw new UnsupportedViteError(viteVersion())
-  return parseAst(code, { lang, sourceType: 'module' }) as unknown as EsNode
+  const lang: Lang = ext.endsWith('x') ? (ext.includes('t') ? 'tsx' : 'jsx') : ext.includes('t') ? 'ts' : 'js'
+  if ('failed' in parser) throw new ParserUnavailableError(parser.failed)
+  // Parens are not kept as nodes (as rolldown's parseAst): `(a).b` is a member of `a`.
+  const { program, errors } = parser.parseSync(id.replace(/[?#].*$/, ''), code, { lang, sourceType: 'module', astType: 'ts', preserveParens: false })
+  const first = errors[0]
+  if (first) throw new SourceParseError(first.message, first.labels?.[0]?.start ?? 0)
+  return program as EsNode
 }
 
 /** Visit every node depth-first, with its parent. */

@@ -7,7 +7,10 @@
  * as in the app, and the loaded modules live in their own module graph, apart from the build's.
  * Each import has a time limit so a module that never settles cannot hang the build.
  */
-import { createServer, isRunnableDevEnvironment, type Plugin, type ViteDevServer } from 'vite'
+// A namespace import: linking never fails on an export an older Vite lacks (the plugin's entry
+// reaches this module, and must load under Vite 5 to say it is unsupported).
+import * as vite from 'vite'
+import type { Plugin, ViteDevServer } from 'vite'
 import { RUNTIME_MODULE } from './patterns.ts'
 import { ModuleLoadTimeoutError, ModuleLoaderUnavailableError } from './errors.ts'
 
@@ -118,7 +121,7 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
   process.env[LOADER_ENV_FLAG] = '1'
   let server: ViteDevServer
   try {
-    server = await createServer({
+    server = await vite.createServer({
       root,
       configFile: options.configFile,
       // The runner loader transforms the app's config and what it imports (TypeScript included),
@@ -134,7 +137,7 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
     else process.env[LOADER_ENV_FLAG] = previous
   }
   const env = server.environments.ssr
-  if (!env || !isRunnableDevEnvironment(env)) {
+  if (!env || !vite.isRunnableDevEnvironment(env)) {
     await server.close()
     throw new ModuleLoaderUnavailableError('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
   }

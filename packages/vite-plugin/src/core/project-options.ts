@@ -3,7 +3,7 @@
  * was given in the app's Vite config, overridden by flags. Reading the config is what keeps the
  * CLI and the plugin generating the same files for the same app.
  */
-import { resolveConfig } from 'vite'
+import * as vite from 'vite'
 import { LOADER_ENV_FLAG } from './load-modules.ts'
 import { resolveOptions, type McpBridgeOptions, type ResolvedOptions } from './options.ts'
 
@@ -16,7 +16,7 @@ export async function readViteConfig(root: string): Promise<{ userOptions: Recor
   // The plugin instance in the config stays inert while we only read its options.
   process.env[LOADER_ENV_FLAG] = '1'
   try {
-    const config = await resolveConfig({ root, logLevel: 'silent', configLoader: 'runner' }, 'build')
+    const config = await vite.resolveConfig({ root, logLevel: 'silent', configLoader: 'runner' }, 'build')
     const plugin = config.plugins.find((p) => p.name === 'mcp-bridge')
     const user = (plugin?.api as { userOptions?: unknown } | undefined)?.userOptions
     return { userOptions: user && typeof user === 'object' ? (user as Record<string, unknown>) : undefined, cacheDir: config.cacheDir }

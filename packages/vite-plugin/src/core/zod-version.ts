@@ -1,7 +1,8 @@
 /**
- * The zod an app resolves, read from its root: a zod 3 there (installed past our peer range with
- * `--legacy-peer-deps`, or kept by an override) would fail later as type errors deep in the tool
- * types and as forms without labels; said at once instead, with how to upgrade.
+ * The zod an app resolves, read from its root. Tools are zod 4 schemas: `zod` 4.x, or `zod/v4`
+ * of zod 3.25.76+ (what zod ships for libraries and apps moving over). An older zod (installed
+ * past our peer range with `--legacy-peer-deps`, or kept by an override) would fail later as type
+ * errors deep in the tool types and as forms without labels; said at once instead, with how to upgrade.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -17,7 +18,12 @@ export function appZodVersion(root: string): string | undefined {
   }
 }
 
-/** Whether `version` is older than zod 4. */
+/** The oldest zod whose `zod/v4` the runtime reads schemas with. */
+export const OLDEST_ZOD = '3.25.76'
+
+/** Whether `version` is older than `OLDEST_ZOD` (so it has no usable `zod/v4`). */
 export function isBeforeZod4(version: string): boolean {
-  return Number(version.split('.')[0]) < 4
+  const [major = 0, minor = 0, patch = 0] = version.split(/[.-]/).map(Number)
+  if (major !== 3) return major < 3
+  return minor < 25 || (minor === 25 && patch < 76)
 }

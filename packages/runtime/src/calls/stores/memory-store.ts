@@ -5,7 +5,7 @@
  * Memory is bounded: expired records are swept as new ones arrive, and at most `maxConversations`
  * conversations are kept (any client can start one), the least recently saved going first.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'

@@ -15,7 +15,7 @@
  * with an append-only file (`appendonly yes`). At connect the store asks Redis (`CONFIG GET`)
  * and warns once when it keeps none; a managed Redis that refuses `CONFIG` is taken at its word.
  */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import { consoleLogger } from '../../telemetry/logger.ts'
 import { summarizeIssues } from '../../errors/issues.ts'
 import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore } from './call-store.ts'

@@ -1,5 +1,5 @@
 /** The `store` option of the chat handler and the MCP server: anything with the CallStore methods. */
-import { z } from 'zod'
+import { z } from 'zod/v4'
 import type { CallStore } from './call-store.ts'
 
 const METHODS = ['create', 'get', 'update', 'lock', 'renew', 'unlock', 'lockHolder', 'getConversation', 'putConversation', 'close'] as const
