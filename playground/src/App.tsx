@@ -15,6 +15,7 @@ import { clientPlugins } from './mcp-bridge/client.gen.ts'
 import { Composer } from './components/Composer.tsx'
 import { ToolCard } from './components/ToolCard.tsx'
 import { ConversationList } from './components/ConversationList.tsx'
+import { UserMenu } from './components/UserMenu.tsx'
 import { EditMessage, MessageActions } from './components/MessageActions.tsx'
 
 // The markdown renderer loads with the first reply, in its own chunk (the first page stays small).
@@ -97,6 +98,7 @@ export function App() {
             New chat
           </button>
         )}
+        <UserMenu />
       </header>
       {showChats && <ConversationList chat={chat} onOpened={() => setShowChats(false)} />}
       {/* The main landmark holds the conversation (a log) and the composer, so all content is in landmarks. */}

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { tmpdir } from 'node:os'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { launchChromium } from './support/browser.ts'
@@ -995,6 +996,64 @@ describe('the built playground (npm run build && npm run serve)', () => {
       cluster.child.kill('SIGTERM')
     }
   }, 120_000)
+
+  // Uses the build of the tests above.
+  it('signed in on the cluster: Ada\'s booking is asked on one instance, answered on the other, and in her name; Bob, holding her conversation\'s key and the call\'s token, sees nothing and can answer nothing', async () => {
+    const port = await freePort()
+    const cluster = await startServer(['scripts/cluster.mjs'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `cluster: http://127.0.0.1:${port}/`, timeoutMs: 60_000, what: 'scripts/cluster.mjs' })
+    const base = `http://127.0.0.1:${port}/`
+    const signedIn = async (user: string) => {
+      const context = await browser.newContext({ viewport: { width: 900, height: 1000 } })
+      await context.addCookies([{ name: 'playground_user', value: user, url: base }])
+      return { context, page: await context.newPage() }
+    }
+    const ada = await signedIn('ada')
+    const bob = await signedIn('bob')
+    try {
+      const served: string[] = []
+      ada.page.on('response', (r) => r.url().includes('/api/chat') && r.request().method() === 'POST' && served.push(r.headers()['x-served-by'] ?? '?'))
+      await ada.page.goto(base)
+      await expect(ada.page.getByLabel('Signed in as').inputValue()).resolves.toBe('ada')
+      await ada.page.getByLabel('Message').fill('Book a flight from Oslo to Berlin')
+      await ada.page.getByLabel('Message').press('Enter')
+      await ada.page.getByRole('button', { name: /JetStream JS-501/ }).click()
+      await ada.page.getByRole('grid', { name: 'Cabin' }).waitFor()
+
+      // What Bob could steal from Ada's browser: her conversation's key, and through it the call's token.
+      const key = JSON.parse((await ada.page.evaluate(() => localStorage.getItem('mcp-bridge:chat:playground')))!) as { id: string; secret: string }
+      const snapshot = (await (await ada.context.request.get(`${base}api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } })).json()) as { messages: unknown[]; events: Array<{ type: string; callId?: string; token?: string; request?: { id: string } }> }
+      const call = snapshot.events.findLast((e) => e.type === 'tool_call')!
+      const question = snapshot.events.findLast((e) => e.type === 'elicit_request')!
+      expect(call.token).toBeTruthy()
+
+      // Bob's page, with Ada's key planted in it, restores nothing of hers.
+      await bob.page.addInitScript((k) => localStorage.setItem('mcp-bridge:chat:playground', k), JSON.stringify(key))
+      await bob.page.goto(base)
+      await bob.page.getByText('Try one of these:').waitFor({ timeout: 15_000 })
+      await expect(bob.page.getByRole('grid', { name: 'Cabin' }).count()).resolves.toBe(0)
+      expect((await bob.context.request.get(`${base}api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } })).status()).toBe(404)
+      // Bob answering Ada's seat question with her call's token, on whichever instance: refused, nothing changed.
+      for (let i = 0; i < 2; i++) {
+        const refused = await bob.context.request.post(`${base}api/chat`, {
+          data: { messages: snapshot.messages, elicitResponses: [{ callId: call.callId, elicitId: question.request!.id, token: call.token, result: { action: 'accept', content: { row: 1, seat: 'A' } } }] },
+        })
+        const events = (await refused.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; code?: string })
+        expect(events.find((e) => e.type === 'elicit_refused')).toMatchObject({ code: 'FORBIDDEN' })
+      }
+
+      // Ada's seat map is still hers: she books, on the other instance, in her name.
+      await ada.page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+      await ada.page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+      await ada.page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 30_000 })
+      await ada.page.getByLabel('Booking confirmation').getByText('Ada Lovelace').waitFor()
+      expect(new Set(served)).toEqual(new Set(['A', 'B']))
+      await ada.page.screenshot({ path: join(tmpdir(), 'mcp-bridge-signed-in-ada.png') })
+    } finally {
+      await ada.context.close()
+      await bob.context.close()
+      cluster.child.kill('SIGTERM')
+    }
+  }, 180_000)
 })
 
 describe("docs (The chat server): the chat protocol's curl example", () => {

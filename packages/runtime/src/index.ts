@@ -64,7 +64,7 @@ export type {
   StepInfo,
   ToolCallInfo,
 } from './tool/context.ts'
-export type { McpAuth } from './tool/caller-auth.ts'
+export type { AppCaller, Authenticate, CallerAuth, McpAuth } from './tool/caller-auth.ts'
 
 export { McpBridgeError, ToolProblemError } from './errors/mcp-bridge-error.ts'
 export type { IssueSummary } from './errors/issues.ts'

@@ -6,6 +6,8 @@ interface Booking {
   price: number
   route: string
   departs: string
+  /** The signed-in user the ticket is for. */
+  passenger?: string
 }
 
 export function isBooking(value: unknown): value is Booking {
@@ -20,6 +22,12 @@ export function Confirmation({ booking }: { booking: Booking }) {
       <dl>
         <dt>Ticket</dt>
         <dd>{booking.ticketNumber}</dd>
+        {booking.passenger && (
+          <>
+            <dt>Passenger</dt>
+            <dd>{booking.passenger}</dd>
+          </>
+        )}
         <dt>Flight</dt>
         <dd>
           {booking.flight} · {booking.route} · {booking.departs}

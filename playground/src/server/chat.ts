@@ -8,6 +8,7 @@ import { createChatHandler, createAiSdkModel, type ChatModel } from '@mcp-bridge
 import { serverTools } from '../mcp-bridge/server.gen.ts'
 import { chooseStore } from './store.ts'
 import { demoModel } from './demo-model.ts'
+import { authenticate } from './demo-users.ts'
 
 export function chooseModel(env: Record<string, string | undefined> = process.env): ChatModel {
   if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) return demoModel
@@ -25,5 +26,7 @@ export const chat = createChatHandler({
   tools: serverTools,
   model: chooseModel(),
   store,
+  // Who is signed in (the header's demo users): tools read it as ctx.auth, and a call is theirs alone.
+  authenticate,
   system: 'You are a travel assistant. Use the tools to book flights, pick colors, collect ratings and build reports.',
 })

@@ -15,6 +15,7 @@
 import { registryLimits } from '../chat/registry-limits.ts'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod/v4'
+import { functionOption } from '../schema/function-option.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import type { LiveCall } from '../calls/live-call.ts'
 import { callStoreOption } from '../calls/stores/store-option.ts'
@@ -37,6 +38,7 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { withChoices } from '../tool/plain-form.ts'
 import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from '../protocol/ai-sdk-shapes.ts'
 import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
+import { callerOf, type Authenticate, type CallerAuth } from '../tool/caller-auth.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
 /**
@@ -70,6 +72,13 @@ export interface AiSdkBridgeOptions<T extends AnyMcpTool | McpPlugin = AnyMcpToo
   model?: AiSdkLanguageModel
   /** Where calls are kept (default: memory). `createSqliteStore` for one server, `createRedisStore` for several. */
   store?: CallStore
+  /**
+   * Who is signed in, from the app's session (a cookie, a header), read from `prepare`'s
+   * `request`: `{ subject, scopes?, extra? }`, or `undefined` for nobody. Tools read it as
+   * `ctx.auth`; a call a signed-in user started is theirs alone (another user's answer or cancel
+   * is refused, even with the call's token). Throwing refuses the request (`UNAUTHENTICATED`).
+   */
+  authenticate?: Authenticate
   limits?: Partial<AiSdkBridgeLimits>
   /** Where the server's own messages go (pino's signature). Default: the console. */
   logger?: McpBridgeLogger
@@ -87,6 +96,8 @@ export interface PrepareOptions<M extends UiMessageLike = UiMessageLike> {
   writer: UiStreamWriterLike
   /** Who sent it, for `limits.maxCallsPerClient` (a session or user id). Without it each call counts apart. */
   client?: string
+  /** The route's request: with `authenticate`, who sent it (required then). */
+  request?: Request
 }
 
 /** The ToolSet `streamText` takes, by tool name. */
@@ -148,6 +159,7 @@ const optionsSchema = z
       .optional(),
     logger: loggerOption.optional(),
     clock: clockOption.optional(),
+    authenticate: functionOption().optional(),
   })
   .strict()
 
@@ -157,6 +169,7 @@ const prepareSchema = z.object({
     message: "takes createUIMessageStream's writer ({ execute: ({ writer }) => ... })",
   }),
   client: z.string().min(1).max(500).optional(),
+  request: z.custom<Request>((r) => r instanceof Request, { message: "takes the route's Request (what `authenticate` reads)" }).optional(),
 })
 
 const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
@@ -233,14 +246,14 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
    * Without a client key each call counts as its own client: one shared key would let any one
    * person's calls use up everybody's share (only `limits.maxActiveCalls` bounds them then).
    */
-  function toolSet(client: string | undefined): AiSdkTools<T> {
+  function toolSet(client: string | undefined, caller: CallerAuth | undefined): AiSdkTools<T> {
     const set: Record<string, AiSdkToolLike> = {}
     for (const tool of tools.values()) {
       set[tool.name] = {
         ...(tool.description !== undefined && { description: tool.description }),
         ...(tool.title !== undefined && { title: tool.title }),
         inputSchema: aiSdkInputSchema(tool.jsonSchema.parameters as Record<string, unknown>),
-        execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client ?? `call:${randomUUID()}`, abortSignal),
+        execute: (input, { toolCallId, abortSignal }) => runTool(tool, input, toolCallId, client ?? `call:${randomUUID()}`, caller, abortSignal),
         // The model reads the result, never the call's token.
         toModelOutput: ({ output }) => {
           const ours = readToolOutput(output)
@@ -252,10 +265,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     return set as AiSdkTools<T>
   }
 
-  async function* runTool(tool: AnyMcpTool, input: unknown, toolCallId: string, client: string, signal: AbortSignal | undefined): AsyncGenerator<McpBridgeToolOutput> {
+  async function* runTool(tool: AnyMcpTool, input: unknown, toolCallId: string, client: string, caller: CallerAuth | undefined, signal: AbortSignal | undefined): AsyncGenerator<McpBridgeToolOutput> {
     let call: LiveCall<undefined> & { token: string }
     try {
-      call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, origin: { aiSdkToolCallId: toolCallId } })
+      call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, ...(caller && { auth: caller }), origin: { aiSdkToolCallId: toolCallId } })
     } catch (error) {
       // A refusal (limits) or bad arguments: the model reads why, as after any failed tool.
       yield endedOutput({ callId: toolCallId, token: 'none' }, (error as Error).message)
@@ -280,6 +293,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     if (!parsed.success) throw new OptionsError('bridge.prepare', summarizeIssues(parsed.error.issues))
     const { writer } = given
     const { client } = given
+    if (options.authenticate && !given.request) {
+      throw new OptionsError('bridge.prepare', { option: 'request', problem: "`request` is required with createAiSdkBridge({ authenticate }): pass the route's Request, so calls are bound to who is signed in" })
+    }
+    const caller = given.request ? await callerOf(options.authenticate, given.request) : undefined
     const messages = given.messages.map((m) => ({ ...m, parts: [...m.parts] }) as M)
     const lastIndex = messages.length - 1
     const last = messages[lastIndex]
@@ -293,7 +310,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
         if (!output) continue
         let now = output
         if (index === lastIndex && (output.status === 'answered' || output.status === 'cancel-requested')) {
-          now = output.status === 'answered' ? await answer(output, part, writer) : await cancel(output)
+          now = output.status === 'answered' ? await answer(output, part, writer, caller) : await cancel(output, caller)
           writer.write({ type: 'tool-output-available', toolCallId: part.toolCallId!, output: now })
         }
         if (now.status === 'input-required' || now.status === 'answered' || now.status === 'cancel-requested') {
@@ -306,16 +323,16 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     if (openElsewhere && last?.role === 'user') {
       // As in mcp-bridge's own chat: the model cannot be called over an unanswered tool call.
       writer.write({ type: 'error', errorText: 'A tool call is waiting for your answer; answer or cancel it before sending a new message.' })
-      return { callModel: false, messages, tools: toolSet(client) }
+      return { callModel: false, messages, tools: toolSet(client, caller) }
     }
-    return { callModel: open === 0, messages, tools: toolSet(client) }
+    return { callModel: open === 0, messages, tools: toolSet(client, caller) }
   }
 
   /** An answer from the browser: checked, validated by the key's schema, and the call resumed to its next stop. */
-  async function answer(output: AnsweredOutput, part: UiPartLike, writer: UiStreamWriterLike): Promise<McpBridgeToolOutput> {
+  async function answer(output: AnsweredOutput, part: UiPartLike, writer: UiStreamWriterLike, caller: CallerAuth | undefined): Promise<McpBridgeToolOutput> {
     const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
     const question = { mcpBridge: output.mcpBridge, callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }), status: 'input-required' as const, question: output.question }
-    const resumed = await calls.resume(output.callId, { token: output.token, replay: (record) => (tools.has(record.tool) ? spec(tools.get(record.tool)!) : undefined) })
+    const resumed = await calls.resume(output.callId, { token: output.token, ...(caller && { caller }), replay: (record) => (tools.has(record.tool) ? spec(tools.get(record.tool)!) : undefined) })
     if (!resumed.ok) {
       if (resumed.code === 'NOT_FOUND' || resumed.code === 'FINISHED') return endedOutput(card, resumed.code === 'FINISHED' ? `${resumed.message} Nothing was changed.` : LOST)
       return { ...question, refused: { code: resumed.code, message: resumed.message } }
@@ -350,10 +367,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     }
   }
 
-  async function cancel(output: Extract<McpBridgeToolOutput, { status: 'cancel-requested' }>): Promise<McpBridgeToolOutput> {
+  async function cancel(output: Extract<McpBridgeToolOutput, { status: 'cancel-requested' }>, caller: CallerAuth | undefined): Promise<McpBridgeToolOutput> {
     const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
     const reason = output.reason ?? 'cancelled by the user'
-    const aborted = await calls.abort(output.callId, output.token, reason)
+    const aborted = await calls.abort(output.callId, output.token, reason, { ...(caller && { caller }) })
     if (!aborted.ok) {
       if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') return endedOutput(card, aborted.code === 'FINISHED' ? `${aborted.message} Nothing was changed.` : LOST)
       return endedOutput(card, aborted.message)
@@ -363,7 +380,11 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
 
   return {
     prepare,
-    tools: (given) => toolSet(given?.client),
+    tools: (given) => {
+      // Without a request there is nobody to bind calls to.
+      if (options.authenticate) throw new OptionsError('bridge.tools', { problem: "with createAiSdkBridge({ authenticate }) use the tools `prepare({ messages, writer, request })` returns: they run as the signed-in user" })
+      return toolSet(given?.client, undefined)
+    },
     waitingForUser: ({ steps }) => {
       const step = steps[steps.length - 1]
       return step?.toolResults.some((r) => tools.has(r.toolName) && !r.preliminary && readToolOutput(r.output)?.status === 'input-required') ?? false

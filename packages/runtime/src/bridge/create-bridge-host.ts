@@ -11,7 +11,7 @@
  */
 import { createScope, scoped, until, withResolvers, type Operation, type Scope, type Task, type WithResolvers } from 'effection'
 import type { CallObserver } from './call-observer.ts'
-import type { McpAuth } from '../tool/caller-auth.ts'
+import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod/v4'
 import { assertJsonSafe } from '../model-context/json-safe.ts'
 import {
@@ -53,7 +53,7 @@ export interface BridgeHostOptions<T extends AnyMcpTool> {
   /** The LLM's tool-call id. */
   callId: string
   /** The caller over an MCP endpoint with OAuth: the tool's `ctx.auth`. */
-  auth?: McpAuth
+  auth?: CallerAuth
   /** Where `ctx.sample` goes. Without one, sampling fails with a clear error. */
   sampling?: SamplingProvider
   /** Aborting it aborts the call. */

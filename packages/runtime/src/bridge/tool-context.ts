@@ -4,7 +4,7 @@
  * so every host (in-app bridge, MCP server, tests) gets identical semantics for free.
  */
 import { createContext, scoped, type Operation } from 'effection'
-import type { McpAuth } from '../tool/caller-auth.ts'
+import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod/v4'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
 import {
@@ -30,7 +30,7 @@ export interface ToolPrimitives {
   toolName: string
   callId: string
   /** The caller over an MCP endpoint with OAuth (`ctx.auth`). */
-  auth?: McpAuth
+  auth?: CallerAuth
   /** Ask once; resolves with the validated result. */
   elicit(key: string, options: Record<string, unknown>): Operation<ElicitResult<unknown>>
   sample(options: SampleOptions & { schema?: z.ZodType }): Operation<SampleResult<unknown>>

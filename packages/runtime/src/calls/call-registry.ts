@@ -40,7 +40,7 @@ import { CallTimeline, type TimelineEntry } from './call-timeline.ts'
 import { bothObservers } from '../bridge/call-observer.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { callMetrics } from '../telemetry/metrics.ts'
-import type { McpAuth } from '../tool/caller-auth.ts'
+import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { measureStore } from './stores/measured-store.ts'
@@ -139,8 +139,8 @@ export interface StartCall<X> {
   paramsDigest?: string
   /** Whose call it is, for the per-client limit (e.g. the remote address). */
   client: string
-  /** Who called, over an MCP endpoint with OAuth: the tool's `ctx.auth` (the same on every replay). */
-  auth?: McpAuth
+  /** Who called: the tool's `ctx.auth`, recorded with the call (the same on every replay, resume and recovery). */
+  auth?: CallerAuth
   /** The span of the request or turn that starts the call (a W3C traceparent): its trace is the call's. */
   traceParent?: string
   /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
@@ -173,7 +173,7 @@ export interface LiveCallInfo {
 /** Why a request may not resume or abort a call. `code` is stable; `message` says it for people. */
 export interface CallRefusal {
   ok: false
-  code: 'NOT_FOUND' | 'FINISHED' | 'BUSY' | 'WRONG_TOKEN' | 'STALE' | 'REPLAY_FAILED'
+  code: 'NOT_FOUND' | 'FINISHED' | 'BUSY' | 'WRONG_TOKEN' | 'FORBIDDEN' | 'STALE' | 'REPLAY_FAILED'
   message: string
   /** FINISHED: how it ended ("it completed", "it was aborted: ..."). */
   how?: string
@@ -184,6 +184,8 @@ export interface CallRefusal {
 export interface ResumeOptions<X> {
   /** The token the request presents (chat); MCP requests are authorised by their sealed state. */
   token?: unknown
+  /** Who sends the request: a call someone signed-in started is theirs alone (`FORBIDDEN` for anyone else). */
+  caller?: CallerAuth
   /** The revision the request saw (an MCP requestState); a record that moved on since is stale. */
   revision?: number
   /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */
@@ -332,7 +334,7 @@ export class CallRegistry<X = undefined> {
       let call: LiveCall<X>
       try {
         call = this.#run(
-          { ...plan.spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
+          { ...plan.spec, ...recorded(record!) },
           { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: { kind: 'recover' }, ...(record!.trace !== undefined && { trace: record!.trace }) },
         )
       } catch {
@@ -472,6 +474,7 @@ export class CallRegistry<X = undefined> {
     call = {
       callId: spec.callId,
       client: spec.client,
+      auth: spec.auth,
       toolName: spec.tool.name,
       host,
       tokenHash: durable.tokenHash,
@@ -611,7 +614,7 @@ export class CallRegistry<X = undefined> {
     }
     try {
       const call = this.#run(
-        { ...spec, callId, params: record!.params, client: record!.client, paramsDigest: record!.paramsDigest, origin: record!.origin },
+        { ...spec, ...recorded(record!) },
         { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: segment(true), ...(record!.trace !== undefined && { trace: record!.trace }) },
       )
       call.lease = lease
@@ -671,6 +674,7 @@ export class CallRegistry<X = undefined> {
         return refusal('WRONG_TOKEN', `This request does not carry the token of tool call ${callId}; nothing was changed.`)
       }
     }
+    if (!options.trusted && !mayActOn(record.auth, options.caller)) return forbidden(callId)
     if (record.outcome) {
       const how = describeOutcome(record.outcome)
       return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }
@@ -692,11 +696,12 @@ export class CallRegistry<X = undefined> {
     callId: string,
     token: unknown,
     reason: string,
-    { trusted = false }: { trusted?: boolean } = {},
+    { trusted = false, caller }: { trusted?: boolean; caller?: CallerAuth } = {},
   ): Promise<{ ok: true; wasRunning: boolean; toolName: string; completed?: readonly string[] } | CallRefusal> {
     const live = this.#calls.get(callId)
     if (live && !this.isParked(live)) {
       if (!trusted && !this.verifyToken(live, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
+      if (!trusted && !mayActOn(live.auth, caller)) return forbidden(callId)
       await live.host.abort(reason)
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
@@ -704,7 +709,7 @@ export class CallRegistry<X = undefined> {
     if (!lease) return this.#held(callId)
     try {
       const record = await this.store.get(callId)
-      const problem = await this.#check(callId, record, { token, replay: () => undefined, ...(trusted && { trusted: true as const }) })
+      const problem = await this.#check(callId, record, { token, replay: () => undefined, ...(caller && { caller }), ...(trusted && { trusted: true as const }) })
       // 'running' with its lock free and no copy here: the instance running it stopped (a live one
       // renews the lock). Nothing will ever finish it, so the abort is recorded in its place.
       const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live
@@ -864,6 +869,7 @@ export class CallRegistry<X = undefined> {
         params: call.params,
         paramsDigest: call.paramsDigest,
         client: call.client,
+        ...(call.auth && { auth: call.auth }),
         status: change.status,
         journal: change.journal,
         ...(change.pending && { pending: change.pending }),
@@ -916,4 +922,21 @@ function endOf(events: readonly BridgeEvent[]): BridgeOutcome<unknown> {
 
 function refusal(code: CallRefusal['code'], message: string): CallRefusal {
   return { ok: false, code, message }
+}
+
+/** What a call's record fixes for every copy of it: its id, arguments, client, caller and origin. */
+function recorded(record: CallRecord) {
+  return {
+    callId: record.callId,
+    params: record.params,
+    client: record.client,
+    paramsDigest: record.paramsDigest,
+    origin: record.origin,
+    ...(record.auth && { auth: record.auth }),
+  }
+}
+
+/** A request by someone other than the signed-in user who started the call. */
+function forbidden(callId: string): CallRefusal {
+  return refusal('FORBIDDEN', `Tool call ${callId} belongs to another signed-in user; nothing was changed.`)
 }

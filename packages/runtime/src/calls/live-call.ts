@@ -5,6 +5,7 @@
  * on), and what the registry needs to keep its stored record current. `X` is what the serving
  * side keeps per call (nothing for chat; the round state for MCP).
  */
+import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { Operation, Scope } from 'effection'
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
 import { nextAsync, type BridgeEvent, type EventReader } from '../bridge/events.ts'
@@ -19,6 +20,8 @@ export interface LiveCall<X = unknown> {
   readonly toolName: string
   /** Whose call it is (for per-client limits). */
   readonly client: string
+  /** Who started it (`ctx.auth`): only this caller may answer or cancel it. */
+  readonly auth: CallerAuth | undefined
   readonly host: BridgeHost<unknown>
   /** sha256 of the token issued with the call (none for MCP calls, authorised by their state). */
   readonly tokenHash: string | undefined

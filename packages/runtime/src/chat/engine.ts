@@ -29,6 +29,7 @@ import { summarizeAnswer } from '../schema/field-labels.ts'
 import { withChoices } from '../tool/plain-form.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { ChatModel } from './model.ts'
 import { modelSampling } from './model-sampling.ts'
 
@@ -100,6 +101,8 @@ export interface EngineContext {
   limits: ChatLimits
   /** Who sent this turn (for the per-client limit). */
   client: string
+  /** The signed-in user who sent it (`authenticate`): the tools' `ctx.auth`, and the only one who may answer its calls. */
+  caller?: CallerAuth
   /** The conversation the turn belongs to, recorded with its calls: a recovered call reports there. */
   conversationId?: string
   system?: string
@@ -158,7 +161,7 @@ function lostMessage(refusal: { code: string; message: string }): string {
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
   if (body.abort) {
     const { callId, token, reason } = body.abort
-    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user')
+    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', { ...(ctx.caller && { caller: ctx.caller }) })
     if (!aborted.ok) {
       if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') ctx.emit({ type: 'call_not_found', callId, message: lostMessage(aborted) })
       else ctx.emit({ type: 'error', code: aborted.code, message: aborted.message })
@@ -186,6 +189,7 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
       })
     const resumed = await ctx.calls.resume(response.callId, {
       token: response.token,
+      ...(ctx.caller && { caller: ctx.caller }),
       ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       replay: (record) => {
         const tool = ctx.tools.get(record.tool)
@@ -312,6 +316,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
       callId: use.id,
       sampling: modelSampling(ctx.model),
       client: ctx.client,
+      ...(ctx.caller && { auth: ctx.caller }),
       ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       ...(ctx.conversationId !== undefined && { origin: { conversation: ctx.conversationId } satisfies ChatOrigin }),
       extra: undefined,

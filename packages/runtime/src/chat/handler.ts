@@ -5,7 +5,9 @@
  * unaffected. A turn that names a conversation is recorded in the store, and
  * `GET ?conversation=<id>` with `Authorization: Bearer <secret>` returns it for a reload.
  */
+import { createHash } from 'node:crypto'
 import { z } from 'zod/v4'
+import { functionOption } from '../schema/function-option.ts'
 import { registryLimits } from './registry-limits.ts'
 import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
@@ -30,6 +32,7 @@ import type { McpPlugin } from '../plugin/types.ts'
 import { chatRequestBodySchema, conversationKeySchema, NDJSON_CONTENT_TYPE, type ChatRequestBody, type ChatStreamEvent, type ConversationKey } from '../protocol/chat-wire.ts'
 import { encodeChatEvent } from '../protocol/codec.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
+import { AuthenticationError, callerOf, type Authenticate, type CallerAuth } from '../tool/caller-auth.ts'
 import { ConversationLog, type TurnRecorder } from './conversation-log.ts'
 import { chatRecovery } from './recover-chat-call.ts'
 import { ClientConversations } from './client-conversations.ts'
@@ -47,6 +50,14 @@ export interface ChatHandlerOptions extends RequestOriginOptions {
    * derive it from something you trust (a session, a verified header).
    */
   clientKey?: ClientKey
+  /**
+   * Who is signed in, from the app's own session (a cookie, a header): `{ subject, scopes?, extra? }`,
+   * or `undefined` for nobody. Tools read it as `ctx.auth`; it is recorded with each call (never
+   * the credential) and the same when the call resumes on another instance or is recovered. A
+   * call, and a conversation, started by a signed-in user is theirs: another user's request is
+   * refused (`FORBIDDEN`), even with the call's token. Throwing refuses the request with 401.
+   */
+  authenticate?: Authenticate
   /** Tools and plugins (a plugin contributes its tool). */
   tools: ReadonlyArray<AnyMcpTool | McpPlugin>
   model: ChatModel
@@ -116,7 +127,8 @@ const optionsSchema = z
       .strict()
       .optional(),
     system: z.string().optional(),
-    clientKey: z.function().optional(),
+    clientKey: functionOption().optional(),
+    authenticate: functionOption().optional(),
     allowedHosts: z.unknown().optional(),
     allowedOrigins: z.unknown().optional(),
     store: callStoreOption.optional(),
@@ -183,8 +195,15 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   async function route(request: Request): Promise<Response> {
-    if (request.method === 'GET') return restore(request)
-    if (request.method === 'DELETE') return forget(request)
+    let caller: CallerAuth | undefined
+    try {
+      caller = await callerOf(options.authenticate, request)
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error
+      return problem(401, error.code, error.message)
+    }
+    if (request.method === 'GET') return restore(request, caller)
+    if (request.method === 'DELETE') return forget(request, caller)
     if (request.method !== 'POST') {
       return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, GET ?conversation=<id> to restore one, or DELETE ?conversation=<id> to delete it (got ${request.method}).`)
     }
@@ -215,7 +234,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
       const begun = await storeCall(() =>
-        conversations.begin(body.conversation!, {
+        conversations.begin(ownedBy(body.conversation!, caller), {
           ...(body.requestId !== undefined && { requestId: body.requestId }),
           ...(body.conversationRevision !== undefined && { knownRevision: body.conversationRevision }),
           ...(body.replaceLastTurn && { replaceLastTurn: true }),
@@ -280,6 +299,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             calls,
             limits,
             client,
+            ...(caller && { caller }),
             ...(body.conversation && { conversationId: body.conversation.id }),
             emit,
             signal: stop.signal,
@@ -305,10 +325,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   /** `GET ?conversation=<id>` with `Authorization: Bearer <secret>`: the conversation, for a reload. */
-  async function restore(request: Request): Promise<Response> {
+  async function restore(request: Request, caller: CallerAuth | undefined): Promise<Response> {
     const key = conversationKeyOf(request, 'GET on the chat endpoint restores a conversation')
     if (key instanceof Response) return key
-    const snapshot = await storeCall(() => conversations.snapshot(key), log)
+    const snapshot = await storeCall(() => conversations.snapshot(ownedBy(key, caller)), log)
     if (snapshot instanceof Response) return snapshot
     if (!snapshot) return notFound(key.id)
     return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
@@ -318,13 +338,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
    * `DELETE ?conversation=<id>` with the secret: the conversation is forgotten, and calls of it
    * still waiting for an answer are cancelled (their `finally` runs) — nobody could answer them.
    */
-  async function forget(request: Request): Promise<Response> {
+  async function forget(request: Request, caller: CallerAuth | undefined): Promise<Response> {
     const key = conversationKeyOf(request, 'DELETE on the chat endpoint deletes a conversation')
     if (key instanceof Response) return key
-    const deleted = await storeCall(() => conversations.delete(key), log)
+    const deleted = await storeCall(() => conversations.delete(ownedBy(key, caller)), log)
     if (deleted instanceof Response) return deleted
     if (!deleted) return notFound(key.id)
-    for (const call of deleted.calls) await calls.abort(call.callId, call.token, 'the conversation was deleted').catch(() => undefined)
+    for (const call of deleted.calls) await calls.abort(call.callId, call.token, 'the conversation was deleted', { ...(caller && { caller }) }).catch(() => undefined)
     return new Response(null, { status: 204 })
   }
 
@@ -372,4 +392,16 @@ function problem(status: number, code: string, message: string, issues?: unknown
     status,
     headers: { 'content-type': 'application/json' },
   })
+}
+
+/**
+ * A conversation key bound to the signed-in user: its secret, as stored and sealing the calls'
+ * tokens, is derived from the user's id and the page's secret, so another user holding the id
+ * and the secret finds no such conversation — nothing to read, write or delete. Without a
+ * signed-in user the page's secret is used as it is.
+ */
+function ownedBy(key: ConversationKey, caller: CallerAuth | undefined): ConversationKey {
+  if (caller?.subject === undefined) return key
+  const secret = createHash('sha256').update('mcp-bridge conversation owner\0').update(caller.subject).update('\0').update(key.secret).digest('base64url')
+  return { ...key, secret }
 }

@@ -18,6 +18,7 @@
  */
 import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, verifyBearerToken, type AuthInfo } from '@modelcontextprotocol/server'
 import { z } from 'zod/v4'
+import { functionOption } from '../schema/function-option.ts'
 import { summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import type { McpAuth } from '../tool/caller-auth.ts'
@@ -60,7 +61,7 @@ const optionsSchema = z
   .object({
     resource: httpUrl('"https://mcp.example.com/mcp"'),
     authorizationServers: z.array(httpUrl('"https://auth.example.com"')).min(1, 'name at least one authorization server (its issuer URL)'),
-    verifyToken: z.function(),
+    verifyToken: functionOption(),
     requiredScopes: z.array(scopeToken).optional(),
     scopesSupported: z.array(scopeToken).optional(),
     resourceName: z.string().min(1).optional(),

@@ -249,9 +249,12 @@ function* resumeCall(
   if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
+  // The requestState is sealed to this principal already; the caller also binds the call to its user.
+  const caller = mcpAuthOf(ctx.http?.authInfo)
   const resumed = yield* until(
     service.calls.resume(state.callId, {
       revision: state.rev,
+      ...(caller && { caller }),
       ...(traceParent !== undefined && { traceParent }),
       replay: (record) => {
         const round = newRound(record.paramsDigest, caps, version)

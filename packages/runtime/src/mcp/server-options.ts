@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto'
 import { loggerOption, stderrLogger, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import type { AnswerWait } from '../calls/parked-calls.ts'
 import { z } from 'zod/v4'
+import { functionOption } from '../schema/function-option.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
@@ -169,8 +170,8 @@ const optionsSchema = z
     warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)').optional(),
     maxArgumentBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
-    clientKey: z.function().optional(),
-    onError: z.function().optional(),
+    clientKey: functionOption().optional(),
+    onError: functionOption().optional(),
     logger: loggerOption.optional(),
     store: callStoreOption.optional(),
     clock: clockOption.optional(),

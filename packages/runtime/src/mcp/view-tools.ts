@@ -108,7 +108,8 @@ function* answer(args: unknown, { desk, calls, park }: ViewToolContext): Operati
     return structured({ status: 'stale', message: 'That question is no longer open.', version: seat.version })
   }
   // The call is parked here; taking it back holds its lock until it parks again or ends.
-  const resumed = yield* until(calls.resume(callId, { revision: seat.call.revision, replay: () => undefined }))
+  // The seat is this session's (its pass proves it): it answers as the call's own caller.
+  const resumed = yield* until(calls.resume(callId, { revision: seat.call.revision, ...(seat.call.auth && { caller: seat.call.auth }), replay: () => undefined }))
   if (!resumed.ok) return structured({ status: 'stale', message: resumed.message, version: seat.version })
   const call: McpCall = resumed.call
   const outcome = call.host.respond({ id: elicitId, result })

@@ -5,7 +5,7 @@
  */
 import type { Operation } from 'effection'
 import type { z } from 'zod/v4'
-import type { McpAuth } from './caller-auth.ts'
+import type { CallerAuth } from './caller-auth.ts'
 import type { SampleOptions, SampleResult, StructuredSampleOptions } from '../sampling/types.ts'
 import type {
   ElicitContent,
@@ -31,10 +31,13 @@ export interface ToolCallInfo {
   /** The LLM's tool-call id (in-app) or the server's own call id (MCP). */
   readonly callId: string
   /**
-   * Who called, over an MCP endpoint that requires OAuth (`createHandler({ auth })`): the token's
-   * client, subject and scopes as `verifyToken` said — never the token. Undefined elsewhere.
+   * Who called: the signed-in user the app's `authenticate(request)` named (chat, AI SDK bridge),
+   * or the token's client, subject and scopes as `verifyToken` said (MCP with OAuth) — never the
+   * credential. The same on every replay, on another instance and after recovery. Undefined when
+   * nobody is signed in. Look up what the tool needs for the app's API (a session, an API key)
+   * on the server from `subject`; never carry it through the call.
    */
-  readonly auth?: McpAuth
+  readonly auth?: CallerAuth
 }
 
 /** Reporting: logs and progress become events (in-app) or MCP notifications. */

@@ -181,6 +181,40 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     expect(finalOf(again.chunks)).toMatchObject({ status: 'input-required', question: { key: 'nights' } })
   })
 
+  it('with authenticate, a call runs as the signed-in user and only they may answer or cancel it', async () => {
+    const seen: Array<string | undefined> = []
+    const whoami = createMcpTool('whoami')
+      .elicits({ ok: z.object({ ok: z.boolean() }) })
+      .execute(function* (_p, ctx) {
+        yield* ctx.elicit('ok', { message: 'Go?' })
+        seen.push(ctx.auth?.subject)
+        return { by: ctx.auth?.subject }
+      })
+    const bridge = bridgeOf({ tools: [whoami], authenticate: (request: Request) => ({ subject: request.headers.get('x-user') ?? 'nobody' }) })
+    const as = (user: string) => new Request('http://127.0.0.1/api/chat', { headers: { 'x-user': user } })
+    await expect(bridge.prepare({ messages: [], writer: writer() })).rejects.toThrow(/bridge\.prepare: `request` is required with createAiSdkBridge\(\{ authenticate \}\)/)
+    expect(() => bridge.tools()).toThrow(/use the tools `prepare/)
+    const started = await bridge.prepare({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text' }] }], writer: writer(), request: as('ada') })
+    const outputs: McpBridgeToolOutput[] = []
+    for await (const o of started.tools.whoami!.execute({}, { toolCallId: 'call-1' })) outputs.push(o as McpBridgeToolOutput)
+    const asked = outputs.at(-1)!
+    const withPart = (output: McpBridgeToolOutput): UiMessageLike[] => [
+      { id: 'u1', role: 'user', parts: [{ type: 'text' }] },
+      { id: 'a1', role: 'assistant', parts: [{ type: 'tool-whoami', toolCallId: 'call-1', state: 'output-available', input: {}, output }] },
+    ]
+    const bob = writer()
+    await bridge.prepare({ messages: withPart(answered(asked, { ok: true })), writer: bob, request: as('bob') })
+    expect(finalOf(bob.chunks)).toMatchObject({ status: 'input-required', refused: { code: 'FORBIDDEN' } })
+    const bobCancels = writer()
+    await bridge.prepare({ messages: withPart({ ...(asked as Extract<McpBridgeToolOutput, { status: 'input-required' }>), status: 'cancel-requested' } as McpBridgeToolOutput), writer: bobCancels, request: as('bob') })
+    expect(finalOf(bobCancels.chunks)).toMatchObject({ status: 'done', result: expect.stringContaining('belongs to another signed-in user') })
+    expect(seen).toEqual([])
+    const ada = writer()
+    await bridge.prepare({ messages: withPart(answered(asked, { ok: true })), writer: ada, request: as('ada') })
+    expect(finalOf(ada.chunks)).toMatchObject({ status: 'done', result: { by: 'ada' } })
+    expect(seen).toEqual(['ada'])
+  })
+
   it('refuses an answer without the call’s token; the call stays answerable', async () => {
     const bridge = bridgeOf()
     const { asked } = await askRoom(bridge)

@@ -65,5 +65,7 @@ export const bookFlight = createMcpTool('book_flight')
       seat: seatLabel,
       price: flight.price,
       tip: tip.text,
+      // Signed in (the header's demo users): the ticket is in their name, as the call recorded it.
+      ...(ctx.auth && { passenger: String(ctx.auth.extra?.name ?? ctx.auth.subject) }),
     }
   })

@@ -11,6 +11,7 @@
  *   - a **revision** on every record: `update` succeeds only on top of the revision it read, so a
  *     holder whose lease ran out (a stalled process) cannot overwrite what the next holder wrote.
  */
+import type { CallerAuth } from '../../tool/caller-auth.ts'
 import type { JournalEntry } from '../../bridge/journal.ts'
 
 /**
@@ -47,6 +48,11 @@ export interface CallRecord {
   paramsDigest: string
   /** Whose call it is (per-client limits). */
   client: string
+  /**
+   * Who started it (`ctx.auth`, as the surface's authentication said; never a credential): the
+   * tool sees it on every replay and recovery, and only this caller may answer or cancel the call.
+   */
+  auth?: CallerAuth
   status: StoredCallStatus
   journal: JournalEntry[]
   pending?: StoredQuestion

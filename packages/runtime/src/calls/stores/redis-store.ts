@@ -16,6 +16,7 @@
  * and warns once when it keeps none; a managed Redis that refuses `CONFIG` is taken at its word.
  */
 import { z } from 'zod/v4'
+import { functionOption } from '../../schema/function-option.ts'
 import { consoleLogger } from '../../telemetry/logger.ts'
 import { summarizeIssues } from '../../errors/issues.ts'
 import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore } from './call-store.ts'
@@ -58,7 +59,7 @@ const optionsSchema = z
     cluster: z.boolean().optional(),
     // Braces would change which part of a key Redis Cluster hashes (its hash tag).
     keyPrefix: z.string().min(1).max(100).regex(/^[^{}]*$/, 'no { or } (they would change how Redis Cluster places the keys)').optional(),
-    onWarning: z.function().optional(),
+    onWarning: functionOption().optional(),
     clock: clockOption.optional(),
   })
   .strict()
