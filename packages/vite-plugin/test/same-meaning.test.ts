@@ -32,13 +32,28 @@ describe('sameMeaning', () => {
     expect(sameMeaning('/app/src/mcp-bridge/client.gen.ts', prettierish(client), client)).toBe(true)
   })
 
-  it('still sees a real change: another tool, another order, a string that differs, a header gone', () => {
+  it("takes what eslint --fix does to a registry as the same registry: the header comment gone, imports and their names reordered", () => {
+    const client = renderClientRegistry('/app/src/mcp-bridge', [
+      { toolName: 'book_flight', file: '/app/src/tools/book-plugin.ts', exportName: 'bookPlugin' },
+      { toolName: 'rate_trip', file: '/app/src/tools/rate-plugin.ts', exportName: 'ratePlugin' },
+    ])
+    expect(client).not.toContain('eslint-disable')
+    const lines = client.split('\n').filter((l) => !l.startsWith('//'))
+    const imports = lines.filter((l) => l.startsWith('import'))
+    expect(imports.length).toBeGreaterThan(1)
+    const fixed = [...imports.reverse(), ...lines.filter((l) => !l.startsWith('import'))].join('\n')
+    expect(sameMeaning('/app/src/mcp-bridge/client.gen.ts', fixed, client)).toBe(true)
+    // sort-imports sorting the names of one import; the order of the code after the imports still counts.
+    expect(sameMeaning('/x/server.gen.ts', "import { b as y, a as x } from './m'\nexport const all = [x, y]", "import { a as x, b as y } from './m'\nexport const all = [x, y]")).toBe(true)
+    expect(sameMeaning('/x/server.gen.ts', "import { a as x, b as y } from './m'\nexport const all = [y, x]", "import { a as x, b as y } from './m'\nexport const all = [x, y]")).toBe(false)
+  })
+
+  it('still sees a real change: another tool, another order, a string that differs', () => {
     const other = renderServerRegistry('/app/src/mcp-bridge', tools.slice(0, 1))
     expect(sameMeaning('/x/server.gen.ts', other, server)).toBe(false)
     const swapped = server.replace("'../tools/book'", "'../tools/rate'")
     expect(swapped).not.toBe(server)
     expect(sameMeaning('/x/server.gen.ts', swapped, server)).toBe(false)
-    expect(sameMeaning('/x/server.gen.ts', server.replace('/* eslint-disable */\n', ''), server)).toBe(false)
     expect(essence(`const a = 'it\\'s'`)).toBe(essence(`const a = "it's";`))
     expect(essence('f(a, b,)')).toBe(essence('f(a, b)'))
     expect(essence('a b')).toBe(essence('a\n  b'))

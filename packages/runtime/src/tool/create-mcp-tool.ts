@@ -2,8 +2,9 @@
  * `createMcpTool(name)`: an immutable builder. Each step returns a new builder, so a partial
  * chain can be shared and extended without one use affecting another.
  *
- * The types carry a small state machine: `.execute()` / `.handoff()` exist only after
- * `.elicits({...})`, so a tool always declares its elicitation surface, even when it is `{}`.
+ * The types carry a small state machine: `.handoff()` and `.plainForm()` exist only after
+ * `.elicits({...})`; `.execute()` also before it, for a tool that never asks (its `ctx.elicit`
+ * then takes no key).
  * Every step also validates at run time, for JavaScript callers and values built dynamically.
  */
 import type { Operation } from 'effection'
@@ -56,8 +57,10 @@ export interface McpToolBuilder<N extends string, P extends z.ZodObject, O exten
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilder<N, P, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP, O>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P, O>
-  /** Declare every elicitation the tool may ask for (required, even `{}`). */
+  /** Declare every elicitation the tool may ask for (leave it out for a tool that never asks). */
   elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E, O>
+  /** The tool body of a tool that asks the user nothing (it may sample, log, notify and take steps). */
+  execute<R extends ReturnInput<O>>(body: (params: z.output<P>, ctx: McpToolContext<{}>) => Operation<R>): McpTool<N, P, {}, ReturnOutput<O, R>>
 }
 
 /**
@@ -252,10 +255,11 @@ class Builder {
   }
 
   private finish(body: McpTool['body']): McpTool {
-    const { elicits } = this.state
-    if (!elicits) {
-      this.fail('.elicits({...}) must come before .execute() / .handoff(); use .elicits({}) for a tool that never asks the user')
+    // A tool that asks nothing may leave `.elicits()` out; a handoff's client phase is there to ask.
+    if (!this.state.elicits && body.kind === 'handoff') {
+      this.fail('.elicits({...}) must come before .handoff(): its client phase asks the user what the keys declare')
     }
+    const elicits = this.state.elicits ?? { map: {}, compiled: compileElicits(this.state.name, {}) }
     const keys = Object.keys(elicits.map)
     const tool: McpTool = {
       kind: 'mcp-tool',

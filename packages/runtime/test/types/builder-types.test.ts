@@ -6,6 +6,7 @@ import type { Operation } from 'effection'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, type ElicitResult, type McpTool, type SampleResult, type ToolResult } from '../../src/index.ts'
+import { createMockMcpClient, runMcpTool } from '../../src/testing.ts'
 
 const flightSchema = z.object({ id: z.string(), price: z.number() })
 
@@ -101,16 +102,22 @@ describe('builder types', () => {
       })
   })
 
-  it('rejects .execute() and .handoff() before .elicits()', () => {
-    const builder = createMcpTool('no_elicits').description('x')
-    expect(() =>
-      // @ts-expect-error .execute does not exist before .elicits
-      builder.execute(function* () {
+  it('a tool that never asks leaves .elicits() out: .execute() takes no question key; .handoff() still needs its keys', async () => {
+    const ping = createMcpTool('no_elicits')
+      .description('x')
+      .execute(function* (_params, ctx) {
+        // @ts-expect-error no key is declared: nothing to ask
+        void ctx.elicit('anything', { message: 'x' })
         return 1
-      }),
-    ).toThrow(/must come before/)
+      })
+    expect(ping.elicits).toEqual({})
+    expect(await runMcpTool(ping, {}, createMockMcpClient())).toMatchObject({ result: 1 })
+    const builder = createMcpTool('no_elicits_handoff')
     // @ts-expect-error .handoff does not exist before .elicits
     void builder.handoff
+    expect(() =>
+      (builder as unknown as { handoff(p: unknown): unknown }).handoff({ *before() {}, *client() {}, *after() {} }),
+    ).toThrow(/\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/)
   })
 
   it('types sample, log, notify and branch', () => {

@@ -319,8 +319,8 @@ function readTool(
   }
   const elicitsStep = steps.find((s) => s.name === 'elicits')
   const last = steps.at(-1)
-  if (!elicitsStep && last && (last.name === 'execute' || last.name === 'handoff')) {
-    report(last.call, 'MISSING_ELICITS', `Tool "${name}" calls .${last.name}() without .elicits({...}) first; add .elicits({}) if it never asks the user.`)
+  if (!elicitsStep && last?.name === 'handoff') {
+    report(last.call, 'MISSING_ELICITS', `Tool "${name}" calls .handoff() without .elicits({...}) first: its client phase asks the user, so declare the keys it asks.`)
   }
   return {
     name,

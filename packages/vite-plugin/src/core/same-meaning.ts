@@ -1,11 +1,12 @@
 /**
  * Whether a generated file on disk says what the generator would write, whatever the app's
- * formatter did to it. Apps run prettier (semicolons, quotes, line width, trailing commas) over
- * `src/`, and their pre-commit hooks do it again; a byte comparison would then call every
- * formatted registry out of date, and each regeneration would undo the formatting. So: the
- * manifest compares as parsed JSON, and a registry by its tokens with comments, whitespace,
- * semicolons, trailing commas and the kind of quote left out. (The ESLint header keeps rule
- * fixes such as import order away, so the order of statements still counts.)
+ * formatter or linter did to it. Apps run prettier (semicolons, quotes, line width, trailing
+ * commas) and `eslint --fix` (import order, sorted specifiers, comments) over `src/`, and their
+ * pre-commit hooks do it again; a byte comparison would then call every such registry out of
+ * date — failing `mcp-bridge check` in CI — and each regeneration would undo the app's style.
+ * So: the manifest compares as parsed JSON, and a registry by its tokens with comments,
+ * whitespace, semicolons, trailing commas and the kind of quote left out, its imports in any
+ * order. The order of everything else still counts.
  */
 export function sameMeaning(path: string, onDisk: string, generated: string): boolean {
   if (onDisk === generated) return true
@@ -16,9 +17,21 @@ export function sameMeaning(path: string, onDisk: string, generated: string): bo
       return false
     }
   }
-  // The header must be there (an older file without it is rewritten); then the code counts.
-  const header = generated.slice(0, generated.indexOf('\n'))
-  return onDisk.trimStart().startsWith(header) && essence(onDisk) === essence(generated)
+  return canonical(essence(onDisk)) === canonical(essence(generated))
+}
+
+/** One import declaration at the start of an `essence` (named, default, namespace or type-only). */
+const LEADING_IMPORT = /^import(?:type)?(?:\{([^}]*)\}|\*as[\w$]+|[\w$]+(?:,\{([^}]*)\})?)from'(?:[^'\\]|\\.)*'/
+
+/** `essence` with its leading imports sorted, and the names inside each import's braces sorted. */
+function canonical(code: string): string {
+  const imports: string[] = []
+  let rest = code
+  for (let m = LEADING_IMPORT.exec(rest); m; m = LEADING_IMPORT.exec(rest)) {
+    imports.push(m[0].replace(/\{([^}]*)\}/, (_all, names: string) => `{${names.split(',').filter(Boolean).sort().join(',')}}`))
+    rest = rest.slice(m[0].length)
+  }
+  return [...imports.sort(), rest].join('')
 }
 
 /** The code without what formatters change: comments, whitespace, `;`, trailing commas, quote kinds. */
