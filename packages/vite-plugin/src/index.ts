@@ -46,6 +46,7 @@ import { warnOnce } from './warn-once.ts'
 import { McpBridgeBuildError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 import { appZodVersion, isBeforeZod4 } from './core/zod-version.ts'
 import { assertRuntimePairs } from './core/runtime-version.ts'
+import { assertRequiredPeers } from './core/required-peers.ts'
 import { appViteVersion, majorOf, OLDEST_VITE } from './core/bundler.ts'
 import { buildClientAndServer, loadServerIndex, mountInDev, mountInPreview, resolveServerIndex, serverConfig, SERVER_ENVIRONMENT, SERVER_INDEX_ID } from './app-server.ts'
 import { APP_VIEWS_MODULE, buildViewFiles, loadViewModules, placeViewsDir, resolveViewModules, viewsOutDir } from './app-views-build.ts'
@@ -59,6 +60,7 @@ export type { McpBridgeOptions, ResolvedOptions } from './core/options.ts'
 export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
 
+export { PeerMissingError } from './core/required-peers.ts'
 export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, RuntimeVersionMismatchError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
@@ -212,6 +214,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
       if (inert) return
       assertRuntimePairs()
       appRoot = resolve(user.root ?? process.cwd())
+      assertRequiredPeers(appRoot)
       const zod = appZodVersion(appRoot)
       if (zod && isBeforeZod4(zod)) throw new UnsupportedZodError(zod)
       view = viewMarkOf(user)

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { createLogger, createServer, type Logger, type Plugin } from 'vite'
-import { mcpBridge, UnsupportedViteError, UnsupportedZodError } from '../src/index.ts'
+import { mcpBridge, PeerMissingError, UnsupportedViteError, UnsupportedZodError } from '../src/index.ts'
 import { tempProject } from './support/fixtures.ts'
 
 const fixtures = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../fixtures')
@@ -209,6 +209,27 @@ describe('mcpBridge() on an older Vite', () => {
     const error = new UnsupportedViteError('5.4.21')
     expect(error.code).toBe('VITE_VERSION_UNSUPPORTED')
     expect(error.message).toMatch(/^mcp-bridge needs Vite 6, 7 or 8, and this app runs Vite 5\.4\.21\. .*npm install -D vite@\^6/)
+  })
+
+  it('names a required peer the install left out (legacy-peer-deps), with the install line, when the config loads', () => {
+    const root = tempProject('no-effection')
+    try {
+      rmSync(join(root, 'node_modules', 'effection'))
+      const error = (() => {
+        try {
+          configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'build', mode: 'production' })
+        } catch (e) {
+          return e as PeerMissingError
+        }
+      })()
+      expect(error).toBeInstanceOf(PeerMissingError)
+      expect(error!.code).toBe('PEER_MISSING')
+      expect(error!.message).toMatch(/^mcp-bridge needs `effection`, required by @mcp-bridge\/runtime, and this app does not have it installed .*legacy-peer-deps.*Install: npm install effection@"\^4/)
+      // Under Vitest the plugin is inert: an app's tests are not stopped by it.
+      expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'test' })).not.toThrow()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 
   it('refuses an app whose zod has no zod/v4 (older than 3.25.76), naming the version and the safe upgrade', () => {
