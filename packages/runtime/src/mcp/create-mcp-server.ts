@@ -159,6 +159,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     scope,
   }
 
+  /** Sessions whose hidden tools the server's log has told of (once each). */
+  const hiddenLogged = new WeakSet<McpSession>()
+
   function createServer(): McpServer {
     const mcp = new McpServer(
       { name: options.name, version: options.version, ...options.info },
@@ -191,6 +194,16 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version, views?.has(tool.name)) }))
       const offered = listing.flatMap(({ tool, gap }) => (gap ? [] : [tool]))
       await explainHidden(ctx, listing)
+      // Said in the server's log too, once per session: the person who runs it sees an empty list
+      // in their client (MCP Inspector's CLI declares no elicitation) and looks here.
+      const hidden = hiddenTools(listing)
+      if (hidden.length && !hiddenLogged.has(session)) {
+        hiddenLogged.add(session)
+        options.logger.warn(
+          { client: clientNameOf(server), hidden: listing.filter((l) => l.gap).map((l) => l.tool.name) },
+          `tools/list: ${hidden.length} of ${listing.length} tools not listed for ${clientNameOf(server) ?? 'a client'} that does not declare what they need: ${hidden.join('; ')}. A client that cannot answer questions (no \`elicitation\` capability, as MCP Inspector's CLI) cannot call tools that ask; see Troubleshooting, "A client lists no tools".`,
+        )
+      }
       return {
         tools: [
           ...offered.map((tool) => ({
@@ -284,7 +297,7 @@ function viewMeta(apps: ResolvedAppViews | undefined, toolName: string): { _meta
  * (MCP Inspector, say) would not know why: say it once per listing, as a log message.
  */
 async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: AnyMcpTool; gap: MissingCapability | undefined }>): Promise<void> {
-  const hidden = listing.flatMap(({ tool, gap }) => (gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []))
+  const hidden = hiddenTools(listing)
   if (hidden.length === 0) return
   const message = `Not listed for this client, which does not declare what ${hidden.length === 1 ? 'this tool needs' : 'these tools need'}: ${hidden.join('; ')}.`
   try {
@@ -292,4 +305,15 @@ async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: 
   } catch {
     // A client that cannot take the log still gets its list.
   }
+}
+
+/** Each tool a client is not offered, with what it needs: `book_flight (needs elicitation: …)`. */
+function hiddenTools(listing: ReadonlyArray<{ tool: AnyMcpTool; gap: MissingCapability | undefined }>): string[] {
+  return listing.flatMap(({ tool, gap }) => (gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []))
+}
+
+/** The client's name and version as it introduced itself (`initialize`), if it did. */
+function clientNameOf(server: { getClientVersion?: () => { name?: string; version?: string } | undefined }): string | undefined {
+  const info = server.getClientVersion?.()
+  return info?.name ? `${info.name}${info.version ? ` ${info.version}` : ''}` : undefined
 }

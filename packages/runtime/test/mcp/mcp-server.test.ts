@@ -11,6 +11,7 @@ import { bookFlight } from '../fixtures/book-flight.ts'
 import { add, askAge, askAgeTwice, classify, countingTool, maybeStructured, waitingTool } from '../fixtures/mcp-tools.ts'
 import { accept, connectClient, FULL_CAPABILITIES, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
 import { until } from '../support/until.ts'
+import { captureLogger } from '../support/capture-logger.ts'
 
 const open: Array<{ close(): Promise<void> }> = []
 afterEach(async () => {
@@ -124,8 +125,14 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
   })
 
   it('does not offer tools a client cannot serve, and refuses to call them naming the capability', async () => {
-    const client = await connect(serve([add, askAge, classify]), generation, { capabilities: {} })
+    const logged = captureLogger()
+    const client = await connect(serve([add, askAge, classify], { logger: logged.logger }), generation, { capabilities: {} })
     expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+    // The person who runs the server is told too, in its log, once for the session.
+    const told = logged.entries.filter((e) => e.message.startsWith('tools/list:'))
+    expect(told).toHaveLength(1)
+    expect(told[0]).toMatchObject({ level: 'warn', fields: { hidden: ['ask_age', 'classify'] }, message: expect.stringContaining('2 of 3 tools not listed for') })
+    expect(told[0]!.message).toContain("A client that cannot answer questions (no `elicitation` capability, as MCP Inspector's CLI) cannot call tools that ask")
     // A person looking at the short list (MCP Inspector) is told why, as a log message — in the
     // 2025-11-25 generation; a 2026-07-28 client gets logs only for requests that ask for them.
     if (generation === '2025-11-25') {
@@ -138,6 +145,8 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     await expect(client.call('ask_age')).rejects.toThrow(/Tool "ask_age" needs the client capability "elicitation"/)
     await expect(client.call('classify', { text: 'x' })).rejects.toThrow(/needs the client capability "sampling"/)
     expect((await client.call('add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 })
+    await client.client.listTools()
+    expect(logged.entries.filter((e) => e.message.startsWith('tools/list:'))).toHaveLength(1)
   })
 
   it('treats a client with URL-mode elicitation only as one without forms; names no hidden tool when a name is unknown', async () => {
