@@ -55,6 +55,9 @@ export async function greetInBrowser(browser: Browser, base: string, name: strin
     await page.goto(base)
     await page.getByLabel('Message').fill('Please greet someone')
     await page.getByRole('button', { name: 'Send' }).click()
+    // A reload mid-question brings the question back (useChat({ id }) keeps the conversation).
+    await page.getByLabel('Name').waitFor({ timeout: 30_000 })
+    await page.reload()
     await page.getByLabel('Name').fill(name)
     await page.getByRole('button', { name: 'Greet' }).click()
     await page.getByText(`Hello, ${name}!`).first().waitFor({ timeout: 30_000 })

@@ -2,7 +2,8 @@ import { GeneratedForm, ToolCallEmissions, useChat } from '@mcp-bridge/runtime/r
 import { clientPlugins } from './mcp-bridge/client.gen.ts'
 
 export default function App() {
-  const chat = useChat({ api: '/api/chat', plugins: clientPlugins })
+  // `id`: the conversation is kept on the server, so a reload mid-question brings the question back.
+  const chat = useChat({ api: '/api/chat', plugins: clientPlugins, id: 'main' })
   return (
     <main>
       {chat.items.map((item) =>
