@@ -4,8 +4,9 @@ export interface ChatEvent {
   [key: string]: unknown
 }
 
-export async function postChat(url: string, body: unknown): Promise<ChatEvent[]> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+/** `headers`: what the app's own sign-in sends (a session cookie). */
+export async function postChat(url: string, body: unknown, headers: Record<string, string> = {}): Promise<ChatEvent[]> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
   const text = await response.text()
   if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${text.slice(0, 500)}`)
   return text
