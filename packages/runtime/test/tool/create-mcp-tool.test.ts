@@ -141,8 +141,10 @@ describe('createMcpTool', () => {
     expect(() => (b.elicits({}) as unknown as { elicits: (e: object) => void }).elicits({})).toThrow(/called twice/)
     expect(() => b.elicits({}).execute('nope' as never)).toThrow(/generator function/)
     expect(() => b.elicits({}).handoff({ before: noop, client: noop } as never)).toThrow(/missing the after phase/)
-    // The types forbid .execute() before .elicits(); JavaScript callers get a clear error.
-    expect(() => (b as unknown as { execute: (f: unknown) => void }).execute(noop)).toThrow(/\.elicits\(\{\.\.\.\}\) must come before/)
+    // A tool that asks nothing may leave .elicits() out; a handoff (its client phase asks) may not,
+    // and JavaScript callers get a clear error.
+    expect(b.execute(noop).elicits).toEqual({})
+    expect(() => (b as unknown as { handoff: (p: unknown) => void }).handoff({ before: noop, client: noop, after: noop })).toThrow(/\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/)
   })
 })
 
