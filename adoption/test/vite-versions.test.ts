@@ -5,7 +5,7 @@
  * built server and against `vite dev`. On Vite 5 the build stops with VITE_VERSION_UNSUPPORTED and
  * the upgrade line, never a raw error. (zod 3.25 and 4.0, vite-node and Vitest: notes-app.test.ts.)
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -7,7 +7,7 @@
  * does next (its next question, its result) lands in the conversation a reload restores.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
-import { captureLogger } from '../support/capture-logger.ts'
+import { chatInstance } from '../support/chat-instance.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { suspend } from 'effection'
@@ -67,24 +67,8 @@ const model = createScriptedModel({
   fallback: 'ok',
 })
 
-async function instance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
-  const store = await createSqliteStore({ path: db, clock })
-  const logged = captureLogger()
-  const handler = createChatHandler({ tools: [tool], model, store, clock, limits: { lockLeaseMs: LEASE }, logger: logged.logger })
-  let dead = false
-  const die = async () => {
-    if (dead) return
-    dead = true
-    // A killed process writes nothing more, and says nothing: its turns fail on the closed store.
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await store.close()
-    await handler.close()
-    await clock.settle()
-    quiet.mockRestore()
-  }
-  cleanups.push(die)
-  return { handler, store, die, logged: logged.entries }
-}
+/** A chat server sharing `db` (see chat-instance.ts for how it dies). */
+const instance = (db: string, clock: TestClock, tool: ReturnType<typeof desk>) => chatInstance(db, clock, { tools: [tool], model, limits: { lockLeaseMs: LEASE } }, cleanups)
 
 const key = { id: 'conversation-recovery-1', secret: 's'.repeat(40) }
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })

@@ -12,9 +12,10 @@ import { suspend } from 'effection'
 import { z } from 'zod'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpTool, type McpMessage } from '../../src/index.ts'
-import { AuthenticationError, createChatHandler, createSqliteStore, type AppCaller, type ChatHandler } from '../../src/server.ts'
+import { AuthenticationError, createChatHandler, type AppCaller, type ChatHandler } from '../../src/server.ts'
 import { type ChatRequestBody, type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
 import { createScriptedModel, createTestClock, type TestClock } from '../../src/testing.ts'
+import { chatInstance } from '../support/chat-instance.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-identity-'))
 const cleanups: Array<() => unknown> = []
@@ -70,22 +71,8 @@ const model = createScriptedModel({
   fallback: 'ok',
 })
 
-async function instance(db: string, clock: TestClock, tool: ReturnType<typeof saveNote>) {
-  const store = await createSqliteStore({ path: db, clock })
-  const handler = createChatHandler({ tools: [tool], model, store, clock, authenticate, limits: { lockLeaseMs: LEASE } })
-  let dead = false
-  const die = async () => {
-    if (dead) return
-    dead = true
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {})
-    await store.close()
-    await handler.close()
-    await clock.settle()
-    quiet.mockRestore()
-  }
-  cleanups.push(die)
-  return { handler, store, die }
-}
+/** A chat server sharing `db`, signing users in with `authenticate` (see chat-instance.ts for how it dies). */
+const instance = (db: string, clock: TestClock, tool: ReturnType<typeof saveNote>) => chatInstance(db, clock, { tools: [tool], model, authenticate, limits: { lockLeaseMs: LEASE } }, cleanups)
 
 const key = { id: 'conversation-identity-1', secret: 's'.repeat(40) }
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
