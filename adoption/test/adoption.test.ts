@@ -185,6 +185,32 @@ describe('a new app, from the README and the packed packages', () => {
     }
   }, 180_000)
 
+  it('vite dev: an edit to the question\'s component is applied in place (React Fast Refresh): no reload, what was typed stays', async () => {
+    const form = join(app, 'src/tools/greet/NameForm.tsx')
+    const source = readFileSync(form, 'utf8')
+    const port = await freePort()
+    const dev = await start(node, [vite, '--strictPort', '--port', String(port), '--host', '127.0.0.1'], { cwd: app, ready: `127.0.0.1:${port}`, timeoutMs: 60_000 })
+    const browser = await launchChromium()
+    try {
+      const page = await browser.newPage()
+      await page.goto(`http://127.0.0.1:${port}/`)
+      await page.getByLabel('Message').fill('Please greet someone')
+      await page.getByRole('button', { name: 'Send' }).click()
+      await page.getByLabel('Name').fill('Ada')
+      await page.evaluate(() => ((window as { notReloaded?: boolean }).notReloaded = true))
+      writeFileSync(form, source.replace('<button>Greet</button>', '<button>Greet them</button>'))
+      await page.getByRole('button', { name: 'Greet them' }).waitFor({ timeout: 30_000 })
+      expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true)
+      expect(await page.getByLabel('Name').inputValue()).toBe('Ada')
+      await page.getByRole('button', { name: 'Greet them' }).click()
+      await page.getByText('Hello, Ada!').waitFor({ timeout: 30_000 })
+    } finally {
+      writeFileSync(form, source)
+      await browser.close()
+      await stop(dev)
+    }
+  }, 180_000)
+
   it('a dev server running before the MCP SDK is installed says what to install, and serves /mcp once it is — no restart', async () => {
     // The README's "serve it over MCP" step, taken before its optional peer is installed.
     const serverFile = join(app, 'src/server/app.ts')

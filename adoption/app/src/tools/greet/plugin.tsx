@@ -1,17 +1,6 @@
-import { useState } from 'react'
-import { createPlugin, type RenderedProps } from '@mcp-bridge/runtime'
+import { createPlugin } from '@mcp-bridge/runtime'
+import { NameForm } from './NameForm.tsx'
 import { greet } from './tool.ts'
-
-function NameForm({ onRespond, errors }: RenderedProps<{ name: string }>) {
-  const [name, setName] = useState('')
-  return (
-    <form onSubmit={(e) => (e.preventDefault(), onRespond({ name }))}>
-      <input aria-label="Name" value={name} onChange={(e) => setName(e.target.value)} />
-      {errors?.map((e) => <p role="alert" key={e.path}>{e.message}</p>)}
-      <button>Greet</button>
-    </form>
-  )
-}
 
 export const greetPlugin = createPlugin(greet)
   .onElicit({
