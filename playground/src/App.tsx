@@ -84,7 +84,9 @@ export function App() {
   return (
     <div className="app">
       <header>
-        <h1>mcp-bridge playground</h1>
+        <h1>
+          mcp-bridge<span className="title-rest"> playground</span>
+        </h1>
         <p className="status" role="status">
           {STATUS_TEXT[chat.status]}
         </p>
