@@ -35,6 +35,22 @@ async function cli(args: string[]) {
   return { code, out: out.join('\n'), err: err.join('\n'), loaded }
 }
 
+describe('check: the type pass', () => {
+  it('runs again when a tsconfig appears after a run without one (its kept answer was made without it)', async () => {
+    const root = copies.copy('split-shapes')
+    const tsconfig = join(root, 'tsconfig.json')
+    const written = readFileSync(tsconfig, 'utf8')
+    rmSync(tsconfig)
+    // Without a tsconfig the checker has no Node types: a handler reading process.env does not check.
+    const without = await cli(['check', '--root', root])
+    expect(without.out).toContain("Cannot find name 'process'")
+    writeFileSync(tsconfig, written)
+    const withIt = await cli(['check', '--root', root])
+    expect(withIt.out).not.toContain("Cannot find name 'process'")
+    expect(withIt.code, withIt.out + withIt.err).toBe(0)
+  }, 180_000)
+})
+
 describe('generate', () => {
   it('writes typed registries and the manifest, then changes no byte when regenerated', async () => {
     const root = copyFixture('valid-basic')

@@ -17,9 +17,14 @@ import { relative, type FileDiscovery } from './discover.ts'
 
 type TsMorph = typeof import('ts-morph')
 
-/** The tsconfig a Vite app checks its sources with (the react-ts template's app config first). */
+/** Where a Vite app's tsconfig may be, in the order it is looked for (the react-ts template's app config first). */
+function tsconfigCandidates(root: string): string[] {
+  return ['tsconfig.app.json', 'tsconfig.json'].map((name) => join(root, name))
+}
+
+/** The tsconfig a Vite app checks its sources with. */
 function tsconfigOf(root: string): string | undefined {
-  return ['tsconfig.app.json', 'tsconfig.json'].map((name) => join(root, name)).find((path) => existsSync(path))
+  return tsconfigCandidates(root).find((path) => existsSync(path))
 }
 
 function createProject(m: TsMorph, root: string): Project {
@@ -76,8 +81,8 @@ export async function typeDiagnostics(root: string, discoveries: readonly FileDi
   project.resolveSourceFileDependencies()
   const diagnostics = sources.flatMap(({ discovery, source }) => fileDiagnostics(m, root, discovery, source))
   const read = project.getSourceFiles().map((f) => f.getFilePath() as string).filter((f) => !f.includes('/node_modules/'))
-  const tsconfig = tsconfigOf(root)
-  return { diagnostics, inputs: tsconfig ? [tsconfig, ...read] : read }
+  // Every place a tsconfig may be, there or not: one created (or removed) later makes the kept answer stale.
+  return { diagnostics, inputs: [...tsconfigCandidates(root), ...read] }
 }
 
 function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, source: SourceFile): Diagnostic[] {
