@@ -25,6 +25,7 @@ describe('README and docs snippets that name a repository file', () => {
         'adoption/app/src/App.tsx',
         'conformance/oauth-app.ts',
         'playground/src/server/telemetry.ts',
+        'adoption/react-router-7-express/server/app.ts',
       ]),
     )
   })
