@@ -28,16 +28,19 @@ export interface FrameworkApp {
 }
 
 /**
- * Copies `adoption/<name>` outside the workspace, adds the greet tool and the chat page of
- * adoption/app under `sourceDir`, and installs the packed packages with `dependencies`.
+ * Copies `adoption/<name>` outside the workspace (with `shared`: named files of another app it has
+ * the same), adds the greet tool and the chat page of adoption/app under `sourceDir`, and installs
+ * the packed packages with `dependencies`.
  */
-export async function setUpFrameworkApp(name: string, sourceDir: string, dependencies: readonly string[]): Promise<FrameworkApp> {
+export async function setUpFrameworkApp(name: string, sourceDir: string, dependencies: readonly string[], { shared = [] }: { shared?: ReadonlyArray<{ from: string; files: readonly string[] }> } = {}): Promise<FrameworkApp> {
   const scratch = mkdtempSync(join(tmpdir(), `mcp-bridge-${name}-`))
   const app = join(scratch, 'app')
   const node = node22()
   const env = userEnv({ PATH: `${dirname(node)}:${process.env.PATH}` })
   const tarballs = await packWorkspace(repo, join(scratch, 'packs'))
   cpSync(join(repo, 'adoption', name), app, { recursive: true, filter: (src) => !/[\\/](node_modules|dist|build|mcp-bridge|\.react-router)([\\/]|$)|routeTree\.gen\.ts$/.test(src.slice(repo.length)) })
+  // Files another framework app has the same (React Router's root layout, say): one copy in the repository.
+  for (const { from, files } of shared) for (const file of files) cpSync(join(repo, 'adoption', from, file), join(app, file))
   cpSync(join(repo, 'adoption/app/src/tools/greet'), join(app, sourceDir, 'tools/greet'), { recursive: true })
   cpSync(join(repo, 'adoption/app/src/App.tsx'), join(app, sourceDir, 'chat.tsx'))
   const install = await exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...Object.values(tarballs), ...dependencies, ...BRIDGE_PEERS], { cwd: app, env, timeoutMs: 300_000 })

@@ -22,7 +22,8 @@ const running: ChildProcess[] = []
 const REACT_ROUTER_7 = ['react-router@7.18.4', '@react-router/dev@7.18.4', '@react-router/express@7.18.4', '@react-router/node@7.18.4', 'express@^5', 'isbot', 'react@^19', 'react-dom@^19', 'vite@^7', 'typescript@^5.9', '@types/react', '@types/react-dom', '@types/node', '@types/express']
 
 beforeAll(async () => {
-  fw = await setUpFrameworkApp('react-router-7-express', 'app', REACT_ROUTER_7)
+  // The root layout and the chat page are react-router-app's: only the server and the routes differ.
+  fw = await setUpFrameworkApp('react-router-7-express', 'app', REACT_ROUTER_7, { shared: [{ from: 'react-router-app', files: ['app/root.tsx', 'app/routes/home.tsx'] }] })
   browser = await launchChromium()
 }, 420_000)
 
