@@ -222,7 +222,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
 
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
     ...registryLimits(limits),
-    surface: 'chat',
+    surface: 'ai-sdk',
     store: options.store ?? createMemoryStore({ clock }),
     clock,
     logger,

@@ -41,7 +41,7 @@ import { bothObservers } from '../bridge/call-observer.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { callMetrics } from '../telemetry/metrics.ts'
 import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
-import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
+import type { CallLease, CallRecord, CallStore, CallSurface, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { measureStore } from './stores/measured-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
@@ -101,8 +101,11 @@ export interface CallRegistryOptions<X = undefined> {
   otherWaits?: readonly AnswerWait[]
   /** Where records live (default: this process's memory). */
   store?: CallStore
-  /** Which surface the calls belong to, recorded with each call. */
-  surface: 'chat' | 'mcp'
+  /**
+   * Which surface the calls belong to, recorded with each call: this registry resumes, aborts and
+   * recovers only calls of its own surface (another surface's sharing the store are left to it).
+   */
+  surface: CallSurface
   /** This instance, as recorded in `owner` (default: random). */
   instanceId?: string
   /**
@@ -222,6 +225,7 @@ export const WARM_CALLS = 1_000
 /** Why a parked copy stops when it is let go of from memory (its `finally` runs; nothing is recorded). */
 const HIBERNATED = 'it was let go of from memory while it waited; an answer replays it from its journal'
 const RECOVERY_CONCURRENCY = 8
+const SURFACE_NAMES: Record<CallSurface, string> = { chat: 'chat', mcp: 'MCP endpoint', 'ai-sdk': 'AI SDK route' }
 
 /**
  * The calls a chat handler, an MCP server or an AI SDK bridge holds: started, parked on their questions, let go of from memory and replayed, recovered from a crashed instance, and bounded in all and per client.
@@ -307,7 +311,7 @@ export class CallRegistry<X = undefined> {
     for (;;) {
       const room = concurrency - this.#recovering
       if (room > 0) {
-        const ids = yield* callPromise(() => this.store.stranded(room).catch(() => [] as string[]))
+        const ids = yield* callPromise(() => this.store.stranded(room, this.options.surface).catch(() => [] as string[]))
         for (const id of ids) if (!this.#calls.has(id)) void this.#scope.run(() => callPromise(() => this.#recoverOne(id)))
       }
       yield* this.clock.sleep(this.#leaseMs / 2)
@@ -327,7 +331,7 @@ export class CallRegistry<X = undefined> {
     const callId = lease.callId
     this.#recovering++
     try {
-      const plan = record && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
+      const plan = record && record.surface === this.options.surface && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
       // A tool not served here, or no room: left for another instance (or a later scan).
       const leave = () => this.store.unlock(lease).catch(() => undefined)
       if (!plan) return void (await leave())
@@ -675,6 +679,10 @@ export class CallRegistry<X = undefined> {
       }
     }
     if (!options.trusted && !mayActOn(record.auth, options.caller)) return forbidden(callId)
+    // Another surface's call (they may share a store): its own surface answers it, in its own format.
+    if (record.surface !== this.options.surface) {
+      return refusal('NOT_FOUND', `Tool call "${callId}" belongs to this server's ${SURFACE_NAMES[record.surface]}, not its ${SURFACE_NAMES[this.options.surface]}; answer or cancel it there.`)
+    }
     if (record.outcome) {
       const how = describeOutcome(record.outcome)
       return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }

@@ -2,7 +2,7 @@
  * The runtime's metrics, through OpenTelemetry's API when the app has it (no-ops otherwise):
  *
  *   - `mcp_bridge.calls.started`, `.ended` (`mcp_bridge.outcome`: completed, failed, aborted),
- *     `.recovered` — tool calls, by `gen_ai.tool.name` and `mcp_bridge.surface` (chat, mcp);
+ *     `.recovered` — tool calls, by `gen_ai.tool.name` and `mcp_bridge.surface` (chat, mcp, ai-sdk);
  *   - `mcp_bridge.input.wait` (s) — how long a call waited for its answer (a person, or the
  *     client's model);
  *   - `mcp_bridge.step.duration` (s) — each `ctx.step` that ran (not replayed);

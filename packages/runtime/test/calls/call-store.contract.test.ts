@@ -166,18 +166,31 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     await store.update(record('s-run-done', { status: 'completed', revision: 2, outcome: { status: 'completed', result: 1 } }))
     const held = await store.lock('s-run-held', 'instance-a', 10_000)
     await pass(300) // s-run-short's record expired: it is not anyone's to recover
-    expect((await store.stranded(100)).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free'])
+    expect((await store.stranded(100, 'chat')).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free'])
     // The holder stopped renewing: once its hold lapses, the call is stranded too.
     await store.unlock(held!)
     const lapsing = await store.lock('s-run-held', 'instance-a', 150)
-    expect(await store.stranded(100)).not.toContain('s-run-held')
+    expect(await store.stranded(100, 'chat')).not.toContain('s-run-held')
     await pass(300)
-    expect((await store.stranded(100)).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free', 's-run-held'])
+    expect((await store.stranded(100, 'chat')).filter((id) => id.startsWith('s-')).sort()).toEqual(['s-run-free', 's-run-held'])
     expect(lapsing).toBeDefined()
     // Waiting again: out of the index.
     await store.update(record('s-run-free', { revision: 2 }))
-    expect(await store.stranded(100)).not.toContain('s-run-free')
-    expect(await store.stranded(1)).toHaveLength(1)
+    expect(await store.stranded(100, 'chat')).not.toContain('s-run-free')
+    expect(await store.stranded(1, 'chat')).toHaveLength(1)
+  })
+
+  it("lists a surface's stranded calls only to that surface (another surface sharing the store never takes them)", async () => {
+    await store.create(record('v-chat', { status: 'running' }))
+    await store.create(record('v-mcp', { status: 'running', surface: 'mcp' }))
+    await store.create(record('v-ai', { status: 'running', surface: 'ai-sdk' }))
+    const mine = async (surface: CallRecord['surface']) => (await store.stranded(100, surface)).filter((id) => id.startsWith('v-'))
+    expect(await mine('chat')).toEqual(['v-chat'])
+    expect(await mine('mcp')).toEqual(['v-mcp'])
+    expect(await mine('ai-sdk')).toEqual(['v-ai'])
+    // Another surface's calls do not use up the limit: the first of this surface's is found.
+    await store.update(record('v-chat', { status: 'completed', revision: 2, outcome: { status: 'completed', result: 1 } }))
+    expect((await store.stranded(1, 'ai-sdk')).filter((id) => id.startsWith('v-'))).toEqual(['v-ai'])
   })
 
   describe('held calls (admission)', () => {
@@ -374,7 +387,7 @@ describe('store options and failures', () => {
       // Another call's write is all it takes for the shared entries of the gone one to go too.
       const later = Date.now()
       await store.create(record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }))
-      expect(await store.stranded(10)).toEqual([])
+      expect(await store.stranded(10, 'chat')).toEqual([])
       expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:{ret-2}'])
     } finally {
       raw.disconnect()
@@ -393,11 +406,15 @@ describe('store options and failures', () => {
       // The writer's two steps, played one by one: (1) index it, then — after another instance's
       // scan — (2) write the record running (the store's own PUT_CALL script, nothing else).
       await raw.sadd('idx:{idx}:running', 'idx-1')
-      expect(await store.stranded(10)).toEqual([])
+      expect(await store.stranded(10, 'chat')).toEqual([])
       const running = record('idx-1', { status: 'running', revision: 2, createdAt: at, updatedAt: at, expiresAt: at + 60_000 })
-      expect(await raw.eval(PUT_CALL, 2, 'idx:call:{idx-1}', 'idx:fence:{idx-1}', '1', '2', JSON.stringify(running), String(running.expiresAt), 'running')).toBe(1)
+      expect(await raw.eval(PUT_CALL, 2, 'idx:call:{idx-1}', 'idx:fence:{idx-1}', '1', '2', JSON.stringify(running), String(running.expiresAt), 'running', 'chat')).toBe(1)
       await store.unlock(lease!) // its instance dies: the lock goes
-      expect(await store.stranded(10)).toEqual(['idx-1'])
+      expect(await store.stranded(10, 'chat')).toEqual(['idx-1'])
+      // A record stored before the surface had a field of its own: read from its body.
+      await raw.hdel('idx:call:{idx-1}', 'surface')
+      expect(await store.stranded(10, 'chat')).toEqual(['idx-1'])
+      expect(await store.stranded(10, 'mcp')).toEqual([])
     } finally {
       raw.disconnect()
       await store.close()

@@ -210,7 +210,7 @@ describe('a call running when its server stopped', () => {
         return async (record: Parameters<typeof store.create>[0]) => {
           const created = await target.create(record)
           if (record.status !== 'running') return created
-          const listed = await target.stranded(10)
+          const listed = await target.stranded(10, 'chat')
           const lease = await target.lock(record.callId, 'another-instance', LEASE)
           taken.push({ listed: listed.includes(record.callId), locked: lease !== undefined })
           if (lease) await target.unlock(lease)
@@ -228,31 +228,31 @@ describe('a call running when its server stopped', () => {
 })
 
 
-describe('an MCP call running when its server stopped', () => {
-  type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message?: string } }>; requestState: string }
+type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message?: string } }>; requestState: string }
 
-  async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
-    const store = await createSqliteStore({ path: db, clock })
-    const server = createMcpServer({ name: 'desk', version: '1', tools: [tool], secret: 'a-test-secret-of-at-least-32-bytes!!', store, clock, lockLeaseMs: LEASE })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    const handle = server.listen({ transport: serverSide })
-    const client = new Client({ name: 'manual', version: '1' }, { capabilities: FULL_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } })
-    await client.connect(clientSide)
-    let dead = false
-    const die = async () => {
-      if (dead) return
-      dead = true
-      await store.close()
-      await client.close().catch(() => undefined)
-      await handle.close()
-      await server.close()
-    }
-    cleanups.push(die)
-    const call = (params: Record<string, unknown>) =>
-      client.callTool({ name: 'book_ticket', arguments: { route: 'OSL' }, ...params }, { allowInputRequired: true }) as Promise<Round>
-    return { server, store, call, die }
+async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
+  const store = await createSqliteStore({ path: db, clock })
+  const server = createMcpServer({ name: 'desk', version: '1', tools: [tool], secret: 'a-test-secret-of-at-least-32-bytes!!', store, clock, lockLeaseMs: LEASE })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const handle = server.listen({ transport: serverSide })
+  const client = new Client({ name: 'manual', version: '1' }, { capabilities: FULL_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } })
+  await client.connect(clientSide)
+  let dead = false
+  const die = async () => {
+    if (dead) return
+    dead = true
+    await store.close()
+    await client.close().catch(() => undefined)
+    await handle.close()
+    await server.close()
   }
+  cleanups.push(die)
+  const call = (params: Record<string, unknown>) =>
+    client.callTool({ name: 'book_ticket', arguments: { route: 'OSL' }, ...params }, { allowInputRequired: true }) as Promise<Round>
+  return { server, store, call, die }
+}
 
+describe('an MCP call running when its server stopped', () => {
   it('is recovered by an instance sharing the store; the client retrying its last round gets the question the call asks now, then its result', async () => {
     const db = join(dir, 'mcp.db')
     const ledgerPath = join(dir, 'mcp-ledger.db')
@@ -288,4 +288,83 @@ describe('an MCP call running when its server stopped', () => {
     expect(tickets).toHaveLength(2) // the step cut off by the crash ran again on recovery, with the same key
     expect(new Set(tickets.map((r) => r.key)).size).toBe(1)
   }, 60_000)
+})
+
+describe('calls of a chat handler and an MCP server sharing one store', () => {
+  /**
+   * Both surfaces on one store (as the playground runs them), each with a booking cut off in its
+   * ticket step when their process dies. Then only one surface comes back: it must recover its
+   * own call and leave the other's alone — stranded, with its record as it was — for the other
+   * surface to carry on in its own format (a chat question in the conversation, an MCP round the
+   * client retries). One order per surface, so each is the one that could take the other's.
+   */
+  async function strandBoth(name: string, clock: TestClock) {
+    const db = join(dir, `${name}.db`)
+    const chatLedger = join(dir, `${name}-chat-ledger.db`)
+    const mcpLedger = join(dir, `${name}-mcp-ledger.db`)
+    const chatA = await instance(db, clock, desk(chatLedger, { stall: true, rate: true }))
+    const mcpA = await mcpInstance(db, clock, desk(mcpLedger, { stall: true, rate: true }))
+    const chat = await bookUntilTheTicketStep(chatA, chatLedger)
+    const first = (await mcpA.call({})) as Extract<Round, { resultType: 'input_required' }>
+    const retry = { inputResponses: { 'elicit-confirm-2': { action: 'accept', content: { ok: true } } }, requestState: first.requestState }
+    const lost = mcpA.call(retry).catch((error: Error) => error)
+    const ledger = openLedger(mcpLedger)
+    cleanups.push(() => ledger.close())
+    await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
+    await mcpA.die()
+    await lost
+    const mcpCallId = (JSON.parse(Buffer.from(first.requestState.split('.')[1]!, 'base64url').toString()) as { p: { callId: string } }).p.callId
+    return { db, chatLedger, mcpLedger, chatCallId: chat.callId, mcpCallId, retry }
+  }
+
+  async function recoverChat(s: Awaited<ReturnType<typeof strandBoth>>, clock: TestClock) {
+    const b = await instance(s.db, clock, desk(s.chatLedger, { rate: true }))
+    await clock.advance(LEASE + LEASE / 2)
+    await vi.waitFor(async () => expect((await b.store.get(s.chatCallId))?.status).toBe('waiting'), { timeout: 10_000 })
+    const restored = await snapshot(b.handler)
+    expect(restored.events.findLast((e) => e.type === 'elicit_request')).toMatchObject({ callId: s.chatCallId, request: { key: 'rate' } })
+    return b
+  }
+
+  async function recoverMcp(s: Awaited<ReturnType<typeof strandBoth>>, clock: TestClock) {
+    const c = await mcpInstance(s.db, clock, desk(s.mcpLedger, { rate: true }))
+    await clock.advance(LEASE + LEASE / 2)
+    await vi.waitFor(async () => expect((await c.store.get(s.mcpCallId))?.status).toBe('waiting'), { timeout: 10_000 })
+    const now = (await c.call(s.retry)) as Extract<Round, { resultType: 'input_required' }>
+    expect(Object.keys(now.inputRequests)).toEqual(['elicit-rate-4'])
+    return c
+  }
+
+  it('a chat handler alone recovers the chat call and leaves the MCP call stranded for an MCP server, which recovers it', async () => {
+    const clock = createTestClock()
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const s = await strandBoth('surfaces-chat-first', clock)
+    const b = await recoverChat(s, clock)
+    for (let i = 0; i < 4; i++) await clock.advance(LEASE / 2) // scans enough to take it, had it been taken
+    const mcpRecord = await b.store.get(s.mcpCallId)
+    expect(mcpRecord).toMatchObject({ surface: 'mcp', status: 'running' })
+    expect(b.handler.calls.get(s.mcpCallId)).toBeUndefined()
+    expect(await b.store.stranded(10, 'mcp')).toEqual([s.mcpCallId])
+    await recoverMcp(s, clock)
+    expect(await b.store.get(s.mcpCallId)).toMatchObject({ surface: 'mcp', status: 'waiting' })
+    // Nor can the chat side answer or cancel it — not even its own dev tooling, which skips tokens.
+    const foreign = /belongs to this server's MCP endpoint, not its chat; answer or cancel it there/
+    expect(await b.handler.calls.resume(s.mcpCallId, { trusted: true, replay: () => undefined })).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringMatching(foreign) })
+    expect(await b.handler.calls.abort(s.mcpCallId, undefined, 'cancelled', { trusted: true })).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringMatching(foreign) })
+    expect(await b.store.get(s.mcpCallId)).toMatchObject({ surface: 'mcp', status: 'waiting' })
+    expect(await b.store.get(s.chatCallId)).toMatchObject({ surface: 'chat', status: 'waiting' })
+  }, 90_000)
+
+  it('an MCP server alone recovers the MCP call and leaves the chat call stranded for a chat handler, which recovers it', async () => {
+    const clock = createTestClock()
+    vi.spyOn(console, 'info').mockImplementation(() => {})
+    const s = await strandBoth('surfaces-mcp-first', clock)
+    const c = await recoverMcp(s, clock)
+    for (let i = 0; i < 4; i++) await clock.advance(LEASE / 2)
+    expect(await c.store.get(s.chatCallId)).toMatchObject({ surface: 'chat', status: 'running' })
+    expect(await c.store.stranded(10, 'chat')).toEqual([s.chatCallId])
+    await recoverChat(s, clock)
+    expect(await c.store.get(s.chatCallId)).toMatchObject({ surface: 'chat', status: 'waiting' })
+    expect(await c.store.get(s.mcpCallId)).toMatchObject({ surface: 'mcp', status: 'waiting' })
+  }, 90_000)
 })

@@ -27,6 +27,12 @@ export type StoredOutcome =
   | { status: 'failed'; message: string; code?: string }
   | { status: 'aborted'; reason: string }
 
+/**
+ * What serves a call, recorded with it: the chat handler, the MCP server, or the AI SDK bridge.
+ * Each encodes its questions and results its own way, so a call is carried on only by its surface.
+ */
+export type CallSurface = 'chat' | 'mcp' | 'ai-sdk'
+
 /** The question a waiting call asks: its id and key, and what the serving side needs to ask it again. */
 export interface StoredQuestion {
   id: string
@@ -40,7 +46,8 @@ export interface StoredQuestion {
  */
 export interface CallRecord {
   callId: string
-  surface: 'chat' | 'mcp'
+  /** What serves the call: only a registry of this surface resumes, aborts or recovers it. */
+  surface: CallSurface
   tool: string
   /** The call's arguments as the tool received them (replay starts the tool with them again). */
   params: unknown
@@ -210,11 +217,12 @@ export interface CallStore {
   /** Who holds the call's lock and for how long still (ms), if anyone does: said to a request it keeps waiting. */
   lockHolder(callId: string): Promise<{ owner: string; expiresInMs: number } | undefined>
   /**
-   * Ids of calls recorded `running` whose lock nobody holds (at most `limit`): the instance that
-   * ran them stopped, since a live one renews the lock of every call it runs. Recovery takes them
-   * over. Cheap however many calls wait: stores keep running calls in an index of their own.
+   * Ids of `surface`'s calls recorded `running` whose lock nobody holds (at most `limit`): the
+   * instance that ran them stopped, since a live one renews the lock of every call it runs.
+   * Recovery takes them over. Cheap however many calls wait: stores keep running calls in an index
+   * of their own. Another surface's calls are never listed: only their own surface can carry them on.
    */
-  stranded(limit: number): Promise<string[]>
+  stranded(limit: number, surface: CallSurface): Promise<string[]>
   /**
    * Count a new call as held by its client, if the limits allow (its client holds fewer than
    * `clientShare` of all held, and all fewer than the total), atomically (two instances

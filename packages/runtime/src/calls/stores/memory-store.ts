@@ -32,6 +32,8 @@ interface Entry {
   text: string
   revision: number
   expiresAt: number
+  /** A call's surface, kept beside its text so `stranded` need not parse it. */
+  surface?: string
 }
 
 /** A conversation: its head and state as JSON, and its log's entries as JSON, one each. */
@@ -99,13 +101,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     if (closed) throw new StoreClosedError('memory')
   }
   /** Store `record` at `revision` if the live entry has revision `previous` (0: there is none). */
-  function put(map: Map<string, Entry>, id: string, record: { revision: number; expiresAt: number }, previous: number): boolean {
+  function put(map: Map<string, Entry>, id: string, record: { revision: number; expiresAt: number; surface?: string }, previous: number): boolean {
     open()
     if ((live(map, id)?.revision ?? 0) !== previous) return false
     if (++writes % SWEEP_EVERY === 0) sweepExpired()
     // Re-inserted, so a map's order is the order of last writes (the oldest first, for eviction).
     map.delete(id)
-    map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt })
+    map.set(id, { text: JSON.stringify(record), revision: record.revision, expiresAt: record.expiresAt, ...(record.surface !== undefined && { surface: record.surface }) })
     return true
   }
   /** Keep `running` and the held calls current after a write of `record` (`written`: whether it was stored). */
@@ -209,13 +211,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       const left = held ? held.until - clock.now() : 0
       return held && left > 0 ? { owner: held.owner, expiresInMs: left } : undefined
     },
-    async stranded(limit) {
+    async stranded(limit, surface) {
       open()
       const ids: string[] = []
       for (const id of running) {
         if (ids.length >= limit) break
-        if (!live(calls, id)) running.delete(id)
-        else if (!((locks.get(id)?.until ?? 0) > clock.now())) ids.push(id)
+        const entry = live(calls, id)
+        if (!entry) running.delete(id)
+        else if (entry.surface === surface && !((locks.get(id)?.until ?? 0) > clock.now())) ids.push(id)
       }
       return ids
     },

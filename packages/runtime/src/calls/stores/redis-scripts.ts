@@ -20,7 +20,7 @@
 export const PUT_CALL = `
 local current = redis.call('HGET', KEYS[1], 'rev') or '0'
 if current ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3], 'status', ARGV[5])
+redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3], 'status', ARGV[5], 'surface', ARGV[6])
 redis.call('PEXPIREAT', KEYS[1], ARGV[4])
 redis.call('PEXPIREAT', KEYS[2], ARGV[4])
 return 1`
@@ -44,14 +44,19 @@ return 0`
 export const HOLDER = `return { redis.call('GET', KEYS[1]), redis.call('PTTL', KEYS[1]) }`
 
 /**
- * Whether a call listed as running (record KEYS[1], lock KEYS[2]) is stranded: 1 running with its
- * lock free, 2 held, 0 not running (or gone) with its lock free — to leave the index. A held call
- * stays listed whatever its record says: its holder indexes it before it writes it running, and
- * dropping it in between would hide it from recovery for good if that holder then died.
+ * Whether a call listed as running (record KEYS[1], lock KEYS[2]) is stranded for surface ARGV[1]:
+ * 1 running with its lock free, 2 held, 3 another surface's, 0 not running (or gone) with its lock
+ * free — to leave the index. A held call stays listed whatever its record says: its holder indexes
+ * it before it writes it running, and dropping it in between would hide it from recovery for good
+ * if that holder then died. A record written before the surface had a field of its own has it in
+ * its body.
  */
 export const STRANDED_ONE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 2 end
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
+local surface = redis.call('HGET', KEYS[1], 'surface')
+if not surface then surface = cjson.decode(redis.call('HGET', KEYS[1], 'body')).surface end
+if surface ~= ARGV[1] then return 3 end
 return 1`
 
 /**

@@ -124,7 +124,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
    */
   async function putCall(r: CallRecord, previous: number): Promise<boolean> {
     if (r.status === 'running') await index(r)
-    const args = [String(previous), String(r.revision), JSON.stringify(r), String(r.expiresAt), r.status]
+    const args = [String(previous), String(r.revision), JSON.stringify(r), String(r.expiresAt), r.status, r.surface]
     const written = (await command(() => redis.eval(PUT_CALL, 2, key.call(r.callId), key.fence(r.callId), ...args))) === 1
     if (written && r.status !== 'running') await index(r)
     return written
@@ -157,14 +157,14 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       if (!value || !(ttl > 0)) return undefined
       return { owner: value.slice(0, value.lastIndexOf(' ')), expiresInMs: ttl }
     },
-    async stranded(limit) {
+    async stranded(limit, surface) {
       // The index is one slot and each call another: walked in batches, each call checked in its own slot.
       const found: string[] = []
       let cursor = '0'
       do {
         const [next, ids] = await command(() => redis.sscan(key.running, cursor, 'COUNT', STRANDED_BATCH))
         cursor = next
-        const states = await Promise.all(ids.map((id) => command(() => redis.eval(STRANDED_ONE, 2, key.call(id), key.lock(id)))))
+        const states = await Promise.all(ids.map((id) => command(() => redis.eval(STRANDED_ONE, 2, key.call(id), key.lock(id), surface))))
         const gone = ids.filter((_, i) => states[i] === 0)
         if (gone.length > 0) await command(() => redis.srem(key.running, ...gone))
         for (const [i, id] of ids.entries()) if (states[i] === 1 && found.length < limit) found.push(id)

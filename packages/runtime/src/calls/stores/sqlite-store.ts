@@ -126,7 +126,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     unmarkRunning: db.prepare(`DELETE FROM ${t.running} WHERE call_id = ?`),
     stranded: db.prepare(
       `SELECT r.call_id AS id FROM ${t.running} r JOIN ${t.calls} c ON c.call_id = r.call_id AND c.expires_at > ?
-       WHERE NOT EXISTS (SELECT 1 FROM ${t.locks} l WHERE l.call_id = r.call_id AND l.until > ?) LIMIT ?`,
+       WHERE json_extract(c.record, '$.surface') = ?
+         AND NOT EXISTS (SELECT 1 FROM ${t.locks} l WHERE l.call_id = r.call_id AND l.until > ?) LIMIT ?`,
     ),
     sweepRunning: db.prepare(`DELETE FROM ${t.running} WHERE call_id NOT IN (SELECT call_id FROM ${t.calls})`),
     // Calls held (not finished), for admission: kept in the same transaction as their records.
@@ -227,10 +228,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
       open()
       sql.unlock.run(lease.callId, lease.fence)
     },
-    async stranded(limit) {
+    async stranded(limit, surface) {
       open()
       const now = clock.now()
-      return (sql.stranded.all(now, now, limit) as Array<{ id: string }>).map((row) => row.id)
+      return (sql.stranded.all(now, surface, now, limit) as Array<{ id: string }>).map((row) => row.id)
     },
     async admit(call, limits) {
       open()
