@@ -37,7 +37,7 @@ import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { withChoices } from '../tool/plain-form.ts'
 import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from '../protocol/ai-sdk-shapes.ts'
-import { doneOutput, driveToStop, endedOutput, type CallCard, type DriveContext } from './drive-to-stop.ts'
+import { endedOutput, outputsToStop, type CallCard, type DriveContext } from './call-outputs.ts'
 import { callerOf, type Authenticate, type CallerAuth } from '../tool/caller-auth.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
@@ -234,7 +234,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
       return {
         spec: spec(tool),
         async drive(call) {
-          const run = driveToStop(drive, call, { callId: call.callId, token: '' })
+          const run = outputsToStop(drive, call, { callId: call.callId, token: '' })
           while (!(await run.next()).done);
         },
       }
@@ -278,7 +278,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     const stop = () => void call.host.abort('the response was stopped')
     signal?.addEventListener('abort', stop, { once: true })
     try {
-      const run = driveToStop(drive, call, { callId: call.callId, token: call.token })
+      const run = outputsToStop(drive, call, { callId: call.callId, token: call.token })
       for (let step = await run.next(); ; step = await run.next()) {
         yield step.value
         if (step.done) return
@@ -340,14 +340,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     const { call } = resumed
     if (resumed.replayed) {
       // Replay the journal up to the question the record says the call waits for.
-      const run = driveToStop(drive, call, card, true)
+      const run = outputsToStop(drive, call, card, resumed.record.pending?.id ?? '')
       let step = await run.next()
       while (!step.done) step = await run.next()
       if (step.value.status === 'done') return step.value
-      if (step.value.question.id !== resumed.record.pending?.id) {
-        await call.host.abort('replaying its journal led to another question')
-        return doneOutput(card, await call.host.outcome)
-      }
     }
     const asked = call.host.pending()
     const outcome = call.host.respond({ id: output.question.id, result: output.answer })
@@ -360,7 +356,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
       const said = summarizeAnswer(withChoices(asked.schema.json, asked.plain?.choices, false), output.answer.content)
       if (said) card.answers = [...(card.answers ?? []), said]
     }
-    const run = driveToStop(drive, call, card)
+    const run = outputsToStop(drive, call, card)
     for (let step = await run.next(); ; step = await run.next()) {
       if (step.done) return step.value
       writer.write({ type: 'tool-output-available', toolCallId: part.toolCallId!, output: step.value, preliminary: true })

@@ -6,7 +6,7 @@
  * side keeps per call (nothing for chat; the round state for MCP).
  */
 import type { CallerAuth } from '../tool/caller-auth.ts'
-import type { Operation, Scope } from 'effection'
+import type { Scope } from 'effection'
 import type { BridgeHost } from '../bridge/create-bridge-host.ts'
 import { nextAsync, type BridgeEvent, type EventReader } from '../bridge/events.ts'
 import type { CallLease } from './stores/call-store.ts'
@@ -71,7 +71,3 @@ export function nextEvent(call: LiveCall): Promise<BridgeEvent | undefined> {
   return nextAsync(call.scope, call.events)
 }
 
-/** The same, for Effection code (the MCP server). */
-export function readEvent(call: LiveCall): Operation<BridgeEvent | undefined> {
-  return call.events.next()
-}

@@ -21,9 +21,11 @@ import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
-import { nextEvent, type LiveCall } from '../calls/live-call.ts'
+import type { LiveCall } from '../calls/live-call.ts'
+import { driveToStop, runToStop, type CallReport, type DriveOptions } from '../calls/drive-to-stop.ts'
+import { browserQuestions } from './chat-question.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
-import type { ChatRequestBody, ChatStreamEvent } from '../protocol/chat-wire.ts'
+import type { ChatRequestBody, ChatStreamEvent, ElicitRequestWire } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
 import { summarizeAnswer } from '../schema/field-labels.ts'
 import { withChoices } from '../tool/plain-form.ts'
@@ -121,8 +123,6 @@ export interface EngineContext {
   logger?: ErrorLog
 }
 
-type CallStop = { kind: 'waiting'; request: ElicitRequest } | { kind: 'done'; outcome: BridgeOutcome<unknown> }
-
 const LOST = 'This tool call is no longer running (it ended, expired, or the server restarted). Please retry the operation.'
 
 export async function runTurn(ctx: EngineContext, body: ChatRequestBody): Promise<void> {
@@ -207,10 +207,9 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     const { call } = resumed
     if (resumed.replayed) {
       // Replay the journal up to the question the record says the call waits for.
-      const stop = await nextStop(ctx, call, true)
-      if (stop.kind === 'done' || stop.request.id !== resumed.record.pending?.id) {
-        if (stop.kind === 'waiting') await call.host.abort('replaying its journal led to another question')
-        await report(ctx, conversation, call, stop.kind === 'done' ? stop.outcome : await call.host.outcome)
+      const stop = await runToStop(call, driveToStop(call, { ...chatStops(ctx), replayingTo: resumed.record.pending?.id ?? '' }))
+      if (stop.kind === 'done') {
+        await report(ctx, conversation, call, stop.outcome)
         continue
       }
     }
@@ -335,40 +334,46 @@ export interface ChatOrigin {
   conversation: string
 }
 
-/** Run a call to its next stop: a question (announce it, park the call) or the end (record its result). */
-export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
-  const stop = await nextStop(ctx, call)
-  if (stop.kind === 'waiting') {
-    const { request } = stop
-    const size = Buffer.byteLength(JSON.stringify(request.context))
-    if (size > ctx.limits.maxContextBytes) {
-      await call.host.abort(`context of "${request.key}" is ${size} bytes (limit ${ctx.limits.maxContextBytes})`)
-      return settle(ctx, conversation, call)
-    }
-    const wire = encodeElicitRequest(request)
-    // Stored before it is announced: the answer may reach another instance.
-    if (!(await parkOrEnd(ctx, conversation, call, { id: request.id, key: request.key, wire }))) return
-    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: wire })
-    await ctx.checkpoint?.(conversation)
-    return
+/** How the chat asks a question: its wire form (`elicit_request`), stored with the call. */
+function chatStops(ctx: EngineContext): DriveOptions<undefined, ElicitRequestWire> {
+  return {
+    calls: ctx.calls,
+    maxContextBytes: { bytes: ctx.limits.maxContextBytes, option: 'limits.maxContextBytes' },
+    surface: browserQuestions,
   }
-  await report(ctx, conversation, call, stop.outcome)
 }
 
 /**
- * Park the call on its question; false when the store did not take the question. Then nobody
- * could answer it (after a restart, on another instance), so it is not shown: the call has ended,
- * the person is told why, and the model gets the tool's error.
+ * Run a call to its next stop, forwarding its logs and progress: a question (stored before it is
+ * announced: the answer may reach another instance) or the end (its result joins the conversation).
  */
-async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, question: StoredQuestion): Promise<boolean> {
+export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
+  const stop = await runToStop(call, driveToStop(call, chatStops(ctx)), (event) => ctx.emit(reportEvent(call, event)))
+  if (stop.kind === 'question') {
+    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: stop.question.wire })
+    await ctx.checkpoint?.(conversation)
+    return
+  }
+  if (stop.unsaved) unsaved(ctx, call, stop.unsaved)
+  await report(ctx, conversation, call, stop.outcome)
+}
+
+/** A question the store did not take was not shown: the person is told why the call ended (the store's words go to the log). */
+function unsaved(ctx: EngineContext, call: ChatCall, error: unknown): void {
+  const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`, ctx.logger)
+  ctx.emit({ type: 'error', code: said.code, message: `${call.toolName} could not go on: its question could not be saved. ${said.message}` })
+}
+
+/**
+ * Park the call again on the question it waits on (an answer was refused). When the store does
+ * not take it, the call has ended: the person is told why, and the model gets the tool's error.
+ */
+async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, question: StoredQuestion): Promise<void> {
   try {
     await ctx.calls.park(call, question)
-    return true
   } catch (error) {
-    const said = forClient(error, `the question of ${call.toolName} (${call.callId}) could not be saved`, ctx.logger)
-    ctx.emit({ type: 'error', code: said.code, message: `${call.toolName} could not go on: its question could not be saved. ${said.message}` })
+    unsaved(ctx, call, error)
     await report(ctx, conversation, call, await call.host.outcome)
-    return false
   }
 }
 
@@ -387,27 +392,16 @@ async function report(ctx: EngineContext, conversation: McpMessage[], call: Chat
   await ctx.checkpoint?.(conversation)
 }
 
-/**
- * Forward the call's new logs and progress until it asks the user or ends. While replaying
- * (`quiet`), what the tool reports again is not forwarded: the user saw it the first time.
- */
-async function nextStop(ctx: EngineContext, call: ChatCall, quiet = false): Promise<CallStop> {
-  for (let event = await nextEvent(call); event; event = await nextEvent(call)) {
-    if ((quiet || 'replayed' in event) && (event.type === 'log' || event.type === 'notify')) continue
-    if (event.type === 'log') ctx.emit({ type: 'tool_log', callId: call.callId, level: event.level, message: event.message })
-    else if (event.type === 'notify') {
-      ctx.emit({
-        type: 'tool_progress',
-        callId: call.callId,
-        message: event.message,
-        ...(event.progress !== undefined && { progress: event.progress }),
-        ...(event.total !== undefined && { total: event.total }),
-      })
-    } else if (event.type === 'elicit' && call.host.pending() === event.request) {
-      return { kind: 'waiting', request: event.request }
-    }
+/** A log line or progress report of a call, as the chat streams it. */
+function reportEvent(call: ChatCall, event: CallReport): ChatStreamEvent {
+  if (event.type === 'log') return { type: 'tool_log', callId: call.callId, level: event.level, message: event.message }
+  return {
+    type: 'tool_progress',
+    callId: call.callId,
+    message: event.message,
+    ...(event.progress !== undefined && { progress: event.progress }),
+    ...(event.total !== undefined && { total: event.total }),
   }
-  return { kind: 'done', outcome: await call.host.outcome }
 }
 
 /** A result as the model reads it: text, images and audio as they are; resources in words. */

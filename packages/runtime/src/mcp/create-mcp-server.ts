@@ -151,6 +151,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
     maxArgumentBytes: options.maxArgumentBytes,
+    maxContextBytes: options.maxContextBytes,
     roundHold,
     logger: options.logger,
     clientKey: options.clientKey,

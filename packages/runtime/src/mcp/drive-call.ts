@@ -1,17 +1,15 @@
 /**
- * Runs a call to its next stop — a question for the client or the end — reporting its logs and
- * progress to the round being served, in the order the tool emitted them.
- *
- * A stop becomes one input request: an elicitation in form mode, whose requested schema and
- * message both carry the x-model-context data, or a sampling request. A sample the
- * client cannot serve (no `sampling`, or no `sampling.tools` for a schema) is refused into the
- * tool as an `McpCapabilityError`, which it may catch.
+ * An MCP call carried to its next stop by the one driver (`calls/drive-to-stop.ts`), with what is
+ * MCP's own: its logs and progress go to the round being served (`notifications/message`,
+ * `notifications/progress`) in the order the tool emitted them, and a stop becomes one input
+ * request — an elicitation in form mode, whose requested schema and message both carry the
+ * x-model-context data, or a sampling request. A sample the client cannot serve (no `sampling`,
+ * or no `sampling.tools` for a schema) is refused into the tool as an `McpCapabilityError`, which
+ * it may catch.
  */
 import { race, until, type Operation } from 'effection'
 import { inputRequired, type ClientCapabilities, type InputRequest, type LoggingLevel, type ServerContext } from '@modelcontextprotocol/server'
-import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import type { BridgeEvent } from '../bridge/events.ts'
-import { readEvent } from '../calls/live-call.ts'
+import { driveToStop, type CallReport, type CallStop, type StopSurface, type SurfaceQuestion } from '../calls/drive-to-stop.ts'
 import { encodeModelContext } from '../model-context/model-context.ts'
 import { McpCapabilityError } from '../errors/call-errors.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
@@ -19,50 +17,78 @@ import type { SamplingRequest } from '../sampling/provider.ts'
 import type { InputWait } from './call-state.ts'
 import { missingForSampling, readsModelContext, speaksBefore20251125 } from './client-capabilities.ts'
 import { withChoices } from '../tool/plain-form.ts'
-import type { McpCall } from './mcp-call.ts'
+import type { McpCall, McpRound } from './mcp-call.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
 
-export type Stop =
-  | { kind: 'input'; wait: InputWait; request: InputRequest }
-  | { kind: 'done'; outcome: BridgeOutcome<unknown> }
+/** A question as an MCP call stores it: what it waits for, and the input request that asks it. */
+export interface McpQuestionWire {
+  wait: InputWait
+  inputRequest: InputRequest
+}
+
+export type McpStop = CallStop<McpQuestionWire>
+
+export interface McpDrive {
+  calls: CallRegistry<McpRound>
+  /** The largest context of one question (`maxContextBytes`). */
+  maxContextBytes: number
+}
 
 /**
- * `quiet`: a replay up to the question the call waits for; what it reports was reported the first
- * time. Without `ctx` (a call recovered after its server stopped: no request is serving it) its
- * logs and progress reach nobody.
+ * Carry `call` to its next stop. Without `ctx` (a call recovered after its server stopped: no
+ * request is serving it) its logs and progress reach nobody. `replayingTo`: the journal is
+ * replayed up to the question with this input key (see `driveToStop`). `park: false`: the caller
+ * parks the call at its question (it knows how long the round may wait, and whether a view holds it).
  */
-export function* driveCall(call: McpCall, ctx: ServerContext | undefined, quiet = false, allowsLog: (level: LoggingLevel) => boolean = () => true): Operation<Stop> {
+export function* driveCall(
+  drive: McpDrive,
+  call: McpCall,
+  ctx: ServerContext | undefined,
+  { replayingTo, allowsLog = () => true, park = true }: { replayingTo?: string; allowsLog?: (level: LoggingLevel) => boolean; park?: boolean } = {},
+): Operation<McpStop> {
   const reporter = new Reporter(call, ctx, allowsLog)
-  for (let event = yield* readEvent(call); event; event = yield* readEvent(call)) {
-    switch (event.type) {
-      case 'log':
-      case 'notify':
-        if (!quiet) yield* until(reporter.report(event))
-        break
-      case 'elicit':
-        return { kind: 'input', wait: elicitWait(call, event.request), request: elicitInput(event.request, call.extra.caps, call.extra.version) }
-      case 'sample': {
-        const parked = yield* race([call.extra.sampler.parked(), ended(call)])
-        if (!parked) break // the call ended; its terminal event follows
-        const missing = missingForSampling(parked.request, call.extra.caps)
-        const shaped = missing ? undefined : samplingForVersion(parked.request, call.extra.version)
-        if (missing || !shaped) {
-          const why = missing ?? { capability: 'sampling' as const, why: `this client speaks ${call.extra.version}, where a sampling message holds one content block` }
-          parked.resolvers.reject(new McpCapabilityError(call.toolName, why.capability, why.why))
-          break
-        }
-        return {
-          kind: 'input',
-          wait: { kind: 'sample', inputKey: `sample-${call.host.journal.length + 1}` },
-          request: inputRequired.createMessage(shaped as Parameters<typeof inputRequired.createMessage>[0]),
-        }
-      }
-      case 'completed':
-      case 'failed':
-      case 'aborted':
-        return { kind: 'done', outcome: yield* until(call.host.outcome) }
-    }
+  const stops = driveToStop(call, {
+    calls: drive.calls,
+    surface: mcpQuestions,
+    maxContextBytes: { bytes: drive.maxContextBytes, option: 'maxContextBytes' },
+    ...(replayingTo !== undefined && { replayingTo }),
+    ...(!park && { park: () => false as const }),
+  })
+  for (;;) {
+    const next = yield* stops.next()
+    if (next.done) return next.value
+    yield* until(reporter.report(next.value))
   }
-  return { kind: 'done', outcome: yield* until(call.host.outcome) }
+}
+
+/**
+ * How an MCP call asks: the question (or sample) as an input request, keyed by its place in the
+ * journal. What it waits for is also the round's state (`McpRound.wait`), so the next round can
+ * hand the answer to it.
+ */
+const mcpQuestions: StopSurface<McpRound, McpQuestionWire> = {
+  question(call, request) {
+    return asked(call, request.key, elicitWait(call, request), elicitInput(request, call.extra.caps, call.extra.version))
+  },
+  *sample(call) {
+    const parked = yield* race([call.extra.sampler.parked(), ended(call)])
+    if (!parked) return undefined // the call ended; its terminal event follows
+    const missing = missingForSampling(parked.request, call.extra.caps)
+    const shaped = missing ? undefined : samplingForVersion(parked.request, call.extra.version)
+    if (missing || !shaped) {
+      const why = missing ?? { capability: 'sampling' as const, why: `this client speaks ${call.extra.version}, where a sampling message holds one content block` }
+      parked.resolvers.reject(new McpCapabilityError(call.toolName, why.capability, why.why))
+      return undefined
+    }
+    const wait: InputWait = { kind: 'sample', inputKey: `sample-${call.host.journal.length + 1}` }
+    return asked(call, 'sample', wait, inputRequired.createMessage(shaped as Parameters<typeof inputRequired.createMessage>[0]))
+  },
+}
+
+function asked(call: McpCall, key: string, wait: InputWait, inputRequest: InputRequest): SurfaceQuestion<McpQuestionWire> {
+  call.extra.wait = wait
+  call.extra.inputRequest = inputRequest
+  return { id: wait.inputKey, key, wire: { wait, inputRequest } }
 }
 
 /** Returns (nothing) once the call has ended. */
@@ -103,9 +129,8 @@ class Reporter {
     private readonly allowsLog: (level: LoggingLevel) => boolean,
   ) {}
 
-  async report(event: Extract<BridgeEvent, { type: 'log' | 'notify' }>): Promise<void> {
-    // A resumed call replays its journal; what it emits on the way was reported the first time.
-    if (event.replayed || !this.ctx) return
+  async report(event: CallReport): Promise<void> {
+    if (!this.ctx) return
     try {
       if (event.type === 'log') {
         if (!this.allowsLog(event.level as LoggingLevel)) return

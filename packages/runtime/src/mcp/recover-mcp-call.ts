@@ -10,7 +10,7 @@ import type { RecoveryPlan } from '../calls/call-registry.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
 import { driveCall } from './drive-call.ts'
 import type { McpRound } from './mcp-call.ts'
-import { newRound, parkCall, type McpOrigin, type ToolCallService } from './serve-tool-call.ts'
+import { newRound, type McpOrigin, type ToolCallService } from './serve-tool-call.ts'
 
 export function mcpRecovery(service: ToolCallService, record: CallRecord): RecoveryPlan<McpRound> | undefined {
   const tool = service.tools.get(record.tool)
@@ -21,11 +21,9 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
     spec: { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) },
     drive: (call) =>
       service.scope.run(function* () {
-        const stop = yield* driveCall(call, undefined)
-        if (stop.kind === 'done') return
-        call.extra.wait = stop.wait
-        call.extra.inputRequest = stop.request
-        yield* parkCall(service, call, false) // nobody holds it: its client retries its last round
+        // Parked at its question, pinned to nothing: its client retries its last round.
+        const stop = yield* driveCall(service, call, undefined)
+        if (stop.kind === 'done' && stop.unsaved) throw stop.unsaved
       }),
   }
 }

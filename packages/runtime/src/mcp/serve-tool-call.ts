@@ -67,6 +67,8 @@ export interface ToolCallService {
   scope: Scope
   /** Largest arguments of one call, in bytes of JSON. */
   maxArgumentBytes: number
+  /** Largest context of one question, in bytes of JSON (`maxContextBytes`). */
+  maxContextBytes: number
   /** How long a call parked between 2026-07-28 rounds waits for the next (`roundHoldMs`). */
   roundHold: AnswerWait
   /** Where failures' details go (a client is told a sentence). */
@@ -157,7 +159,7 @@ export function* serveToolCall(
   const seat = viewSeat(service, session, server, ctx, call, caps)
 
   for (;;) {
-    const stop = yield* driveCall(call, ctx, false, (level) => session.allowsLog(level))
+    const stop = yield* driveCall(service, call, ctx, { allowsLog: (level) => session.allowsLog(level), park: false })
     if (stop.kind === 'done') {
       session.doneWaiting(ctx.mcpReq.id)
       call.extra.detachCancel?.()
@@ -166,10 +168,8 @@ export function* serveToolCall(
       if (seat) showResult(session.desk, seat, result)
       return result
     }
-    call.extra.wait = stop.wait
-    call.extra.inputRequest = stop.request
     // A client that renders this tool's view: the view asks, and this request waits for it.
-    if (seat && !seat.bypassed && stop.wait.kind === 'elicit') {
+    if (seat && !seat.bypassed && stop.question.wire.wait.kind === 'elicit') {
       // A client without forms has no other way to ask: its view may take as long as it needs.
       const claimTimeoutMs = supportsFormElicitation(caps) ? service.apps!.claimTimeoutMs : Number.POSITIVE_INFINITY
       let held: HoldOutcome
@@ -280,18 +280,14 @@ function* resumeCall(
   const { call } = resumed
   if (resumed.replayed) {
     // Not held here (a restart, another instance): replay the journal up to the same question.
-    const stop = yield* driveCall(call, ctx, true)
-    if (stop.kind === 'done' || stop.wait.inputKey !== state.wait.inputKey) {
-      if (stop.kind === 'input') yield* until(call.host.abort('replaying its journal led to another question'))
-      const outcome = yield* until(call.host.outcome)
+    const stop = yield* driveCall(service, call, ctx, { replayingTo: state.wait.inputKey })
+    if (stop.kind === 'done') {
       return {
-        failed: outcome.status === 'failed' ? toolResultOf(outcome) : errorResult(
+        failed: stop.outcome.status === 'failed' ? toolResultOf(stop.outcome) : errorResult(
           `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. Call the tool again.`,
         ),
       }
     }
-    call.extra.wait = stop.wait
-    call.extra.inputRequest = stop.request
   } else {
     call.extra.detachCancel?.()
   }

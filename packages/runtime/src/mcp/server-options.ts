@@ -90,6 +90,12 @@ export interface McpServerOptions {
    */
   maxArgumentBytes?: number
   /**
+   * Largest context data of one question (`ctx.elicit(key, { context })`), in bytes of JSON
+   * (default 256 KiB, as the chat's `limits.maxContextBytes`): a call asking with more is ended
+   * with that reason, since every client would be sent it and the store would hold it.
+   */
+  maxContextBytes?: number
+  /**
    * Who an HTTP request is from, for `maxSuspendedCallsPerClient`. Default: the remote address
    * (through `handler.node`); a stdio connection is one client.
    */
@@ -142,6 +148,7 @@ export interface ResolvedServerOptions {
   warmCalls: number
   lockLeaseMs: number
   maxArgumentBytes: number
+  maxContextBytes: number
   clientKey: ClientKey
   onError: (error: Error) => void
   logger: McpBridgeLogger
@@ -169,6 +176,7 @@ const optionsSchema = z
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
     warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)').optional(),
     maxArgumentBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
+    maxContextBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: functionOption().optional(),
     onError: functionOption().optional(),
@@ -233,6 +241,7 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     warmCalls: options.warmCalls ?? WARM_CALLS,
     lockLeaseMs: options.lockLeaseMs ?? LEASE_MS,
     maxArgumentBytes: options.maxArgumentBytes ?? 256 << 10,
+    maxContextBytes: options.maxContextBytes ?? 256 << 10,
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     logger: withTraceIds(input.logger ?? stderrLogger),

@@ -397,7 +397,7 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.list()).toMatchObject([{ callId: held.callId, status: 'awaiting_elicit' }])
     await handler.calls.get(held.callId)!.host.abort()
     const big = await post({ messages: [user('big')] })
-    expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000\)/) })
+    expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000: limits.maxContextBytes\)/) })
   })
 
   it('limits the calls one client may hold (default key: the remote address), leaving room for the others', async () => {

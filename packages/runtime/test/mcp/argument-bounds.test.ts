@@ -51,6 +51,32 @@ describe.each(GENERATIONS)('tools/call arguments, %s client', (generation) => {
   }, 30_000)
 })
 
+describe.each(GENERATIONS)('a question whose context is past maxContextBytes, %s client', (generation) => {
+  const report = createMcpTool('big_report')
+    .parameters(z.object({ rows: z.int() }))
+    .elicits({ go: z.object({ ok: z.boolean() }) })
+    .execute(function* (params, ctx) {
+      const answer = yield* ctx.elicit('go', { message: 'Send it?', context: { rows: Array.from({ length: params.rows }, (_, i) => `row ${i}`) } })
+      return { sent: answer.action === 'accept' }
+    })
+
+  it('ends the call with a reason naming the limit (never sent to the client, never stored), and goes on serving', async () => {
+    const server = createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 4096 })
+    open.push(server)
+    const client = await connectClient(server, generation)
+    open.unshift(client)
+    const result = (await client.client.callTool({ name: 'big_report', arguments: { rows: 1000 } })) as { isError?: boolean }
+    expect(result.isError).toBe(true)
+    expect(textOf(result as never)).toMatch(/context of "go" is \d+ bytes \(limit 4096: maxContextBytes\)/)
+    expect(server.suspendedCalls).toBe(0)
+  }, 30_000)
+
+  it('refuses a maxContextBytes below 1024 bytes, naming the option', () => {
+    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 10 })).toThrow(OptionsError)
+    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 10 })).toThrow(/maxContextBytes/)
+  })
+})
+
 describe('an MCP request body past maxBodyBytes', () => {
   it('gets 413 with a JSON-RPC error before it is parsed', async () => {
     const server = createMcpServer({ name: 'bounds', version: '1', tools: [store] })
