@@ -36,7 +36,7 @@ import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, ty
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import { CallTrace, type SegmentStart } from './call-trace.ts'
-import { CallTimeline, type TimelineEntry } from './call-timeline.ts'
+import { ActivityLog, type CallActivity } from './call-activity.ts'
 import { bothObservers } from '../bridge/call-observer.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { callMetrics } from '../telemetry/metrics.ts'
@@ -202,20 +202,6 @@ export interface ResumeOptions<X> {
   trusted?: true
 }
 
-/** A call as the dev panel shows it: where it is and what it did (`recordActivity`). */
-export interface CallActivity {
-  callId: string
-  tool: string
-  /** Held in this process now (running, or parked in memory), or only known from what it did here. */
-  live: boolean
-  status: string
-  /** The question it waits on, when this process holds it. */
-  pending: ElicitRequest | undefined
-  /** `CallRecord.origin` of the call (the chat conversation it belongs to). */
-  origin: unknown
-  timeline: readonly TimelineEntry[]
-}
-
 export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
 
 /** Default lease of a call's lock; a running call's lease is renewed every third of it. */
@@ -235,7 +221,7 @@ export class CallRegistry<X = undefined> {
   readonly #parked: ParkedCalls<LiveCall<X>>
   readonly #log: McpBridgeLogger
   /** Timelines of the calls seen since `recordActivity()`, live and the last ended (by end order). */
-  #activity: { timelines: Map<string, CallTimeline>; ended: string[]; keep: number; origins: Map<string, unknown> } | undefined
+  #activity: ActivityLog | undefined
   /** How long a parked call waits unless `park` says otherwise. */
   readonly #wait: AnswerWait
   readonly #scope: Scope
@@ -452,7 +438,7 @@ export class CallRegistry<X = undefined> {
     let call: LiveCall<X> | undefined
     const registry = this
     const trace = new CallTrace({ callId: spec.callId, tool: spec.tool.name, surface: this.options.surface }, durable.segment, durable.trace, this.clock)
-    const timeline = this.#timelineOf(spec.callId, spec.tool.name, spec.origin)
+    const timeline = this.#activity?.timelineOf(spec.callId, spec.tool.name, spec.origin)
     const host = createBridgeHost({
       observer: bothObservers(trace.observer, timeline?.observer),
       tool: spec.tool,
@@ -547,7 +533,7 @@ export class CallRegistry<X = undefined> {
     // here, or it would take it for an outdated one and replay the call.
     if (this.#calls.get(call.callId) === call && !TERMINAL_STATUSES.has(call.host.status())) {
       call.trace.parked(question.key)
-      this.#activity?.timelines.get(call.callId)?.note('parked', `waits for ${question.key}`)
+      this.#activity?.get(call.callId)?.note('parked', `waits for ${question.key}`)
       this.#parked.touch(call, wait)
       this.#coolDown()
     }
@@ -606,7 +592,7 @@ export class CallRegistry<X = undefined> {
       this.#parked.remove(live)
       live.lease = lease
       live.trace.resumed(segment(false) as Extract<SegmentStart, { kind: 'resume' }>)
-      this.#activity?.timelines.get(callId)?.note('resumed', 'an answer came')
+      this.#activity?.get(callId)?.note('resumed', 'an answer came')
       return { ok: true, call: live, replayed: false, record: record! }
     }
     // This process holds an outdated copy (another instance advanced the call) or none at all.
@@ -764,51 +750,22 @@ export class CallRegistry<X = undefined> {
    * panel shows (`activity()`). Off until asked: a server in production keeps none.
    */
   recordActivity(keep = 50): void {
-    this.#activity ??= { timelines: new Map(), ended: [], keep, origins: new Map() }
+    this.#activity ??= new ActivityLog(keep, this.clock)
   }
 
   /** The calls seen since `recordActivity()`: the live ones first, then those that ended, the latest first. */
   activity(): CallActivity[] {
-    if (!this.#activity) return []
-    const { timelines, ended, origins } = this.#activity
-    const one = (callId: string): CallActivity => {
-      const timeline = timelines.get(callId)!
-      const live = this.#calls.get(callId)
-      const last = timeline.entries().findLast((e) => e.kind === 'ended' || e.kind === 'parked')
-      const status = live ? (this.isParked(live) ? 'waiting' : live.host.status()) : last?.kind === 'ended' ? last.text.split(':')[0]! : 'waiting (in the store)'
-      return { callId, tool: timeline.tool, live: live !== undefined, status, pending: live?.host.pending(), origin: origins.get(callId), timeline: [...timeline.entries()] }
-    }
-    const endedIds = new Set(ended)
-    return [...[...timelines.keys()].filter((id) => !endedIds.has(id)).map(one), ...[...ended].reverse().map(one)]
-  }
-
-  #timelineOf(callId: string, tool: string, origin: unknown): CallTimeline | undefined {
-    const activity = this.#activity
-    if (!activity) return undefined
-    let timeline = activity.timelines.get(callId)
-    if (!timeline) activity.timelines.set(callId, (timeline = new CallTimeline(callId, tool, this.clock)))
-    if (origin !== undefined) activity.origins.set(callId, origin)
-    const at = activity.ended.indexOf(callId)
-    if (at >= 0) activity.ended.splice(at, 1) // ended here before, going on again (another instance moved it)
-    return timeline
-  }
-
-  /** A call that ended (or whose copy stopped) here: its timeline joins the recent ones. */
-  #ended(call: LiveCall<X>): void {
-    const activity = this.#activity
-    // A copy let go of is not the call ending: it waits in the store (its timeline said so).
-    if (!activity?.timelines.has(call.callId) || this.#calls.has(call.callId) || call.superseded) return
-    activity.ended.push(call.callId)
-    while (activity.ended.length > activity.keep) {
-      const old = activity.ended.shift()!
-      activity.timelines.delete(old)
-      activity.origins.delete(old)
-    }
+    return (
+      this.#activity?.list((callId) => {
+        const live = this.#calls.get(callId)
+        return live && { status: this.isParked(live) ? 'waiting' : live.host.status(), pending: live.host.pending() }
+      }) ?? []
+    )
   }
 
   /** Stop a local copy that is not the current one any more, without recording anything for it. */
   #supersede(call: LiveCall<X>, reason = 'another instance advanced this call'): void {
-    this.#activity?.timelines.get(call.callId)?.unfollow(reason === HIBERNATED ? 'let go of from memory while it waits; an answer replays it' : `this copy stopped: ${reason}`)
+    this.#activity?.get(call.callId)?.unfollow(reason === HIBERNATED ? 'let go of from memory while it waits; an answer replays it' : `this copy stopped: ${reason}`)
     call.superseded = true
     this.#forget(call)
     void call.host.abort(reason)
@@ -821,7 +778,8 @@ export class CallRegistry<X = undefined> {
 
   #end(call: LiveCall<X>, outcome: BridgeOutcome<unknown>): void {
     this.#forget(call)
-    this.#ended(call)
+    // A copy let go of is not the call ending: it waits in the store (its timeline said so).
+    if (!this.#calls.has(call.callId) && !call.superseded) this.#activity?.ended(call.callId)
     if (call.superseded) call.trace.stopped(outcome.status === 'aborted' ? outcome.reason : outcome.status)
     else call.trace.ended(outcome)
     // The person is told the call cannot go on; what changed is for the developers.

@@ -9,7 +9,8 @@
  * conversation, and a chat page of that conversation, told the new revision, restores it (and
  * asks the model to reply to the result, as after a reload).
  */
-import type { CallActivity, CallRegistry } from '../calls/call-registry.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
+import type { CallActivity } from '../calls/call-activity.ts'
 import type { IssueSummary } from '../errors/issues.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 import type { CallStore } from '../calls/stores/call-store.ts'
