@@ -39,26 +39,13 @@ import { CallTrace, type SegmentStart } from './call-trace.ts'
 import { ActivityLog, type CallActivity } from './call-activity.ts'
 import { bothObservers } from '../bridge/call-observer.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
-import { callMetrics } from '../telemetry/metrics.ts'
+import { admit, type AdmissionLimits } from './admission.ts'
 import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, CallSurface, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { measureStore } from './stores/measured-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
-
-export class TooManyCallsError extends McpBridgeError {
-  readonly code = 'TOO_MANY_CALLS'
-  constructor(limit: number, option: string, perClient = false, shrunk?: { held: number; share: number; all: number; total: number }) {
-    super(
-      !perClient
-        ? `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`
-        : shrunk && shrunk.share < limit
-          ? `You hold ${shrunk.held} tool calls on this server; while it is ${Math.min(100, Math.floor((100 * shrunk.all) / shrunk.total))} % full each client may hold ${shrunk.share} (${option} is ${limit} while it is at most half full). Answer or cancel some first.`
-          : `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`,
-    )
-  }
-}
 
 export class DuplicateCallError extends McpBridgeError {
   readonly code = 'DUPLICATE_CALL'
@@ -231,6 +218,7 @@ export class CallRegistry<X = undefined> {
   readonly options: Readonly<CallRegistryOptions<X>>
   readonly #leaseMs: number
   readonly clock: Clock
+  readonly #limits: AdmissionLimits
   /** Recovered calls being driven now (bounded by `recoveryConcurrency`). */
   #recovering = 0
 
@@ -245,6 +233,8 @@ export class CallRegistry<X = undefined> {
     this.#scope = scope
     this.#destroy = () => Promise.resolve(destroy())
     this.#wait = { ms: options.idleTimeoutMs, option: options.idleTimeoutOption }
+    const { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface } = options
+    this.#limits = { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface, claimMs: options.idleTimeoutMs + this.#leaseMs }
     this.#log = options.logger ?? consoleLogger
     this.#parked = new ParkedCalls<LiveCall<X>>(scope, this.clock, (call, reason) => void call.host.abort(reason))
     void scope.run(() => this.#keepLeases())
@@ -359,7 +349,7 @@ export class CallRegistry<X = undefined> {
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }>
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }> {
     if (this.#calls.has(spec.callId)) throw new DuplicateCallError(spec.callId)
-    await this.#admit(spec.callId, spec.client)
+    await admit(this.store, this.clock, this.#limits, { callId: spec.callId, client: spec.client }, (callId, reason) => this.#evict(callId, reason))
     try {
       const segment: SegmentStart = { kind: 'start', ...(spec.traceParent !== undefined && { parent: spec.traceParent }) }
       if (spec.issueToken === false) return this.#run(spec, { tokenHash: undefined, revision: 0, segment })
@@ -371,32 +361,8 @@ export class CallRegistry<X = undefined> {
     }
   }
 
-  /** Count a new call as held by its client in the store, or say which limit is full. */
-  async #admit(callId: string, client: string): Promise<void> {
-    const { maxCalls, maxCallsPerClient } = this.options
-    // Counted until its first record says what it is; a call that never writes one is released.
-    const claim = { callId, client, until: this.clock.now() + this.options.idleTimeoutMs + this.#leaseMs }
-    const limits = { perClient: maxCallsPerClient, total: maxCalls }
-    let admission = await this.store.admit(claim, limits)
-    if (admission.admitted) return
-    callMetrics.refused({ 'mcp_bridge.limit': admission.full === 'client' ? this.options.maxCallsPerClientOption : this.options.maxCallsOption, 'mcp_bridge.surface': this.options.surface })
-    if (admission.full === 'client') {
-      const shrunk = admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxCalls } : undefined
-      throw new TooManyCallsError(maxCallsPerClient, this.options.maxCallsPerClientOption, true, shrunk)
-    }
-    // Full: make room at the expense of the client holding the most, if it holds more than this
-    // one would with one more — so many addresses cannot fill the server for everyone else.
-    const { busiest, clientHeld = 0 } = admission
-    if (busiest && busiest.client !== client && busiest.held > clientHeld + 1 && (await this.#evict(busiest.oldest))) {
-      admission = await this.store.admit(claim, limits)
-      if (admission.admitted) return
-    }
-    throw new TooManyCallsError(maxCalls, this.options.maxCallsOption)
-  }
-
   /** End a waiting call to make room for another client's; false if it is not waiting any more. */
-  async #evict(callId: string): Promise<boolean> {
-    const reason = `the server was full (${this.options.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`
+  async #evict(callId: string, reason: string): Promise<boolean> {
     const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
     if (!lease) return false
     try {

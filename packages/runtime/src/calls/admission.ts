@@ -1,0 +1,67 @@
+/**
+ * Whether a new call may be held: the limits the store keeps for every instance sharing it. Its
+ * client may hold at most `maxCallsPerClient` unfinished calls (fewer past half full: fair
+ * shares), all clients `maxCalls`. When that is full, the longest-waiting call of the client
+ * holding the most makes room — if it holds more than this one would with one more, so many
+ * addresses cannot fill the server for everyone else. An answer to a call that exists is never
+ * refused here: only new calls are admitted.
+ */
+import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { callMetrics } from '../telemetry/metrics.ts'
+import type { Clock } from '../time/clock.ts'
+import type { CallStore, CallSurface } from './stores/call-store.ts'
+
+export class TooManyCallsError extends McpBridgeError {
+  readonly code = 'TOO_MANY_CALLS'
+  constructor(limit: number, option: string, perClient = false, shrunk?: { held: number; share: number; all: number; total: number }) {
+    super(
+      !perClient
+        ? `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`
+        : shrunk && shrunk.share < limit
+          ? `You hold ${shrunk.held} tool calls on this server; while it is ${Math.min(100, Math.floor((100 * shrunk.all) / shrunk.total))} % full each client may hold ${shrunk.share} (${option} is ${limit} while it is at most half full). Answer or cancel some first.`
+          : `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`,
+    )
+  }
+}
+
+export interface AdmissionLimits {
+  maxCalls: number
+  maxCallsPerClient: number
+  /** The options that set them, named in refusals (e.g. `limits.maxActiveCalls`). */
+  maxCallsOption: string
+  maxCallsPerClientOption: string
+  /** How long a claim counts before the call's first record says what it is (its wait and lease). */
+  claimMs: number
+  surface: CallSurface
+}
+
+/**
+ * Count a new call as held by its client in the store, or throw `TooManyCallsError` naming the
+ * limit that is full. `evict` ends a waiting call to make room (false: it is not waiting any more).
+ */
+export async function admit(
+  store: CallStore,
+  clock: Clock,
+  limits: AdmissionLimits,
+  call: { callId: string; client: string },
+  evict: (callId: string, reason: string) => Promise<boolean>,
+): Promise<void> {
+  const { maxCalls, maxCallsPerClient } = limits
+  // Counted until its first record says what it is; a call that never writes one is released.
+  const claim = { ...call, until: clock.now() + limits.claimMs }
+  const bounds = { perClient: maxCallsPerClient, total: maxCalls }
+  let admission = await store.admit(claim, bounds)
+  if (admission.admitted) return
+  callMetrics.refused({ 'mcp_bridge.limit': admission.full === 'client' ? limits.maxCallsPerClientOption : limits.maxCallsOption, 'mcp_bridge.surface': limits.surface })
+  if (admission.full === 'client') {
+    const shrunk = admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxCalls } : undefined
+    throw new TooManyCallsError(maxCallsPerClient, limits.maxCallsPerClientOption, true, shrunk)
+  }
+  const { busiest, clientHeld = 0 } = admission
+  const reason = `the server was full (${limits.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`
+  if (busiest && busiest.client !== call.client && busiest.held > clientHeld + 1 && (await evict(busiest.oldest, reason))) {
+    admission = await store.admit(claim, bounds)
+    if (admission.admitted) return
+  }
+  throw new TooManyCallsError(maxCalls, limits.maxCallsOption)
+}
