@@ -24,7 +24,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import { consoleLogger, type McpBridgeLogger } from '../telemetry/logger.ts'
-import { call as callPromise, createScope, type Operation, type Scope } from 'effection'
+import { call as callPromise, createScope, spawn, suspend, type Operation, type Scope } from 'effection'
+import { keepLeases } from './lease-keeper.ts'
+import { scanStranded } from './recovery-scan.ts'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import { completedSteps, type JournalEntry } from '../bridge/journal.ts'
@@ -237,61 +239,36 @@ export class CallRegistry<X = undefined> {
     this.#limits = { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface, claimMs: options.idleTimeoutMs + this.#leaseMs }
     this.#log = options.logger ?? consoleLogger
     this.#parked = new ParkedCalls<LiveCall<X>>(scope, this.clock, (call, reason) => void call.host.abort(reason))
-    void scope.run(() => this.#keepLeases())
-    if (options.recover) void scope.run(() => this.#recoverStranded())
-  }
-
-  /**
-   * A running call holds its lock for as long as it runs, renewed here: so an instance that finds a
-   * call's record 'running' but its lock free knows the instance running it is gone.
-   */
-  *#keepLeases(): Operation<void> {
-    for (;;) {
-      yield* this.clock.sleep(this.#leaseMs / 3)
-      const held = [...this.#calls.values()].filter((call) => call.lease && !this.isParked(call))
-      yield* callPromise(() => Promise.all(held.map((call) => this.#renew(call))))
-    }
-  }
-
-  /**
-   * Renew a running call's lease. One that lapsed (this process stalled past it) is taken again if
-   * nobody took it meanwhile; if another instance did, it runs the call now and this copy stops.
-   * A store that does not answer changes nothing: nobody else can take the call over without it.
-   */
-  async #renew(call: LiveCall<X>): Promise<void> {
-    const lease = call.lease!
-    try {
-      if (await this.store.renew(lease, this.#leaseMs)) return
-      const again = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
-      if (call.lease !== lease) {
-        if (again) await this.store.unlock(again)
-        return
+    const registry = this
+    // The loops that keep this registry's calls: its scope owns them, and they end when it closes.
+    void scope.run(function* () {
+      yield* spawn(() =>
+        keepLeases({
+          store: registry.store,
+          instanceId: registry.instanceId,
+          leaseMs: registry.#leaseMs,
+          clock: registry.clock,
+          running: () => [...registry.#calls.values()].filter((call) => !registry.isParked(call)),
+          supersede: (call, reason) => registry.#supersede(call, reason),
+        }),
+      )
+      if (options.recover) {
+        yield* spawn(() =>
+          scanStranded({
+            store: registry.store,
+            surface: options.surface,
+            clock: registry.clock,
+            leaseMs: registry.#leaseMs,
+            concurrency: options.recoveryConcurrency ?? RECOVERY_CONCURRENCY,
+            busy: () => registry.#recovering,
+            held: (callId) => registry.#calls.has(callId),
+            recover: (callId) => registry.#recoverOne(callId),
+            log: registry.#log,
+          }),
+        )
       }
-      if (again && (await this.store.get(call.callId))?.revision === call.revision) call.lease = again
-      else {
-        if (again) await this.store.unlock(again)
-        call.lease = undefined
-        this.#supersede(call, 'its lease lapsed and another instance took the call over')
-      }
-    } catch {
-      // Retried at the next renewal.
-    }
-  }
-
-  /**
-   * Take over calls whose instance stopped while running them (their record says running, their
-   * lock lapsed): at start-up and every half lease, at most `recoveryConcurrency` at a time.
-   */
-  *#recoverStranded(): Operation<void> {
-    const concurrency = this.options.recoveryConcurrency ?? RECOVERY_CONCURRENCY
-    for (;;) {
-      const room = concurrency - this.#recovering
-      if (room > 0) {
-        const ids = yield* callPromise(() => this.store.stranded(room, this.options.surface).catch(() => [] as string[]))
-        for (const id of ids) if (!this.#calls.has(id)) void this.#scope.run(() => callPromise(() => this.#recoverOne(id)))
-      }
-      yield* this.clock.sleep(this.#leaseMs / 2)
-    }
+      yield* suspend()
+    })
   }
 
   /** Recover one stranded call: take its lock (one instance wins), replay its journal, drive it on. */

@@ -1,0 +1,53 @@
+/**
+ * A running call holds its store lock for as long as it runs, renewed here every third of the
+ * lease: so an instance that finds a call's record `running` but its lock free knows the instance
+ * running it is gone (see `recovery-scan.ts`). Runs for as long as the scope it is spawned in.
+ */
+import { call as callPromise, type Operation } from 'effection'
+import type { Clock } from '../time/clock.ts'
+import type { LiveCall } from './live-call.ts'
+import type { CallStore } from './stores/call-store.ts'
+
+export interface LeaseKeeping<X> {
+  store: CallStore
+  instanceId: string
+  leaseMs: number
+  clock: Clock
+  /** The calls this process runs now, holding their locks (not parked). */
+  running(): Iterable<LiveCall<X>>
+  /** Stop a copy whose call another instance took over (nothing is recorded for it). */
+  supersede(call: LiveCall<X>, reason: string): void
+}
+
+export function* keepLeases<X>(keeping: LeaseKeeping<X>): Operation<void> {
+  for (;;) {
+    yield* keeping.clock.sleep(keeping.leaseMs / 3)
+    const held = [...keeping.running()].filter((call) => call.lease)
+    yield* callPromise(() => Promise.all(held.map((call) => renew(keeping, call))))
+  }
+}
+
+/**
+ * Renew a running call's lease. One that lapsed (this process stalled past it) is taken again if
+ * nobody took it meanwhile; if another instance did, it runs the call now and this copy stops.
+ * A store that does not answer changes nothing: nobody else can take the call over without it.
+ */
+async function renew<X>({ store, instanceId, leaseMs, supersede }: LeaseKeeping<X>, call: LiveCall<X>): Promise<void> {
+  const lease = call.lease!
+  try {
+    if (await store.renew(lease, leaseMs)) return
+    const again = await store.lock(call.callId, instanceId, leaseMs)
+    if (call.lease !== lease) {
+      if (again) await store.unlock(again)
+      return
+    }
+    if (again && (await store.get(call.callId))?.revision === call.revision) call.lease = again
+    else {
+      if (again) await store.unlock(again)
+      call.lease = undefined
+      supersede(call, 'its lease lapsed and another instance took the call over')
+    }
+  } catch {
+    // Retried at the next renewal.
+  }
+}
