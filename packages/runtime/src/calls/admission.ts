@@ -6,23 +6,10 @@
  * addresses cannot fill the server for everyone else. An answer to a call that exists is never
  * refused here: only new calls are admitted.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { TooManyCallsError } from '../errors/call-limit-errors.ts'
 import { callMetrics } from '../telemetry/metrics.ts'
 import type { Clock } from '../time/clock.ts'
 import type { CallStore, CallSurface } from './stores/call-store.ts'
-
-export class TooManyCallsError extends McpBridgeError {
-  readonly code = 'TOO_MANY_CALLS'
-  constructor(limit: number, option: string, perClient = false, shrunk?: { held: number; share: number; all: number; total: number }) {
-    super(
-      !perClient
-        ? `This server already holds ${limit} tool calls waiting for input (${option}); finish or cancel some, or try again later.`
-        : shrunk && shrunk.share < limit
-          ? `You hold ${shrunk.held} tool calls on this server; while it is ${Math.min(100, Math.floor((100 * shrunk.all) / shrunk.total))} % full each client may hold ${shrunk.share} (${option} is ${limit} while it is at most half full). Answer or cancel some first.`
-          : `You already hold ${limit} tool calls on this server (${option}); answer or cancel some first.`,
-    )
-  }
-}
 
 export interface AdmissionLimits {
   maxCalls: number

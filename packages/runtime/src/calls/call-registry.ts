@@ -30,168 +30,24 @@ import { scanStranded } from './recovery-scan.ts'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import { completedSteps, type JournalEntry } from '../bridge/journal.ts'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { CallSupersededError, DuplicateCallError } from '../errors/call-limit-errors.ts'
+import type { CallRefusal, CallRegistryOptions, LiveCallInfo, ResumeOptions, Resumed, StartCall } from './registry-types.ts'
+import { checkRecord, forbidden, held, refusal } from './call-refusals.ts'
 import { JournalDivergenceError } from '../errors/call-errors.ts'
-import type { SamplingProvider } from '../sampling/provider.ts'
-import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import { CallTrace, type SegmentStart } from './call-trace.ts'
 import { ActivityLog, type CallActivity } from './call-activity.ts'
 import { bothObservers } from '../bridge/call-observer.ts'
-import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { admit, type AdmissionLimits } from './admission.ts'
 import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
-import type { CallLease, CallRecord, CallStore, CallSurface, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
+import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { measureStore } from './stores/measured-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 
-export class DuplicateCallError extends McpBridgeError {
-  readonly code = 'DUPLICATE_CALL'
-  constructor(callId: string) {
-    super(`A tool call with id "${callId}" is already running; each tool call needs its own id.`)
-  }
-}
-
-/** The store refused a write because another instance advanced the call meanwhile. */
-export class CallSupersededError extends McpBridgeError {
-  readonly code = 'CALL_SUPERSEDED'
-  constructor(callId: string) {
-    super(`Tool call "${callId}" was advanced by another request or instance; this copy of it stopped.`)
-  }
-}
-
-/**
- * How a `CallRegistry` holds calls: idle timeout, bounds in all and per client, how many stay in memory, the store, and how to carry a call on.
- */
-export interface CallRegistryOptions<X = undefined> {
-  /** Abort a call that waits for its client longer than this (ms). */
-  idleTimeoutMs: number
-  /** Most unfinished calls held at once, by every instance sharing the store. */
-  maxCalls: number
-  /** Most unfinished calls one client may hold at once, on every instance sharing the store. */
-  maxCallsPerClient: number
-  /**
-   * Waiting calls whose generators this process keeps in memory (default 1,000): past it, the
-   * longest-waiting is let go of, and an answer replays it from its journal (no step runs again).
-   * 0 keeps none: every answer replays.
-   */
-  warmCalls?: number
-  /** The options that set these, named in messages (e.g. `limits.maxActiveCalls`). */
-  maxCallsOption: string
-  maxCallsPerClientOption: string
-  idleTimeoutOption: string
-  /** Where the registry says what it did on its own (a recovered call). Default: the console. */
-  logger?: McpBridgeLogger
-  /** Other waits `park` may be given (for the reason a call that outlived one ends with, on any instance). */
-  otherWaits?: readonly AnswerWait[]
-  /** Where records live (default: this process's memory). */
-  store?: CallStore
-  /**
-   * Which surface the calls belong to, recorded with each call: this registry resumes, aborts and
-   * recovers only calls of its own surface (another surface's sharing the store are left to it).
-   */
-  surface: CallSurface
-  /** This instance, as recorded in `owner` (default: random). */
-  instanceId?: string
-  /**
-   * How long a call's lock outlives an instance that stopped renewing it (it crashed) — the time
-   * until another instance takes its running calls over (default 10 s; they are scanned for every
-   * half lease, so a crashed call runs again within 15 s).
-   */
-  leaseMs?: number
-  /**
-   * How a call whose instance stopped while it ran is run on here: what it runs with, and what
-   * carries it to its next stop. Without it this registry recovers nothing (another may).
-   */
-  recover?: (record: CallRecord) => RecoveryPlan<X> | undefined
-  /** Most recovered calls being driven at once by this registry (default 8). */
-  recoveryConcurrency?: number
-  /** What leases, idle times and record expiry are measured with (default: wall time). */
-  clock?: Clock
-  /**
-   * The scope the registry lives in (a server's): its calls and timers run in a child of it, so
-   * they end when it ends. Default: a scope of its own.
-   */
-  scope?: Scope
-}
-
-/**
- * What a registry needs to start a call: the tool, its parameters, the client, and what the serving side keeps with it.
- */
-export interface StartCall<X> {
-  tool: AnyMcpTool
-  params: unknown
-  callId: string
-  sampling?: SamplingProvider
-  /** sha256 of the arguments (MCP requestStates are bound to it). */
-  paramsDigest?: string
-  /** Whose call it is, for the per-client limit (e.g. the remote address). */
-  client: string
-  /** Who called: the tool's `ctx.auth`, recorded with the call (the same on every replay, resume and recovery). */
-  auth?: CallerAuth
-  /** The span of the request or turn that starts the call (a W3C traceparent): its trace is the call's. */
-  traceParent?: string
-  /** `false`: no token; requests for the call are authorised otherwise (an MCP call's sealed state). */
-  issueToken?: false
-  /** Stored with the call for its recovery (see `CallRecord.origin`). */
-  origin?: unknown
-  extra: X
-}
-
-/** How a surface runs on a call recovered from its journal. */
-export interface RecoveryPlan<X> {
-  spec: Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'>
-  /** Carry the call to its next stop: park it on its question, or report its end. */
-  drive(call: LiveCall<X>, record: CallRecord): Promise<void>
-}
-
-/**
- * A call as a registry lists it: id, tool, client, status, when it started and the key it waits for.
- */
-export interface LiveCallInfo {
-  callId: string
-  toolName: string
-  client: string
-  status: string
-  createdAt: number
-  /** The key of the question it waits for, if any. */
-  pendingKey: string | undefined
-}
-
-/** Why a request may not resume or abort a call. `code` is stable; `message` says it for people. */
-export interface CallRefusal {
-  ok: false
-  code: 'NOT_FOUND' | 'FINISHED' | 'BUSY' | 'WRONG_TOKEN' | 'FORBIDDEN' | 'STALE' | 'REPLAY_FAILED'
-  message: string
-  /** FINISHED: how it ended ("it completed", "it was aborted: ..."). */
-  how?: string
-  /** BUSY: when the hold on the call lapses at the latest (ms): when to try again. */
-  retryAfterMs?: number
-}
-
-export interface ResumeOptions<X> {
-  /** The token the request presents (chat); MCP requests are authorised by their sealed state. */
-  token?: unknown
-  /** Who sends the request: a call someone signed-in started is theirs alone (`FORBIDDEN` for anyone else). */
-  caller?: CallerAuth
-  /** The revision the request saw (an MCP requestState); a record that moved on since is stale. */
-  revision?: number
-  /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */
-  replay: (record: CallRecord) => Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'> | undefined
-  /** The span of the request bringing the answer (a W3C traceparent): the call's next part links to it. */
-  traceParent?: string
-  /**
-   * No token is checked: the server's own developer tooling (the Vite plugin's dev panel, in
-   * `vite dev` only) answers the call. Never set from a request.
-   */
-  trusted?: true
-}
-
-export type Resumed<X> = { ok: true; call: LiveCall<X>; replayed: boolean; record: CallRecord } | CallRefusal
 
 /** Default lease of a call's lock; a running call's lease is renewed every third of it. */
 export const LEASE_MS = 10_000
@@ -200,7 +56,6 @@ export const WARM_CALLS = 1_000
 /** Why a parked copy stops when it is let go of from memory (its `finally` runs; nothing is recorded). */
 const HIBERNATED = 'it was let go of from memory while it waited; an answer replays it from its journal'
 const RECOVERY_CONCURRENCY = 8
-const SURFACE_NAMES: Record<CallSurface, string> = { chat: 'chat', mcp: 'MCP endpoint', 'ai-sdk': 'AI SDK route' }
 
 /**
  * The calls a chat handler, an MCP server or an AI SDK bridge holds: started, parked on their questions, let go of from memory and replayed, recovered from a crashed instance, and bounded in all and per client.
@@ -505,7 +360,7 @@ export class CallRegistry<X = undefined> {
    */
   async resume(callId: string, options: ResumeOptions<X>): Promise<Resumed<X>> {
     const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
-    if (!lease) return this.#held(callId)
+    if (!lease) return held(this.store, callId, this.instanceId, () => this.#answering(callId))
     const release = () => this.store.unlock(lease).catch(() => undefined)
     const record = await this.store.get(callId)
     const live = this.#calls.get(callId)
@@ -559,32 +414,19 @@ export class CallRegistry<X = undefined> {
     }
   }
 
-  /**
-   * Why a call's lock could not be taken, said honestly: a request here is answering it, or a
-   * server holds it — answering or running it, or stopped while it did (nobody can tell a dead
-   * holder from a slow one before its hold lapses) — and when the hold lapses at the latest.
-   */
-  async #held(callId: string): Promise<CallRefusal> {
-    const holder = await this.store.lockHolder(callId).catch(() => undefined)
+  /** A request in this process is answering the call now (it holds a copy that is not parked). */
+  #answering(callId: string): boolean {
     const live = this.#calls.get(callId)
-    if (holder?.owner === this.instanceId && live && !this.isParked(live)) {
-      return refusal('BUSY', `Tool call "${callId}" is being answered by another request right now; wait for it.`)
-    }
-    if (!holder) return refusal('BUSY', `Tool call "${callId}" was busy a moment ago; try again.`)
-    const seconds = Math.max(1, Math.ceil(holder.expiresInMs / 1000))
-    return {
-      ...refusal('BUSY', `Tool call "${callId}" is held by ${holder.owner === this.instanceId ? 'this' : 'another'} server, which is running or answering it — or stopped while it did; its hold lapses within ${seconds} s at the latest. Try again then.`),
-      retryAfterMs: holder.expiresInMs,
-    }
+    return live !== undefined && !this.isParked(live)
   }
 
   /**
-   * `#checkRecord`, and then, holding the call's lock: a waiting call whose answer deadline
+   * `checkRecord`, and then, holding the call's lock: a waiting call whose answer deadline
    * passed has timed out — recorded now (a copy let go of from memory had nobody to time it out
    * when it did) and refused as finished.
    */
   async #check(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): Promise<CallRefusal | undefined> {
-    const problem = this.#checkRecord(callId, record, options)
+    const problem = checkRecord(callId, record, options, this.options.surface)
     if (problem || record!.answerBy === undefined || this.clock.now() <= record!.answerBy) return problem
     const outcome: StoredOutcome = { status: 'aborted', reason: unansweredReason(this.#waitOf(record!)) }
     if (!(await this.#finishInStore(record!, outcome))) return refusal('BUSY', `Tool call "${callId}" changed while it was being checked; try again.`)
@@ -596,31 +438,6 @@ export class CallRegistry<X = undefined> {
   #waitOf(record: CallRecord): AnswerWait {
     const ms = record.answerBy! - record.updatedAt
     return [this.#wait, ...(this.options.otherWaits ?? [])].find((w) => w.ms === ms) ?? { ms, option: 'its answer deadline' }
-  }
-
-  #checkRecord(callId: string, record: CallRecord | undefined, options: ResumeOptions<X>): CallRefusal | undefined {
-    if (!record) {
-      return refusal('NOT_FOUND', 'This tool call is no longer known (it expired, or it was held by a server that keeps calls only in memory).')
-    }
-    if (!options.trusted && (options.token !== undefined || record.tokenHash !== undefined)) {
-      if (!tokenMatches(record.tokenHash, options.token)) {
-        return refusal('WRONG_TOKEN', `This request does not carry the token of tool call ${callId}; nothing was changed.`)
-      }
-    }
-    if (!options.trusted && !mayActOn(record.auth, options.caller)) return forbidden(callId)
-    // Another surface's call (they may share a store): its own surface answers it, in its own format.
-    if (record.surface !== this.options.surface) {
-      return refusal('NOT_FOUND', `Tool call "${callId}" belongs to this server's ${SURFACE_NAMES[record.surface]}, not its ${SURFACE_NAMES[this.options.surface]}; answer or cancel it there.`)
-    }
-    if (record.outcome) {
-      const how = describeOutcome(record.outcome)
-      return { ...refusal('FINISHED', `Tool call "${callId}" is already finished: ${how}.`), how }
-    }
-    if (record.status !== 'waiting') return refusal('BUSY', `Tool call "${callId}" is running, not waiting for an answer.`)
-    if (options.revision !== undefined && options.revision !== record.revision) {
-      return refusal('STALE', `Tool call "${callId}" has moved on since this request's state was issued.`)
-    }
-    return undefined
   }
 
   /**
@@ -643,7 +460,7 @@ export class CallRegistry<X = undefined> {
       return { ok: true, wasRunning: true, toolName: live.toolName }
     }
     const lease = await this.store.lock(callId, this.instanceId, this.#leaseMs)
-    if (!lease) return this.#held(callId)
+    if (!lease) return held(this.store, callId, this.instanceId, () => this.#answering(callId))
     try {
       const record = await this.store.get(callId)
       const problem = await this.#check(callId, record, { token, replay: () => undefined, ...(caller && { caller }), ...(trusted && { trusted: true as const }) })
@@ -829,10 +646,6 @@ function endOf(events: readonly BridgeEvent[]): BridgeOutcome<unknown> {
   return { status: 'aborted', reason: last?.type === 'aborted' ? last.reason : 'ended' }
 }
 
-function refusal(code: CallRefusal['code'], message: string): CallRefusal {
-  return { ok: false, code, message }
-}
-
 /** What a call's record fixes for every copy of it: its id, arguments, client, caller and origin. */
 function recorded(record: CallRecord) {
   return {
@@ -843,9 +656,4 @@ function recorded(record: CallRecord) {
     origin: record.origin,
     ...(record.auth && { auth: record.auth }),
   }
-}
-
-/** A request by someone other than the signed-in user who started the call. */
-function forbidden(callId: string): CallRefusal {
-  return refusal('FORBIDDEN', `Tool call ${callId} belongs to another signed-in user; nothing was changed.`)
 }

@@ -19,7 +19,6 @@ import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/to
 import { contentText } from '../tool/with-content.ts'
 import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import type { LiveCall } from '../calls/live-call.ts'
 import { driveToStop, runToStop, type CallReport, type DriveOptions } from '../calls/drive-to-stop.ts'

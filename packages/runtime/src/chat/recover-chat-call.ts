@@ -6,7 +6,8 @@
  * it asks next (stored, so any instance takes the answer), or its result. A reload, or the client
  * following a running call, finds it there.
  */
-import type { CallRegistry, RecoveryPlan } from '../calls/call-registry.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
+import type { RecoveryPlan } from '../calls/registry-types.ts'
 import type { ErrorLog } from '../errors/client-errors.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'

@@ -2,7 +2,7 @@
  * The `limits` of a chat surface (the chat handler, the AI SDK bridge) as the call registry takes
  * them, with the option names its refusals quote ("limits.maxActiveCalls").
  */
-import type { CallRegistryOptions } from '../calls/call-registry.ts'
+import type { CallRegistryOptions } from '../calls/registry-types.ts'
 import type { ChatLimits } from './engine.ts'
 
 type RegistryLimits = Pick<ChatLimits, 'idleTimeoutMs' | 'maxActiveCalls' | 'maxCallsPerClient' | 'warmCalls' | 'lockLeaseMs'>

@@ -6,7 +6,7 @@
  * question is stored, its end recorded. The client learns where it is by retrying its last round:
  * a requestState whose answer was taken returns the call's current question or its result.
  */
-import type { RecoveryPlan } from '../calls/call-registry.ts'
+import type { RecoveryPlan } from '../calls/registry-types.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
 import { driveCall } from './drive-call.ts'
 import type { McpRound } from './mcp-call.ts'

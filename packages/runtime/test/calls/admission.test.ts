@@ -2,7 +2,8 @@
  * Admission of new calls (`admit`), on its own: a memory store and the test clock, no registry.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { admit, TooManyCallsError, type AdmissionLimits } from '../../src/calls/admission.ts'
+import { admit, type AdmissionLimits } from '../../src/calls/admission.ts'
+import { TooManyCallsError } from '../../src/errors/call-limit-errors.ts'
 import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
 import { createTestClock } from '../../src/testing.ts'
 
