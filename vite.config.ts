@@ -21,6 +21,39 @@ function sourceAliases(pkg: string) {
   }))
 }
 
+/**
+ * Package tests that start processes, servers (redis-server), real builds or browsers. Everything
+ * else under packages/*\/test is a unit test: the `fast` project, `npm run test:fast` (under a
+ * minute here, for the edit loop). `npm test` runs every project.
+ */
+const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
+  runtime: [
+    'test/calls/crash-trial.test.ts', // kills and restarts servers
+    'test/calls/call-store.contract.test.ts', // redis-server, a Redis Cluster
+    'test/calls/durable-calls.test.ts', // redis-server, server processes
+    'test/chat/conversation-appends.test.ts', // redis-server
+    'test/telemetry/without-otel.test.ts', // a Node process without OpenTelemetry installed
+  ],
+  'vite-plugin': [
+    'test/build.test.ts', // vite build
+    'test/split-shapes.test.ts', // vite build and dev, Chromium
+    'test/fixtures.test.ts', // the generator over every fixture, twice (bundled and through Vite)
+    'test/app-views.test.ts', // builds MCP Apps views
+    'test/generate-and-cli.test.ts', // the CLI as a process
+    'test/cli-supervision.test.ts', // the CLI's child process, killed and timed out
+    'test/readme-core-snippet.test.ts', // the README's snippet as a process
+  ],
+}
+
+/**
+ * The playground walked in Chromium against its dev server: what a person sees, the same on every
+ * Node. `.ci/run` runs it on the oldest supported Node only (MCP_BRIDGE_BROWSER_UI=0 on the others,
+ * where the server-side tests — the built playground, the cluster, MCP — still run).
+ */
+const browserUi = process.env.MCP_BRIDGE_BROWSER_UI !== '0'
+
+const unit = (pkg: keyof typeof SLOW) => ({ include: [`packages/${pkg}/test/**/*.test.{ts,tsx}`], exclude: SLOW[pkg].map((file) => `packages/${pkg}/${file}`) })
+
 export default defineConfig({
   resolve: { alias: [...sourceAliases('runtime'), ...sourceAliases('vite-plugin')] },
   test: {
@@ -33,9 +66,30 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'fast',
+          root: '.',
+          // Units wait on little but the CPU and the clock: threads, and two of them even on two cores
+          // (one leaves a core idle while a file waits on a timer or an import).
+          pool: 'threads',
+          maxWorkers: 2,
+          include: [...unit('runtime').include, ...unit('vite-plugin').include],
+          exclude: ['**/node_modules/**', ...unit('runtime').exclude, ...unit('vite-plugin').exclude],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'runtime',
           root: './packages/runtime',
-          include: ['test/**/*.test.{ts,tsx}'],
+          include: SLOW.runtime,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'vite-plugin',
+          root: './packages/vite-plugin',
+          include: SLOW['vite-plugin'],
         },
       },
       {
@@ -44,8 +98,21 @@ export default defineConfig({
           name: 'playground',
           root: './playground',
           include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['**/node_modules/**', 'test/browser-ui.test.ts'],
         },
       },
+      ...(browserUi
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'playground-browser-ui',
+                root: './playground',
+                include: ['test/browser-ui.test.ts'],
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {
@@ -71,14 +138,6 @@ export default defineConfig({
           name: 'conformance',
           root: './conformance',
           include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'vite-plugin',
-          root: './packages/vite-plugin',
-          include: ['test/**/*.test.{ts,tsx}'],
         },
       },
     ],
