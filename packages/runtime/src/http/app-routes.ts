@@ -5,8 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod/v4'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { formatIssues, summarizeIssues } from '../errors/issues.ts'
+import { summarizeIssues } from '../errors/issues.ts'
 import type { AppServer } from './app-server.ts'
 import { toNodeListener } from './node-adapter.ts'
 import { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths, routePathSchema } from './route-paths.ts'

@@ -12,7 +12,6 @@
  * A refusal (a 403 from the handler) names the header, the value and the option to change.
  */
 import { z } from 'zod/v4'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
 

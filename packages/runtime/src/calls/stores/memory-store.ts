@@ -6,7 +6,7 @@
  * conversations are kept (any client can start one), the least recently saved going first.
  */
 import { z } from 'zod/v4'
-import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
+import { summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
 import { StoreClosedError } from './store-errors.ts'
 import { appendedHead, writtenHead } from './conversation-format.ts'

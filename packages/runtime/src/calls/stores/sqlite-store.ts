@@ -15,7 +15,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod/v4'
-import { formatIssues, summarizeIssues } from '../../errors/issues.ts'
+import { summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { sqliteConversations, type SqliteHandle } from './sqlite-conversations.ts'
