@@ -69,10 +69,7 @@ beforeEach(() => {
   page = chromium.page
 })
 
-async function send(text: string) {
-  await page.getByLabel('Message').fill(text)
-  await page.getByLabel('Message').press('Enter')
-}
+const send = (text: string) => chromium.send(text)
 
 describe('playground in Chromium', () => {
   it('books a flight: message → flight list → seat picker → confirmation with the chosen seat', async () => {

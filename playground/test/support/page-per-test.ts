@@ -16,6 +16,8 @@ export interface PagePerTest {
   readonly page: Page
   /** Every page opened so far (closed when the file ends). */
   readonly pages: Page[]
+  /** Type a message into this test's chat and send it, as a person does. */
+  send(text: string): Promise<void>
 }
 
 /** `home`: where each test's page starts (none: the test goes where it needs). */
@@ -54,5 +56,9 @@ export function usePagePerTest(results: string, home?: () => string): PagePerTes
       return page!
     },
     pages,
+    async send(text) {
+      await page!.getByLabel('Message').fill(text)
+      await page!.getByLabel('Message').press('Enter')
+    },
   }
 }

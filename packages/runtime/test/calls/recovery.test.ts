@@ -252,6 +252,21 @@ async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof
   return { server, store, call, die }
 }
 
+/** Book over MCP on `a` up to the ticket step, which hangs there: the server is "killed" mid-step (the client's request dies with it). */
+async function mcpBookUntilTheTicketStep(a: Awaited<ReturnType<typeof mcpInstance>>, ledgerPath: string) {
+  const first = (await a.call({})) as Extract<Round, { resultType: 'input_required' }>
+  expect(Object.keys(first.inputRequests)).toEqual(['elicit-confirm-2'])
+  const retry = { inputResponses: { 'elicit-confirm-2': { action: 'accept', content: { ok: true } } }, requestState: first.requestState }
+  const lost = a.call(retry).catch((error: Error) => error)
+  const ledger = openLedger(ledgerPath)
+  cleanups.push(() => ledger.close())
+  await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
+  await a.die()
+  expect(await lost).toBeInstanceOf(Error)
+  const callId = (JSON.parse(Buffer.from(first.requestState.split('.')[1]!, 'base64url').toString()) as { p: { callId: string } }).p.callId
+  return { retry, ledger, callId }
+}
+
 describe('an MCP call running when its server stopped', () => {
   it('is recovered by an instance sharing the store; the client retrying its last round gets the question the call asks now, then its result', async () => {
     const db = join(dir, 'mcp.db')
@@ -259,21 +274,13 @@ describe('an MCP call running when its server stopped', () => {
     const clock = createTestClock()
     vi.spyOn(console, 'info').mockImplementation(() => {})
     const a = await mcpInstance(db, clock, desk(ledgerPath, { stall: true, rate: true }))
-    const first = (await a.call({})) as Extract<Round, { resultType: 'input_required' }>
-    expect(Object.keys(first.inputRequests)).toEqual(['elicit-confirm-2'])
-    const retry = { inputResponses: { 'elicit-confirm-2': { action: 'accept', content: { ok: true } } }, requestState: first.requestState }
-    const lost = a.call(retry).catch((error: Error) => error)
-    const ledger = openLedger(ledgerPath)
-    cleanups.push(() => ledger.close())
-    await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
-    await a.die()
-    expect(await lost).toBeInstanceOf(Error) // the client's request died with its server
+    const { retry, ledger, callId } = await mcpBookUntilTheTicketStep(a, ledgerPath)
 
     const b = await mcpInstance(db, clock, desk(ledgerPath, { rate: true }))
     // Before the dead server's hold lapses: refused, honestly, and nothing changed.
     await expect(b.call(retry)).rejects.toThrow(/is held by another server, which is running or answering it — or stopped while it did; its hold lapses within 10 s/)
     await clock.advance(LEASE + LEASE / 2)
-    await vi.waitFor(async () => expect((await b.store.get(JSON.parse(Buffer.from(first.requestState.split('.')[1]!, 'base64url').toString()).p.callId))?.status).toBe('waiting'), {
+    await vi.waitFor(async () => expect((await b.store.get(callId))?.status).toBe('waiting'), {
       timeout: 10_000,
     })
     // The retried round: its answer was taken before the crash, so it gets the next question, not a second booking.
@@ -305,15 +312,7 @@ describe('calls of a chat handler and an MCP server sharing one store', () => {
     const chatA = await instance(db, clock, desk(chatLedger, { stall: true, rate: true }))
     const mcpA = await mcpInstance(db, clock, desk(mcpLedger, { stall: true, rate: true }))
     const chat = await bookUntilTheTicketStep(chatA, chatLedger)
-    const first = (await mcpA.call({})) as Extract<Round, { resultType: 'input_required' }>
-    const retry = { inputResponses: { 'elicit-confirm-2': { action: 'accept', content: { ok: true } } }, requestState: first.requestState }
-    const lost = mcpA.call(retry).catch((error: Error) => error)
-    const ledger = openLedger(mcpLedger)
-    cleanups.push(() => ledger.close())
-    await vi.waitFor(() => expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve', 'ticket']), { timeout: 10_000 })
-    await mcpA.die()
-    await lost
-    const mcpCallId = (JSON.parse(Buffer.from(first.requestState.split('.')[1]!, 'base64url').toString()) as { p: { callId: string } }).p.callId
+    const { retry, callId: mcpCallId } = await mcpBookUntilTheTicketStep(mcpA, mcpLedger)
     return { db, chatLedger, mcpLedger, chatCallId: chat.callId, mcpCallId, retry }
   }
 
