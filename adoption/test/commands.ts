@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type AddressInfo } from 'node:net'
 
+// oxlint-disable-next-line no-control-regex -- the escape that starts a terminal's colour codes
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
 export interface Ran {

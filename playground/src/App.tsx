@@ -62,14 +62,15 @@ export function App() {
   }
 
   // Escape stops what is going on, like the Stop button.
+  const { stop } = chat
   useEffect(() => {
     if (!busy) return
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') void chat.stop()
+      if (event.key === 'Escape') void stop()
     }
     window.addEventListener('keydown', onKey)
     return () => window.removeEventListener('keydown', onKey)
-  }, [busy, chat.stop])
+  }, [busy, stop])
 
   // Questions took the focus; once none waits and the reply is done, it goes back to the composer.
   const hadQuestion = useRef(false)

@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { extractModelContext } from '@mcp-bridge/runtime'
-import { accept, connectClient, FULL_CAPABILITIES, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
+import { connectClient, FULL_CAPABILITIES, GENERATIONS, type ScriptedClient } from '../../packages/runtime/test/mcp/support/mcp-clients.ts'
 import { cleanEnv, run } from './support/processes.ts'
 
 const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -85,7 +85,7 @@ describe('playground tools over stdio as MCP Apps (npm run mcp)', () => {
     })
     clients.push(client)
     const { tools } = await client.client.listTools()
-    const uri = (tools.find((t) => t.name === 'book_flight')?._meta as { ui: { resourceUri: string } }).ui.resourceUri
+    const uri = (tools.find((t) => t.name === 'book_flight')!._meta as { ui: { resourceUri: string } }).ui.resourceUri
     expect(uri).toBe('ui://mcp-bridge-playground/book_flight.html')
     // Built with Vite inside the stdio server (its logs go to stderr, or this read would break).
     const read = await client.client.readResource({ uri }, { timeout: 120_000 })

@@ -4,7 +4,7 @@
  * or the reload it falls back to) without anyone touching the page. Runs on a temporary copy
  * of fixtures/valid-basic with a tiny page that prints the generated manifest and registry.
  */
-import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'

@@ -40,7 +40,10 @@ async function scenario(withAbuser: boolean) {
     ? (async () => {
         for (let batch = 0; batch < 20; batch++) {
           const results = await Promise.all(Array.from({ length: 100 }, () => ask('mallory')))
-          for (const r of results) r.ok ? abuserHeld++ : abuserRefused++
+          for (const r of results) {
+            if (r.ok) abuserHeld++
+            else abuserRefused++
+          }
         }
       })()
     : Promise.resolve()

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { resolveConfig } from 'vite'
-import { McpBridgeGenerator, createBundledModuleLoader, createViteModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
+import { McpBridgeGenerator, createBundledModuleLoader, resolveOptions } from '@mcp-bridge/vite-plugin/core'
 import { splitModule } from '@mcp-bridge/vite-plugin/core'
 import { fixtures, toolCorpus } from './support/corpus.ts'
 

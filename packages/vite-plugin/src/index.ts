@@ -278,7 +278,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
         // A generated file the app imports before it was ever generated (a fresh clone): it is
         // the generation's to provide (see `load`), so resolving it must not fail.
         if (!importer || !/^\.{1,2}\//.test(id)) return null
-        const path = resolve(dirname(importer.replace(/[?#].*$/, '')), /\.gen$/.test(id) ? `${id}.ts` : id)
+        const path = resolve(dirname(importer.replace(/[?#].*$/, '')), id.endsWith('.gen') ? `${id}.ts` : id)
         return generatedPaths().includes(path) && !existsSync(path) ? path : null
       },
     },

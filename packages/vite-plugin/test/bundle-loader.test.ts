@@ -5,7 +5,7 @@
  * depends on, a changed file re-run — and the way back to the runner when the bundle cannot be
  * built (fixtures.test.ts checks that every fixture gives the same diagnostics both ways).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 
+// oxlint-disable-next-line no-control-regex -- the escape that starts a terminal's colour codes
 const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
 
 /** A data folder for the servers this test file starts: their calls and tickets stay out of playground/data/. */

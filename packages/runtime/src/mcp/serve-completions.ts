@@ -12,7 +12,7 @@ const MAX_VALUES = 100
 export function serveCompletions(server: McpServer['server'], prompts: ReadonlyMap<string, McpPrompt>, resources: readonly McpResource[]): void {
   server.setRequestHandler('completion/complete', async (request) => {
     const { ref, argument } = request.params
-    const context = { arguments: { ...(request.params.context?.arguments ?? {}) } }
+    const context = { arguments: { ...request.params.context?.arguments } }
     let values: string[]
     if (ref.type === 'ref/prompt') {
       const prompt = prompts.get(ref.name)

@@ -102,7 +102,7 @@ export interface McpTool<
 /**
  * Any tool, whatever its name, parameters, keys and result: what registries, hosts and servers take.
  */
-export type AnyMcpTool = McpTool<string, z.ZodObject, any, unknown>
+export type AnyMcpTool = McpTool<string, z.ZodObject, ElicitsMap, unknown>
 
 /**
  * The validated parameters of a tool type (what its body and `req.params` get).

@@ -120,7 +120,7 @@ export function discoverFile(source: ParsedSource, relativePath: string, reader:
 export function discoverProject(root: string, files: readonly string[], shared?: ParseCache): FileDiscovery[] {
   const reader = new SourceReader(shared)
   const index = new Map(files.map((file, i) => [file, i]))
-  const results: Array<FileDiscovery | undefined> = new Array(files.length)
+  const results: Array<FileDiscovery | undefined> = Array.from({ length: files.length })
   const discoverAt = (i: number) => (results[i] = discoverOne(root, files[i]!, reader))
   for (let i = 0; i < files.length; i++) {
     if (results[i]) continue

@@ -11,11 +11,12 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import type * as TsMorphModule from 'ts-morph'
 import type { CallExpression, Node as TsNode, Project, SourceFile } from 'ts-morph'
 import type { Diagnostic } from './diagnostics.ts'
 import { relative, type FileDiscovery } from './discover.ts'
 
-type TsMorph = typeof import('ts-morph')
+type TsMorph = typeof TsMorphModule
 
 /** Where a Vite app's tsconfig may be, in the order it is looked for (the react-ts template's app config first). */
 function tsconfigCandidates(root: string): string[] {
@@ -145,7 +146,7 @@ interface ChainLink {
 }
 
 /** A diagnostic's message chain, depth first (a plain message is a chain of one). */
-function linksOf(message: string | import('ts-morph').ts.DiagnosticMessageChain, code: number): ChainLink[] {
+function linksOf(message: string | TsMorphModule.ts.DiagnosticMessageChain, code: number): ChainLink[] {
   if (typeof message === 'string') return [{ code, text: message }]
   return [{ code: message.code, text: message.messageText }, ...(message.next ?? []).flatMap((next) => linksOf(next, next.code))]
 }

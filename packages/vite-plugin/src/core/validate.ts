@@ -129,7 +129,7 @@ function factsOf(tool: AnyMcpTool): ToolFacts {
 const IMPORT_CONCURRENCY = 32
 
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
+  const results: R[] = Array.from({ length: items.length })
   let next = 0
   const worker = async () => {
     while (next < items.length) {

@@ -17,7 +17,7 @@ export function fixtureNames(): string[] {
 export function fixtureSources(name: string): string[] {
   const root = join(fixturesDir, name)
   return (readdirSync(join(root, 'src'), { recursive: true }) as string[])
-    .filter((f) => /\.(ts|tsx)$/.test(f) && !/\.gen\.ts$/.test(f))
+    .filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.gen.ts'))
     .map((f) => join(root, 'src', f))
     .sort()
 }
