@@ -42,7 +42,9 @@ export async function startOAuthApp(issuer: string, port = 0): Promise<{ url: st
       return {
         clientId: String(payload.client_id),
         ...(payload.sub !== undefined && { subject: payload.sub }),
-        scopes: String(payload.scope ?? '').split(' ').filter(Boolean),
+        scopes: String(payload.scope ?? '')
+          .split(' ')
+          .filter(Boolean),
         expiresAt: payload.exp!,
         audience: payload.aud!,
       }

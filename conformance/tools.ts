@@ -83,8 +83,45 @@ export const elicitationDefaults = createMcpTool('test_elicitation_sep1034_defau
 /** A 1×1 PNG, and a WAV of a few silent samples. */
 const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
 const SILENCE = Buffer.from([
-  ...Buffer.from('RIFF'), 44, 0, 0, 0, ...Buffer.from('WAVEfmt '), 16, 0, 0, 0, 1, 0, 1, 0, 0x40, 0x1f, 0, 0, 0x40, 0x1f, 0, 0, 1, 0, 8, 0,
-  ...Buffer.from('data'), 8, 0, 0, 0, 128, 128, 128, 128, 128, 128, 128, 128,
+  ...Buffer.from('RIFF'),
+  44,
+  0,
+  0,
+  0,
+  ...Buffer.from('WAVEfmt '),
+  16,
+  0,
+  0,
+  0,
+  1,
+  0,
+  1,
+  0,
+  0x40,
+  0x1f,
+  0,
+  0,
+  0x40,
+  0x1f,
+  0,
+  0,
+  1,
+  0,
+  8,
+  0,
+  ...Buffer.from('data'),
+  8,
+  0,
+  0,
+  0,
+  128,
+  128,
+  128,
+  128,
+  128,
+  128,
+  128,
+  128,
 ]).toString('base64')
 
 export const imageContent = createMcpTool('test_image_content')
@@ -126,7 +163,13 @@ export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
   .elicits({
     form: z.object({
       untitledSingle: z.enum(['option1', 'option2', 'option3']),
-      titledSingle: z.enum(['value1', 'value2', 'value3']).meta({ oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] }),
+      titledSingle: z.enum(['value1', 'value2', 'value3']).meta({
+        oneOf: [
+          { const: 'value1', title: 'First Option' },
+          { const: 'value2', title: 'Second Option' },
+          { const: 'value3', title: 'Third Option' },
+        ],
+      }),
       legacyEnum: z.enum(['opt1', 'opt2', 'opt3']).meta({ enumNames: ['Option One', 'Option Two', 'Option Three'] }),
       untitledMulti: z.array(z.enum(['option1', 'option2', 'option3'])),
       titledMulti: z.array(z.union([titled('value1', 'First Choice'), titled('value2', 'Second Choice'), titled('value3', 'Third Choice')])),
@@ -137,4 +180,17 @@ export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
   })
 
-export const conformanceTools = [simpleText, imageContent, audioContent, embeddedResource, mixedContent, withLogging, errorHandling, withProgress, sampling, elicitation, elicitationDefaults, elicitationEnums]
+export const conformanceTools = [
+  simpleText,
+  imageContent,
+  audioContent,
+  embeddedResource,
+  mixedContent,
+  withLogging,
+  errorHandling,
+  withProgress,
+  sampling,
+  elicitation,
+  elicitationDefaults,
+  elicitationEnums,
+]

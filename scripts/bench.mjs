@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url'
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'bench')
 const only = process.argv[2]
-const files = readdirSync(dir).filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only))).sort()
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
+  .sort()
 
 /** Processes still in group `pgid` (from /proc; empty where there is none). */
 function leftIn(pgid) {

@@ -52,7 +52,6 @@ const SCENARIOS = [
   'completion-complete',
 ]
 
-
 interface Check {
   id: string
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
@@ -69,7 +68,9 @@ beforeAll(async () => {
   server = await startConformanceServer()
   // Asynchronously: the server answering the suite runs in this process.
   const run = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((done) =>
-    execFile(node22(), [suite, 'server', '--url', server.url, '--output-dir', out], { timeout: 240_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => done({ error, stdout, stderr })),
+    execFile(node22(), [suite, 'server', '--url', server.url, '--output-dir', out], { timeout: 240_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
+      done({ error, stdout, stderr }),
+    ),
   )
   printed = `${run.stdout}\n${run.stderr}`
   // It exits 1 when a scenario fails: the checks say which; only a run that wrote none is an error.

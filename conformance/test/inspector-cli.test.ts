@@ -48,7 +48,12 @@ describe('the MCP Inspector CLI', () => {
   it('lists, calls, gets and reads, five rounds of new sessions in a row, never refused', async () => {
     for (let round = 0; round < 5; round++) {
       expect(names((await inspect('tools/list')).tools)).toContain('test_simple_text')
-      expect(names((await inspect('prompts/list')).prompts)).toEqual(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image'])
+      expect(names((await inspect('prompts/list')).prompts)).toEqual([
+        'test_simple_prompt',
+        'test_prompt_with_arguments',
+        'test_prompt_with_embedded_resource',
+        'test_prompt_with_image',
+      ])
       expect(names((await inspect('resources/list')).resources, 'uri')).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource'])
       expect(names((await inspect('resources/templates/list')).resourceTemplates, 'uriTemplate')).toEqual(['test://template/{id}/data'])
     }

@@ -32,7 +32,14 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve))
   const serverUrl = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`
   const launcher = join(cached('inspector', INSPECTOR, LAUNCHER), LAUNCHER)
-  const env = { ...process.env, CLIENT_PORT: String(await freePort()), MCP_SANDBOX_PORT: String(await freePort()), MCP_AUTO_OPEN_ENABLED: 'false', MCP_STORAGE_DIR: storage, MCP_INSPECTOR_SECRET_STORE: 'memory' }
+  const env = {
+    ...process.env,
+    CLIENT_PORT: String(await freePort()),
+    MCP_SANDBOX_PORT: String(await freePort()),
+    MCP_AUTO_OPEN_ENABLED: 'false',
+    MCP_STORAGE_DIR: storage,
+    MCP_INSPECTOR_SECRET_STORE: 'memory',
+  }
   inspector = spawn(node22(), [launcher, '--web', '--transport', 'http', '--server-url', serverUrl], { env, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   inspectorUrl = await new Promise<string>((resolve, reject) => {
@@ -77,7 +84,12 @@ describe("the MCP Inspector's form for plan_trip", () => {
     expect(question).toContain('What would you like to do in Oslo?')
     expect(question).not.toMatch(/x-model-context|application\/json|"activities"/)
     await dialog.getByText('activityId').locator('xpath=following::input[1]').click()
-    expect(await page.getByRole('option').allInnerTexts()).toEqual(['Oslo museum pass — 3 h, $25', 'Oslo harbour boat tour — 2 h, $40', 'Oslo food market walk — 2 h, $30', 'Oslo city hills hike — 4 h, free'])
+    expect(await page.getByRole('option').allInnerTexts()).toEqual([
+      'Oslo museum pass — 3 h, $25',
+      'Oslo harbour boat tour — 2 h, $40',
+      'Oslo food market walk — 2 h, $30',
+      'Oslo city hills hike — 4 h, free',
+    ])
     await page.getByRole('option', { name: 'Oslo harbour boat tour — 2 h, $40' }).click()
     await dialog.getByRole('button', { name: 'Submit' }).click()
     await page.getByText('Results').waitFor({ timeout: 30_000 })

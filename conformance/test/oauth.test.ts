@@ -48,7 +48,14 @@ class TestOAuthProvider implements OAuthClientProvider {
   }
   get clientMetadata() {
     // A native app's loopback redirect (RFC 8252), as desktop MCP clients register.
-    return { client_name: 'mcp-bridge OAuth test', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' } as OAuthClientProvider['clientMetadata']
+    return {
+      client_name: 'mcp-bridge OAuth test',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      application_type: 'native',
+    } as OAuthClientProvider['clientMetadata']
   }
   clientInformation() {
     return this.registration
@@ -88,7 +95,11 @@ class TestOAuthProvider implements OAuthClientProvider {
 async function signIn(at: URL, login: string): Promise<[code: string, iss: string | undefined]> {
   const cookies = new Map<string, string>()
   const go = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+    })
     for (const cookie of response.headers.getSetCookie()) {
       const pair = cookie.split(';', 1)[0]!
       cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))
@@ -147,7 +158,10 @@ describe('OAuth: an MCP client signs in at a real authorization server and calls
       const provider = new TestOAuthProvider()
       const http = watched()
       const connect = async () => {
-        const client = new Client({ name: 'oauth-test', version: '1' }, { capabilities: { elicitation: { form: {} } }, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) })
+        const client = new Client(
+          { name: 'oauth-test', version: '1' },
+          { capabilities: { elicitation: { form: {} } }, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
+        )
         client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }))
         const transport = new StreamableHTTPClientTransport(new URL(app.url), { authProvider: provider, fetch: http.fetch })
         await client.connect(transport)
@@ -155,7 +169,10 @@ describe('OAuth: an MCP client signs in at a real authorization server and calls
       }
       // No token yet: the server says where to get one, and the client goes to sign in.
       const transport = new StreamableHTTPClientTransport(new URL(app.url), { authProvider: provider, fetch: http.fetch })
-      const first = new Client({ name: 'oauth-test', version: '1' }, { capabilities: {}, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) })
+      const first = new Client(
+        { name: 'oauth-test', version: '1' },
+        { capabilities: {}, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
+      )
       await expect(first.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError)
       expect(provider.signInAt?.origin).toBe(new URL(issuer).origin)
       expect(provider.signInAt?.searchParams.get('code_challenge_method')).toBe('S256')
@@ -198,7 +215,12 @@ describe('OAuth: an MCP client signs in at a real authorization server and calls
         fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${bearer}` },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          }),
         })
       expect((await post(other.url, token)).status).toBe(200)
       const elsewhere = await post(app.url, token)

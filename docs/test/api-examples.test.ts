@@ -40,9 +40,7 @@ function examplesIn(file: string): Example[] {
 }
 
 const sourceFiles = packages.flatMap((pkg) =>
-  (readdirSync(join(root, 'packages', pkg, 'src'), { recursive: true }) as string[])
-    .filter((f) => /\.tsx?$/.test(f))
-    .map((f) => join(root, 'packages', pkg, 'src', f)),
+  (readdirSync(join(root, 'packages', pkg, 'src'), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, 'packages', pkg, 'src', f)),
 )
 const examples = sourceFiles.flatMap(examplesIn)
 

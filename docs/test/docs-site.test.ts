@@ -37,7 +37,14 @@ describe('the docs site', () => {
   it('builds: guide, reference and the API reference of both packages', () => {
     expect(build.code, build.output).toBe(0)
     expect(build.output).not.toMatch(/dead link|warn/i)
-    for (const page of ['index.html', 'guide/getting-started.html', 'guide/ai-sdk.html', 'reference/troubleshooting.html', 'api/runtime/ai-sdk.html', 'api/vite-plugin/core.html']) {
+    for (const page of [
+      'index.html',
+      'guide/getting-started.html',
+      'guide/ai-sdk.html',
+      'reference/troubleshooting.html',
+      'api/runtime/ai-sdk.html',
+      'api/vite-plugin/core.html',
+    ]) {
       expect(readFileSync(join(dist, page), 'utf8'), page).toContain('<h1')
     }
   })
@@ -73,7 +80,7 @@ describe('the docs site', () => {
   }, 300_000)
 })
 
-describe('the API reference (TypeDoc\'s reflections, written by docs-api beside the pages)', () => {
+describe("the API reference (TypeDoc's reflections, written by docs-api beside the pages)", () => {
   type Reflection = { name: string; kind: number; comment?: Comment; signatures?: Array<{ comment?: Comment }>; children?: Reflection[] }
   type Comment = { summary: Array<{ text: string }>; blockTags?: Array<{ tag: string }> }
   const FUNCTION = 64
@@ -92,7 +99,13 @@ describe('the API reference (TypeDoc\'s reflections, written by docs-api beside 
           // A function's comment is on its signature; the entry's own comment is its module's.
           const comment = exported.kind === FUNCTION ? exported.signatures?.[0]?.comment : exported.comment
           const name = `@mcp-bridge/${pkg} ${entry.name}: ${exported.name}`
-          if (!comment?.summary.map((part) => part.text).join('').trim()) undocumented.push(name)
+          if (
+            !comment?.summary
+              .map((part) => part.text)
+              .join('')
+              .trim()
+          )
+            undocumented.push(name)
           else if (exported.kind === FUNCTION && !comment.blockTags?.some((tag) => tag.tag === '@example')) withoutExample.push(name)
         }
       }
@@ -127,7 +140,9 @@ describe('the troubleshooting page', () => {
 describe('code blocks that say which file they show', () => {
   it('show it as it is', () => {
     const pages = (readdirSync(join(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('api'))
-    const blocks = pages.flatMap((page) => [...readFileSync(join(root, 'docs', page), 'utf8').matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)```/g)].map((m) => ({ page, path: m[1]!, code: m[2]! })))
+    const blocks = pages.flatMap((page) =>
+      [...readFileSync(join(root, 'docs', page), 'utf8').matchAll(/<!-- file: (\S+) -->\n```\w*\n([\s\S]*?)```/g)].map((m) => ({ page, path: m[1]!, code: m[2]! })),
+    )
     expect(blocks.length).toBeGreaterThan(5)
     for (const block of blocks) expect(block.code, `${block.page} shows ${block.path}`).toBe(readFileSync(join(root, block.path), 'utf8'))
   })

@@ -80,7 +80,14 @@ if (!redisUrl) {
   // Persisting as the README asks: an append-only file, synced every second.
   const dir = join(process.env.MCP_BRIDGE_DATA ?? join(playground, 'data'), 'redis')
   mkdirSync(dir, { recursive: true })
-  await start('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'], {}, 'Ready to accept connections', true)
+  await start(
+    'redis',
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'everysec'],
+    {},
+    'Ready to accept connections',
+    true,
+  )
   redisUrl = `redis://127.0.0.1:${port}`
 }
 

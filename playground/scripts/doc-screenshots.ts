@@ -61,7 +61,10 @@ async function mcpAppsShot(): Promise<void> {
   const context = await browser.newContext({ viewport: { width: 800, height: 560 }, deviceScaleFactor: 1 })
   const page = await context.newPage()
   await openView(page, await buildHostPage(), client, { html, tool: 'book_flight', args })
-  await page.frameLocator('iframe[title="book_flight view"]').getByRole('button', { name: /JetStream JS-501/ }).waitFor({ timeout: 60_000 })
+  await page
+    .frameLocator('iframe[title="book_flight view"]')
+    .getByRole('button', { name: /JetStream JS-501/ })
+    .waitFor({ timeout: 60_000 })
   await page.waitForTimeout(300)
   const path = join(target, 'mcp-apps-flight-list.png')
   await page.screenshot({ path })

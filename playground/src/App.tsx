@@ -123,11 +123,7 @@ export function App() {
             ) : item.kind === 'user' ? (
               <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
                 <span className="sr-only">You: </span>
-                {editing === item.id ? (
-                  <EditMessage text={item.text} onSend={editLast} onCancel={() => setEditing(undefined)} />
-                ) : (
-                  <div className="bubble user">{item.text}</div>
-                )}
+                {editing === item.id ? <EditMessage text={item.text} onSend={editLast} onCancel={() => setEditing(undefined)} /> : <div className="bubble user">{item.text}</div>}
                 {!item.failed && editing !== item.id && (
                   <MessageActions text={item.text} at={item.at}>
                     {settled && item === lastUser && (

@@ -226,7 +226,10 @@ describe('playground in Chromium', () => {
     await seat.getByLabel('Row').fill('99')
     await seat.getByLabel('Seat').selectOption('B')
     await seat.getByRole('button', { name: 'Submit' }).click()
-    await seat.getByText(/12|less than or equal/).first().waitFor({ timeout: 10_000 })
+    await seat
+      .getByText(/12|less than or equal/)
+      .first()
+      .waitFor({ timeout: 10_000 })
     expect(await seat.getByLabel('Seat').inputValue()).toBe('B')
     await seat.getByLabel('Row').fill('3')
     await seat.getByRole('button', { name: 'Submit' }).click()
@@ -279,18 +282,26 @@ describe('playground in Chromium', () => {
       await page.getByRole('button', { name: /JetStream JS-501/ }).click()
       await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
       // The seat map's Confirm, added below the grid, is in view.
-      await page.waitForFunction(() => {
-        const confirm = [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Confirm seat'))
-        const composer = document.querySelector('.composer')!.getBoundingClientRect()
-        return confirm && confirm.getBoundingClientRect().bottom <= composer.top + 1
-      }, undefined, { timeout: 10_000 })
+      await page.waitForFunction(
+        () => {
+          const confirm = [...document.querySelectorAll('button')].find((b) => b.textContent?.startsWith('Confirm seat'))
+          const composer = document.querySelector('.composer')!.getBoundingClientRect()
+          return confirm && confirm.getBoundingClientRect().bottom <= composer.top + 1
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
       await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
       await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
-      await page.waitForFunction(() => {
-        const bubbles = document.querySelectorAll('.bubble.assistant')
-        const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
-        return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
-      }, undefined, { timeout: 10_000 })
+      await page.waitForFunction(
+        () => {
+          const bubbles = document.querySelectorAll('.bubble.assistant')
+          const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
+          return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
       expect(await visibleAboveComposer('.bubble.assistant')).toBe(true)
       expect(await page.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
 
@@ -312,21 +323,29 @@ describe('playground in Chromium', () => {
       const asked = await page.locator('.bubble.user').count()
       const replied = await page.locator('.bubble.assistant').count()
       await send('hello again')
-      await page.waitForFunction((n) => {
-        const mine = document.querySelectorAll('.bubble.user')
-        if (mine.length <= n) return false
-        const box = mine[mine.length - 1]!.getBoundingClientRect()
-        return box.top >= 0 && box.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
-      }, asked, { timeout: 10_000 })
+      await page.waitForFunction(
+        (n) => {
+          const mine = document.querySelectorAll('.bubble.user')
+          if (mine.length <= n) return false
+          const box = mine[mine.length - 1]!.getBoundingClientRect()
+          return box.top >= 0 && box.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1
+        },
+        asked,
+        { timeout: 10_000 },
+      )
       await page.waitForFunction((n) => document.querySelectorAll('.bubble.assistant').length > n, replied, { timeout: 10_000 }) // its reply came
       await page.evaluate(() => window.scrollTo(0, 0))
       await page.getByRole('button', { name: /Jump to latest/ }).waitFor()
       await page.getByRole('button', { name: /Jump to latest/ }).click()
-      await page.waitForFunction(() => {
-        const bubbles = document.querySelectorAll('.bubble.assistant')
-        const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
-        return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1 && last.bottom > 0
-      }, undefined, { timeout: 10_000 })
+      await page.waitForFunction(
+        () => {
+          const bubbles = document.querySelectorAll('.bubble.assistant')
+          const last = bubbles[bubbles.length - 1]!.getBoundingClientRect()
+          return last.bottom <= document.querySelector('.composer')!.getBoundingClientRect().top + 1 && last.bottom > 0
+        },
+        undefined,
+        { timeout: 10_000 },
+      )
       expect(await page.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
       mkdirSync(results, { recursive: true })
       await page.screenshot({ path: join(results, `follow-latest-${name}.png`) })
@@ -407,7 +426,10 @@ describe('playground in Chromium', () => {
     await page.getByLabel('Name (optional)').fill('Sea')
     expect(await alerts()).toEqual([])
     await page.getByRole('button', { name: 'Use this color' }).click()
-    await page.getByText(/#10b981/).first().waitFor()
+    await page
+      .getByText(/#10b981/)
+      .first()
+      .waitFor()
   }, 60_000)
 
   it('color picker: #12345g is refused in the picker and never sent, #3b82f6 is accepted', async () => {
@@ -544,9 +566,7 @@ describe('playground in Chromium', () => {
       try {
         writeFileSync(path, `${text}\n// touched by the e2e test\n`)
         // The app server is loaded anew on its next request (this one; the page makes none while it waits).
-        await expect
-          .poll(async () => (await fetch(new URL('api/chat', base)).catch(() => undefined), restarts()), { timeout: 30_000, interval: 500 })
-          .toBeGreaterThan(seen)
+        await expect.poll(async () => (await fetch(new URL('api/chat', base)).catch(() => undefined), restarts()), { timeout: 30_000, interval: 500 }).toBeGreaterThan(seen)
       } finally {
         writeFileSync(path, text)
       }
@@ -716,13 +736,13 @@ describe('chat experience', () => {
     expect(await form.getByRole('alert').allInnerTexts()).toEqual(['Required'])
     expect(await form.getByLabel(/^Name/).inputValue()).toBe('Ada') // kept
     // 1 to 8 guests: one choice per number.
-    await form.getByRole('radiogroup', { name: /^Guests/ }).getByLabel('4', { exact: true }).check()
+    await form
+      .getByRole('radiogroup', { name: /^Guests/ })
+      .getByLabel('4', { exact: true })
+      .check()
     await form.getByRole('button', { name: 'Submit' }).click()
     await page.getByText('Your table for 4 at Luigi’s is booked for 19:00, under Ada.').waitFor()
-    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual([
-      '✓ Time: 19:00',
-      '✓ Guests: 4 · Name: Ada · High chair: No',
-    ])
+    expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual(['✓ Time: 19:00', '✓ Guests: 4 · Name: Ada · High chair: No'])
   }, 60_000)
 
   it('is a log that speaks: speaker labels, focus goes to a new question and back to the composer when done', async () => {
@@ -752,7 +772,9 @@ describe('chat experience', () => {
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^JetStream\s*JS-501/)
     await page.keyboard.press('Enter')
-    await page.waitForFunction(() => document.activeElement?.getAttribute('data-seat') !== null && document.activeElement?.getAttribute('data-seat') !== undefined, undefined, { timeout: 10_000 })
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-seat') !== null && document.activeElement?.getAttribute('data-seat') !== undefined, undefined, {
+      timeout: 10_000,
+    })
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-seat') ?? document.activeElement?.textContent)
     const start = await focused()
     expect(start).toBe('1A') // the first free seat
@@ -823,7 +845,10 @@ describe('accessibility (axe-core)', () => {
       found[`activities-${scheme}`] = await seriousViolations(page)
     }
     await page.getByRole('button', { name: /museum pass/i }).click()
-    await page.getByText(/Reserved/).first().waitFor({ timeout: 30_000 })
+    await page
+      .getByText(/Reserved/)
+      .first()
+      .waitFor({ timeout: 30_000 })
     // The server cannot be reached: the message stays, marked not sent, with Retry.
     await page.route('**/api/chat', (route) => route.abort())
     await send('Book a flight')
@@ -844,7 +869,10 @@ describe("docs (The chat server): the chat protocol's curl example", () => {
     expect(example, 'docs/guide/chat.md no longer holds the curl example this test runs').not.toBeNull()
     const response = await fetch(new URL(example![1]!, base), { method: 'POST', headers: { 'content-type': 'application/json' }, body: example![2] })
     expect(response.headers.get('content-type')).toMatch(/application\/x-ndjson/)
-    const types = (await response.text()).trim().split('\n').map((line) => (JSON.parse(line) as { type: string }).type)
+    const types = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { type: string }).type)
     expect(types[0]).toBe('text_delta')
     expect(types).toEqual(expect.arrayContaining(['tool_call', 'tool_log', 'elicit_request']))
     expect(types.at(-1)).toBe('conversation_state')

@@ -39,11 +39,21 @@ describe('the built playground (npm run build && npm run serve)', () => {
   it('vite build emits the client and dist/server/index.js, which serves both under plain Node; a flight is booked', async () => {
     await run([vite, 'build', '--logLevel', 'error'], { cwd: playground, env: cleanEnv(), timeoutMs: 90_000, what: 'vite build' })
     // The dev panel is never part of a build.
-    const shipped = readdirSync(join(playground, 'dist/client/assets')).map((f) => readFileSync(join(playground, 'dist/client/assets', f), 'utf8')).join('\n')
+    const shipped = readdirSync(join(playground, 'dist/client/assets'))
+      .map((f) => readFileSync(join(playground, 'dist/client/assets', f), 'utf8'))
+      .join('\n')
     expect(shipped).not.toContain('__mcp-bridge')
     expect(shipped).not.toContain('mcp-bridge dev panel')
     const port = await freePort()
-    built = (await startServer(['dist/server/index.js'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })).child
+    built = (
+      await startServer(['dist/server/index.js'], {
+        cwd: playground,
+        env: cleanEnv({ PORT: String(port) }),
+        ready: `127.0.0.1:${port}`,
+        timeoutMs: 30_000,
+        what: 'dist/server/index.js',
+      })
+    ).child
     await page.goto(`http://127.0.0.1:${port}/`)
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
@@ -85,14 +95,28 @@ describe('the built playground (npm run build && npm run serve)', () => {
     await new Promise<void>((ready) => collector.listen(0, '127.0.0.1', ready))
     const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
     const port = await freePort()
-    const server = await startServer(['dist/server/index.js'], { cwd: playground, env: cleanEnv({ PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })
+    const server = await startServer(['dist/server/index.js'], {
+      cwd: playground,
+      env: cleanEnv({ PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: endpoint }),
+      ready: `127.0.0.1:${port}`,
+      timeoutMs: 30_000,
+      what: 'dist/server/index.js',
+    })
     try {
       await page.goto(`http://127.0.0.1:${port}/`)
       await bookOsloToBerlin(page)
-      const spans = () => received.flatMap((body) => {
-        const data = JSON.parse(body) as { resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }> }> }
-        return data.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ ...span, service: r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue }))))
-      })
+      const spans = () =>
+        received.flatMap((body) => {
+          const data = JSON.parse(body) as {
+            resourceSpans: Array<{
+              resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }
+              scopeSpans: Array<{ spans: Array<{ name: string; traceId: string }> }>
+            }>
+          }
+          return data.resourceSpans.flatMap((r) =>
+            r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ ...span, service: r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue }))),
+          )
+        })
       await expect.poll(() => spans().filter((s) => s.name === 'execute_tool book_flight').length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3)
       const all = spans()
       const call = all.filter((s) => s.name === 'execute_tool book_flight')
@@ -122,7 +146,11 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
       await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
       await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
-      await page.getByRole('region', { name: /seat/i }).getByRole('alert').filter({ hasText: /could not be delivered/ }).waitFor({ timeout: 15_000 })
+      await page
+        .getByRole('region', { name: /seat/i })
+        .getByRole('alert')
+        .filter({ hasText: /could not be delivered/ })
+        .waitFor({ timeout: 15_000 })
       await page.getByRole('grid', { name: 'Cabin' }).waitFor() // still there, still answerable
 
       server = await serve() // back, on the same file: the call resumes from its journal
@@ -136,7 +164,10 @@ describe('the built playground (npm run build && npm run serve)', () => {
       server = await serve()
       await page.getByRole('button', { name: 'Retry' }).click()
       await page.getByText('Not sent.').waitFor({ state: 'detached', timeout: 15_000 })
-      await page.getByText(/offline demo model/).last().waitFor({ timeout: 15_000 })
+      await page
+        .getByText(/offline demo model/)
+        .last()
+        .waitFor({ timeout: 15_000 })
     } finally {
       server.child.kill('SIGTERM')
     }
@@ -176,9 +207,15 @@ describe('the built playground (npm run build && npm run serve)', () => {
   }, 120_000)
 
   // Uses the build of the tests above.
-  it('signed in on the cluster: Ada\'s booking is asked on one instance, answered on the other, and in her name; Bob, holding her conversation\'s key and the call\'s token, sees nothing and can answer nothing', async () => {
+  it("signed in on the cluster: Ada's booking is asked on one instance, answered on the other, and in her name; Bob, holding her conversation's key and the call's token, sees nothing and can answer nothing", async () => {
     const port = await freePort()
-    const cluster = await startServer(['scripts/cluster.mjs'], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `cluster: http://127.0.0.1:${port}/`, timeoutMs: 60_000, what: 'scripts/cluster.mjs' })
+    const cluster = await startServer(['scripts/cluster.mjs'], {
+      cwd: playground,
+      env: cleanEnv({ PORT: String(port) }),
+      ready: `cluster: http://127.0.0.1:${port}/`,
+      timeoutMs: 60_000,
+      what: 'scripts/cluster.mjs',
+    })
     const base = `http://127.0.0.1:${port}/`
     const signedIn = async (user: string) => {
       const context = await browser.newContext({ viewport: { width: 900, height: 1000 } })
@@ -199,7 +236,10 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
       // What Bob could steal from Ada's browser: her conversation's key, and through it the call's token.
       const key = JSON.parse((await ada.page.evaluate(() => localStorage.getItem('mcp-bridge:chat:playground')))!) as { id: string; secret: string }
-      const snapshot = (await (await ada.context.request.get(`${base}api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } })).json()) as { messages: unknown[]; events: Array<{ type: string; callId?: string; token?: string; request?: { id: string } }> }
+      const snapshot = (await (await ada.context.request.get(`${base}api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } })).json()) as {
+        messages: unknown[]
+        events: Array<{ type: string; callId?: string; token?: string; request?: { id: string } }>
+      }
       const call = snapshot.events.findLast((e) => e.type === 'tool_call')!
       const question = snapshot.events.findLast((e) => e.type === 'elicit_request')!
       expect(call.token).toBeTruthy()
@@ -213,9 +253,15 @@ describe('the built playground (npm run build && npm run serve)', () => {
       // Bob answering Ada's seat question with her call's token, on whichever instance: refused, nothing changed.
       for (let i = 0; i < 2; i++) {
         const refused = await bob.context.request.post(`${base}api/chat`, {
-          data: { messages: snapshot.messages, elicitResponses: [{ callId: call.callId, elicitId: question.request!.id, token: call.token, result: { action: 'accept', content: { row: 1, seat: 'A' } } }] },
+          data: {
+            messages: snapshot.messages,
+            elicitResponses: [{ callId: call.callId, elicitId: question.request!.id, token: call.token, result: { action: 'accept', content: { row: 1, seat: 'A' } } }],
+          },
         })
-        const events = (await refused.text()).trim().split('\n').map((line) => JSON.parse(line) as { type: string; code?: string })
+        const events = (await refused.text())
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as { type: string; code?: string })
         expect(events.find((e) => e.type === 'elicit_refused')).toMatchObject({ code: 'FORBIDDEN' })
       }
 

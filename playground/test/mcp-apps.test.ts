@@ -39,14 +39,26 @@ beforeAll(async () => {
   const vite = resolve(playground, '../node_modules/vite/bin/vite.js')
   await run([vite, 'build', '--logLevel', 'error', '--outDir', out], { cwd: playground, env: cleanEnv(), timeoutMs: 120_000, what: 'vite build' })
   const port = await freePort()
-  server = (await startServer([join(out, 'server/index.js')], { cwd: playground, env: cleanEnv({ PORT: String(port) }), ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'the built server' })).child
+  server = (
+    await startServer([join(out, 'server/index.js')], {
+      cwd: playground,
+      env: cleanEnv({ PORT: String(port) }),
+      ready: `127.0.0.1:${port}`,
+      timeoutMs: 30_000,
+      what: 'the built server',
+    })
+  ).child
   mcpUrl = new URL(`http://127.0.0.1:${port}/mcp`)
   ;[browser, hostPage] = await Promise.all([launchChromium(), buildHostPage()])
 }, 240_000)
 
 afterAll(async () => {
   // Pages stay open until here so a failed test's screenshot can still be taken.
-  for (const p of pages) await p.context().close().catch(() => {})
+  for (const p of pages)
+    await p
+      .context()
+      .close()
+      .catch(() => {})
   for (const c of clients) await c.close().catch(() => {})
   await browser?.close()
   server?.kill()

@@ -19,10 +19,7 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.close()
 })
 
-const entries = GENERATIONS.flatMap((generation) => [
-  ['source', generation, bin] as const,
-  ['built', generation, built] as const,
-])
+const entries = GENERATIONS.flatMap((generation) => [['source', generation, bin] as const, ['built', generation, built] as const])
 describe.each(entries)('playground tools over stdio (%s), %s client', (_kind, generation, entry) => {
   it('lists the tools and books a flight with the real book_flight, reading x-model-context', async () => {
     // From another directory, as a desktop client would start it.
@@ -106,7 +103,9 @@ describe('playground tools over stdio as MCP Apps (npm run mcp)', () => {
     while (state.status !== 'done') {
       if (state.status === 'question') {
         const question = state.question as { id: string; key: string }
-        expect(await viewCall('mcp_bridge_view_answer', { ...seat, elicitId: question.id, result: { action: 'accept', content: answers[question.key] } })).toMatchObject({ status: 'accepted' })
+        expect(await viewCall('mcp_bridge_view_answer', { ...seat, elicitId: question.id, result: { action: 'accept', content: answers[question.key] } })).toMatchObject({
+          status: 'accepted',
+        })
       }
       state = await viewCall('mcp_bridge_view_next', { tool: 'book_flight', ...seat, after: state.version })
     }

@@ -38,23 +38,27 @@ const runtimes = [
 ]
 
 describe.runIf(process.platform === 'linux' && process.arch === 'x64')('the built server on other runtimes', () => {
-  it.each(runtimes)('$name serves the built client and books a flight', async ({ dir, spec, bin, args }) => {
-    const command = join(cached(dir, spec, bin), bin)
-    const port = await freePort()
-    const data = mkdtempSync(join(out, `data-${dir}-`))
-    const started = await startServer(args(join(out, 'server/index.js')), {
-      command,
-      cwd: playground,
-      env: cleanEnv({ PORT: String(port), MCP_BRIDGE_DATA: data }),
-      ready: `127.0.0.1:${port}`,
-      timeoutMs: 60_000,
-      what: `${dir} ${join(out, 'server/index.js')}`,
-    })
-    servers.push(started.child)
-    const base = `http://127.0.0.1:${port}/`
-    expect(await (await fetch(base)).text()).toContain('<div id="root"></div>')
-    const result = await bookOverHttp(base)
-    expect(result).toMatchObject({ booked: true, ticketNumber: 'TK-JS-501-3B', route: 'Oslo → Berlin', seat: '3B', tip: expect.any(String) })
-    expect(started.output()).not.toMatch(/error|warn/i)
-  }, 300_000)
+  it.each(runtimes)(
+    '$name serves the built client and books a flight',
+    async ({ dir, spec, bin, args }) => {
+      const command = join(cached(dir, spec, bin), bin)
+      const port = await freePort()
+      const data = mkdtempSync(join(out, `data-${dir}-`))
+      const started = await startServer(args(join(out, 'server/index.js')), {
+        command,
+        cwd: playground,
+        env: cleanEnv({ PORT: String(port), MCP_BRIDGE_DATA: data }),
+        ready: `127.0.0.1:${port}`,
+        timeoutMs: 60_000,
+        what: `${dir} ${join(out, 'server/index.js')}`,
+      })
+      servers.push(started.child)
+      const base = `http://127.0.0.1:${port}/`
+      expect(await (await fetch(base)).text()).toContain('<div id="root"></div>')
+      const result = await bookOverHttp(base)
+      expect(result).toMatchObject({ booked: true, ticketNumber: 'TK-JS-501-3B', route: 'Oslo → Berlin', seat: '3B', tip: expect.any(String) })
+      expect(started.output()).not.toMatch(/error|warn/i)
+    },
+    300_000,
+  )
 })

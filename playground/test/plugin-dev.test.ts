@@ -65,7 +65,9 @@ afterAll(async () => {
 async function pageShows(tools: string, plugins: string): Promise<void> {
   const read = () => page.evaluate(() => [document.querySelector('#tools')?.textContent, document.querySelector('#plugins')?.textContent])
   try {
-    await page.waitForFunction(([t, p]) => document.querySelector('#tools')?.textContent === t && document.querySelector('#plugins')?.textContent === p, [tools, plugins], { timeout: 60_000 })
+    await page.waitForFunction(([t, p]) => document.querySelector('#tools')?.textContent === t && document.querySelector('#plugins')?.textContent === p, [tools, plugins], {
+      timeout: 60_000,
+    })
   } catch (error) {
     throw new Error(`The page shows ${JSON.stringify(await read().catch(() => 'nothing'))}, expected ${JSON.stringify([tools, plugins])}: ${(error as Error).message}`)
   }
@@ -83,7 +85,10 @@ describe('mcpBridge() in dev, in the browser', () => {
     await pageShows('book_flight,clock,forecast', 'book_flight')
 
     const plugin = join(root, 'src/tools/weather-plugin.ts')
-    writeFileSync(plugin, "import { createPlugin } from '@mcp-bridge/runtime'\nimport { weather } from './weather.ts'\nexport const weatherPlugin = createPlugin(weather).onElicit({}).build()\n")
+    writeFileSync(
+      plugin,
+      "import { createPlugin } from '@mcp-bridge/runtime'\nimport { weather } from './weather.ts'\nexport const weatherPlugin = createPlugin(weather).onElicit({}).build()\n",
+    )
     await pageShows('book_flight,clock,forecast', 'book_flight,forecast')
 
     unlinkSync(plugin)
@@ -100,7 +105,9 @@ describe('mcpBridge() in dev, in the browser', () => {
       "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\n" +
         "export const survey = createMcpTool('survey').elicits({ about: z.object({ address: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n",
     )
-    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, { timeout: 60_000 })
+    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, {
+      timeout: 60_000,
+    })
     expect(await overlayText()).toContain('src/tools/survey.ts:3:')
 
     writeFileSync(broken, tool('survey', 'survey'))
@@ -119,7 +126,9 @@ describe('mcpBridge() in dev, in the browser', () => {
         "export const poll = createMcpTool('poll').elicits({ about: z.object({ where: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n",
     )
     // The open page gets it as it happens; then a second page, opened afterwards, gets it at once.
-    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, { timeout: 60_000 })
+    await page.waitForFunction(() => (document.querySelector('vite-error-overlay')?.shadowRoot?.textContent ?? '').includes('nested objects are not allowed'), null, {
+      timeout: 60_000,
+    })
     const late = await browser.newPage()
     try {
       await late.goto(page.url(), { timeout: 60_000 })

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const pages = ['README.md', ...(readdirSync(resolve(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('api')).map((f) => `docs/${f}`)]
+const pages = [
+  'README.md',
+  ...(readdirSync(resolve(root, 'docs'), { recursive: true }) as string[]).filter((f) => f.endsWith('.md') && !f.startsWith('api')).map((f) => `docs/${f}`),
+]
 const readme = pages.map((page) => readFileSync(resolve(root, page), 'utf8')).join('\n')
 const blocks = [...readme.matchAll(/```\w*\n\/\/ ((?:playground|adoption|conformance)\/\S+)\n([\s\S]*?)```/g)].map(([, path, body]) => ({ path: path!, body: body! }))
 

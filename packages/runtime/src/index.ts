@@ -16,18 +16,7 @@ export type { McpResource, McpResourceBuilder, ResourceBody, ResourceContents } 
 export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
 export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'
-export type {
-  AnyMcpTool,
-  ExecuteBody,
-  HandoffBody,
-  HandoffPhases,
-  McpTool,
-  McpToolJsonSchemas,
-  ToolElicits,
-  ToolParams,
-  ToolRequirements,
-  ToolResult,
-} from './tool/mcp-tool.ts'
+export type { AnyMcpTool, ExecuteBody, HandoffBody, HandoffPhases, McpTool, McpToolJsonSchemas, ToolElicits, ToolParams, ToolRequirements, ToolResult } from './tool/mcp-tool.ts'
 export { isMcpTool } from './tool/mcp-tool.ts'
 export type { ToolAnnotations, ToolIcon } from './tool/tool-metadata.ts'
 export type { CompiledElicit, CompiledElicits } from './tool/compile-elicits.ts'
@@ -95,13 +84,7 @@ export type { ClientCapabilityName } from './errors/call-errors.ts'
 export type { ElicitViolation, Violation, ViolationRule, ViolationSeverity } from './schema/violation.ts'
 export type { ElicitationWireSchema, JsonObject, JsonSchema, JsonValue } from './schema/json-schema.ts'
 
-export {
-  encodeModelContext,
-  extractModelContext,
-  MODEL_CONTEXT_BOUNDARY,
-  MODEL_CONTEXT_EXTENSION,
-  MODEL_CONTEXT_KEY,
-} from './model-context/model-context.ts'
+export { encodeModelContext, extractModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_EXTENSION, MODEL_CONTEXT_KEY } from './model-context/model-context.ts'
 export { PlainFormError } from './tool/plain-form.ts'
 export type { PlainChoice, PlainForms, PlainFormSpec } from './tool/plain-form.ts'
 export type { ExtractedModelContext, ModelContext } from './model-context/model-context.ts'
@@ -110,14 +93,7 @@ export { assertJsonSafe, ModelContextError } from './model-context/json-safe.ts'
 export { messageText } from './sampling/content.ts'
 export type { AudioContent, ImageContent, McpContentBlock, McpMessage, TextContent, ToolResultContent, ToolUseContent } from './sampling/content.ts'
 export { SCHEMA_TOOL_NAME } from './sampling/types.ts'
-export type {
-  ModelPreferences,
-  SampleExchange,
-  SampleInput,
-  SampleOptions,
-  SampleResult,
-  StructuredSampleOptions,
-} from './sampling/types.ts'
+export type { ModelPreferences, SampleExchange, SampleInput, SampleOptions, SampleResult, StructuredSampleOptions } from './sampling/types.ts'
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
 

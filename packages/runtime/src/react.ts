@@ -15,14 +15,5 @@ export { useFollowLatest } from './react/use-follow-latest.ts'
 export type { FollowLatest } from './react/use-follow-latest.ts'
 export type { FieldErrors } from './react/use-field-errors.ts'
 export type { GeneratedFormProps } from './react/generated-form.tsx'
-export type {
-  AnswerRecord,
-  ChatController,
-  ChatControllerOptions,
-  ChatItem,
-  ChatState,
-  ChatStatus,
-  PendingElicitation,
-  ToolItem,
-} from './client/chat-controller.ts'
+export type { AnswerRecord, ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
 export type { Emission, EmissionSnapshot, EmissionStore } from './client/emission-store.ts'

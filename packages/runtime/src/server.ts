@@ -4,14 +4,7 @@
  * @module
  */
 export { createBridgeHost } from './bridge/create-bridge-host.ts'
-export type {
-  BridgeHost,
-  BridgeHostOptions,
-  BridgeOutcome,
-  ElicitResponse,
-  RespondOptions,
-  RespondOutcome,
-} from './bridge/create-bridge-host.ts'
+export type { BridgeHost, BridgeHostOptions, BridgeOutcome, ElicitResponse, RespondOptions, RespondOutcome } from './bridge/create-bridge-host.ts'
 export { TERMINAL_STATUSES } from './bridge/events.ts'
 export type { BridgeEvent, BridgeEventType, BridgeStatus } from './bridge/events.ts'
 export type { JournalEntry } from './bridge/journal.ts'

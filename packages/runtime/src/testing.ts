@@ -5,13 +5,7 @@
  * @module
  */
 export { createMockMcpClient, MockScriptExhaustedError } from './testing/mock-client.ts'
-export type {
-  MockElicitResponse,
-  MockMcpClient,
-  MockMcpClientOptions,
-  MockSampleReply,
-  MockSampleResponse,
-} from './testing/mock-client.ts'
+export type { MockElicitResponse, MockMcpClient, MockMcpClientOptions, MockSampleReply, MockSampleResponse } from './testing/mock-client.ts'
 export { runMcpTool } from './testing/run-mcp-tool.ts'
 export type { RunMcpToolOptions, RunMcpToolResult, TimelineEntry } from './testing/run-mcp-tool.ts'
 export { createScriptedModel } from './testing/scripted-model.ts'

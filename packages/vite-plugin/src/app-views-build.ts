@@ -50,7 +50,14 @@ export async function buildViewFiles(input: { result: GenerateResult | undefined
   const tools = (JSON.parse(result.manifest) as Manifest).tools.filter((t) => t.plugin).map((t) => t.name)
   mkdirSync(outDir, { recursive: true })
   for (const tool of tools) {
-    const built = await buildAppView({ root: options.root, tool, include: options.apps?.include ?? [], configFile: config.configFile ?? false, mode: config.mode, logger: config.logger })
+    const built = await buildAppView({
+      root: options.root,
+      tool,
+      include: options.apps?.include ?? [],
+      configFile: config.configFile ?? false,
+      mode: config.mode,
+      logger: config.logger,
+    })
     const file = join(outDir, viewFileName(tool))
     writeFileSync(file, built.html)
     const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`

@@ -52,7 +52,12 @@ export function appViewsOf(generatedFile: string, spec: AppViewsSpec): Record<st
     if (!pending) {
       pending = buildAppView({ root, tool, ...(spec.include && { include: spec.include }) })
       building.set(tool, pending)
-      pending.then((done) => built.set(tool, done), () => undefined).finally(() => building.delete(tool))
+      pending
+        .then(
+          (done) => built.set(tool, done),
+          () => undefined,
+        )
+        .finally(() => building.delete(tool))
     }
     return (await pending).html
   }

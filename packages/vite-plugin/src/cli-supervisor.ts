@@ -30,9 +30,7 @@ export async function superviseCli(argv: readonly string[], childScript = fileUR
     console.error(`mcp-bridge: stopped after ${seconds} s (--timeout)${where}.`)
     child.kill('SIGKILL')
   }, seconds * 1000)
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  )
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
   clearTimeout(timer)
   if (result !== undefined) return result
   if (exit.signal === 'SIGKILL') return 1

@@ -141,10 +141,23 @@ export async function main(argv: readonly string[], io: CliIo = consoleIo): Prom
   const errors = diagnostics.filter((d) => d.severity === 'error').length
   const warnings = diagnostics.length - errors
   if (values.json) {
-    io.out(JSON.stringify({ ok: errors === 0, command, tools: result.toolCount, found: result.found ?? result.toolCount, errors, warnings, diagnostics, written, cached: cached !== undefined }, null, 2))
+    io.out(
+      JSON.stringify(
+        { ok: errors === 0, command, tools: result.toolCount, found: result.found ?? result.toolCount, errors, warnings, diagnostics, written, cached: cached !== undefined },
+        null,
+        2,
+      ),
+    )
   } else {
     for (const d of diagnostics) io.out(formatDiagnostic(d))
-    const verb = command === 'check' ? 'checked' : errors ? 'not written (fix the errors first)' : written.length ? `wrote ${written.length} file${written.length === 1 ? '' : 's'}` : 'up to date'
+    const verb =
+      command === 'check'
+        ? 'checked'
+        : errors
+          ? 'not written (fix the errors first)'
+          : written.length
+            ? `wrote ${written.length} file${written.length === 1 ? '' : 's'}`
+            : 'up to date'
     const from = cached ? ' (nothing changed since the last clean run: no module ran; --no-cache runs them)' : ''
     // Tools left out (invalid, or failing to load) are counted apart: "2 tools" for 4 definitions read as a miscount.
     const found = result.found ?? result.toolCount

@@ -61,7 +61,15 @@ export type { Diagnostic } from './core/diagnostics.ts'
 export { formatDiagnostic } from './core/diagnostics.ts'
 
 export { PeerMissingError } from './core/required-peers.ts'
-export { McpBridgeBuildError, OptionsError, ModuleLoadTimeoutError, ModuleLoaderUnavailableError, RuntimeVersionMismatchError, UnsupportedViteError, UnsupportedZodError } from './core/errors.ts'
+export {
+  McpBridgeBuildError,
+  OptionsError,
+  ModuleLoadTimeoutError,
+  ModuleLoaderUnavailableError,
+  RuntimeVersionMismatchError,
+  UnsupportedViteError,
+  UnsupportedZodError,
+} from './core/errors.ts'
 export { AppServerModuleError, SERVER_ENVIRONMENT } from './app-server.ts'
 
 /**
@@ -309,7 +317,9 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
           const result = await generate(undefined, { ...(onRegistries && { onRegistries }) })
           const clean = !result.diagnostics.some((d) => d.severity === 'error')
           if (clean && served?.some((f) => result.files.find((r) => r.path === f.path)?.content !== f.content)) {
-            throw new McpBridgeBuildError('mcp-bridge: the registries given to the bundler before the tools were checked differ from the checked ones. This is a bug in mcp-bridge (please report it); the build stops rather than ship them.')
+            throw new McpBridgeBuildError(
+              'mcp-bridge: the registries given to the bundler before the tools were checked differ from the checked ones. This is a bug in mcp-bridge (please report it); the build stops rather than ship them.',
+            )
           }
           if (clean) writeCached(config.cacheDir, print, result)
           return result

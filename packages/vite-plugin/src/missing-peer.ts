@@ -120,7 +120,9 @@ function installedFrom(dir: string, name: string): boolean {
 /** The runtime entries a module imports at run time (`@mcp-bridge/runtime`, `@mcp-bridge/runtime/mcp`, …; not `import type`). */
 export function runtimeEntriesImported(code: string): string[] {
   const entries = new Set<string>()
-  for (const match of code.matchAll(/(?:^|[\s;}])(?:import|export)\b[^'"]*?\bfrom\s*['"](@mcp-bridge\/runtime(?:\/[\w./-]+)?)['"]|(?:^|[\s;])import\s*['"](@mcp-bridge\/runtime(?:\/[\w./-]+)?)['"]/g)) {
+  for (const match of code.matchAll(
+    /(?:^|[\s;}])(?:import|export)\b[^'"]*?\bfrom\s*['"](@mcp-bridge\/runtime(?:\/[\w./-]+)?)['"]|(?:^|[\s;])import\s*['"](@mcp-bridge\/runtime(?:\/[\w./-]+)?)['"]/g,
+  )) {
     // A type-only import is erased before Node sees the module: it needs nothing installed.
     if (!/^[\s;}]*(?:import|export)\s+type\b/.test(match[0])) entries.add((match[1] ?? match[2])!)
   }

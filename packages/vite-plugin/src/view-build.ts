@@ -61,7 +61,9 @@ export function viewBuildConfig(): UserConfig {
 export function viewEntryCode(root: string, manifest: Manifest, mark: ViewBuildMark): string {
   const tool = manifest.tools.find((t) => t.name === mark.tool)
   if (!tool?.plugin) {
-    throw new McpBridgeBuildError(`mcp-bridge: no view can be built for "${mark.tool}": ${tool ? 'it has no plugin (createPlugin(tool).onElicit({...}))' : 'no such tool in the manifest'}.`)
+    throw new McpBridgeBuildError(
+      `mcp-bridge: no view can be built for "${mark.tool}": ${tool ? 'it has no plugin (createPlugin(tool).onElicit({...}))' : 'no such tool in the manifest'}.`,
+    )
   }
   const plugin = JSON.stringify(resolve(root, tool.plugin.file))
   return [
@@ -166,4 +168,3 @@ function stderrLogger(base: Logger): Logger {
   const toStderr = (msg: string) => process.stderr.write(`${msg}\n`)
   return { ...base, info: () => {}, warn: toStderr, warnOnce: toStderr, error: toStderr }
 }
-

@@ -105,7 +105,9 @@ describe('vite build with mcpBridge()', () => {
 
     // And the other way: the server bundle's maps carry no component code.
     const server = await buildApp('split-app', 'server', mcpBridge(), join(fixtures, 'split-app'), true)
-    const serverContent = mapsIn(server).flatMap((m) => m.sourcesContent ?? []).join('\n')
+    const serverContent = mapsIn(server)
+      .flatMap((m) => m.sourcesContent ?? [])
+      .join('\n')
     expect(serverContent).toContain('TOOL_BODY_MARKER_4e2b81')
     expect(serverContent).not.toContain('ctx.render(Picker')
   }, 120_000)
@@ -126,8 +128,16 @@ describe('vite build with mcpBridge()', () => {
     for (const sourcemap of [true, 'inline', 'hidden'] as const) {
       const outDir = mkdtempSync(join(tmpdir(), `mcp-bridge-maps-pre-${sourcemap}-`))
       outputs.push(outDir)
-      await build({ root, configFile: false, logLevel: 'silent', plugins: [banner, mcpBridge()], build: { outDir, emptyOutDir: true, minify: false, sourcemap, rollupOptions: { input: join(root, 'src/client.ts') } } })
-      const content = mapsIn(outDir).flatMap((m) => m.sourcesContent ?? []).join('\n')
+      await build({
+        root,
+        configFile: false,
+        logLevel: 'silent',
+        plugins: [banner, mcpBridge()],
+        build: { outDir, emptyOutDir: true, minify: false, sourcemap, rollupOptions: { input: join(root, 'src/client.ts') } },
+      })
+      const content = mapsIn(outDir)
+        .flatMap((m) => m.sourcesContent ?? [])
+        .join('\n')
       expect(content, `sourcemap: ${sourcemap}`).toContain("createMcpTool('pick_flight')")
       expect(content, `sourcemap: ${sourcemap}`).not.toContain('TOOL_BODY_MARKER_4e2b81')
       expect(content, `sourcemap: ${sourcemap}`).not.toContain('lookupFlights')
@@ -190,7 +200,7 @@ describe('vite build with mcpBridge()', () => {
         'const requestContext = new AsyncLocalStorage<{ cookie: string }>()',
         "export const cookie = () => requestContext.getStore()?.cookie ?? ''",
         "export const pickFlight = createMcpTool('pick_flight').description('Pick a flight').parameters(z.object({ from: z.string() }))",
-        "  .elicits({ choose: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(z.string()) }) } })",
+        '  .elicits({ choose: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(z.string()) }) } })',
         '  .execute(function* () { return cookie() })',
         body,
       ].join('\n')
@@ -206,7 +216,9 @@ describe('vite build with mcpBridge()', () => {
       const error = (await buildApp('split-app', 'client', mcpBridge(), root).catch((e: unknown) => e)) as Error
       expect(error.message).toContain('mcp-bridge: server-only code would reach the browser.')
       expect(error.message).toContain('src/tool.ts:1:1  node:async_hooks (a Node built-in module) is kept in the client bundle by:')
-      expect(error.message).toMatch(/the import of `AsyncLocalStorage` \(1:10\)\n\s+used at 4:28 by `requestContext` \(4:7\)\n\s+used at 5:29 by the export `cookie`\n\s+used at 10:52 by a top-level statement/)
+      expect(error.message).toMatch(
+        /the import of `AsyncLocalStorage` \(1:10\)\n\s+used at 4:28 by `requestContext` \(4:7\)\n\s+used at 5:29 by the export `cookie`\n\s+used at 10:52 by a top-level statement/,
+      )
       expect(error.message).toContain('Move the server code into the tool body')
     }, 120_000)
 
@@ -226,7 +238,12 @@ describe('vite build with mcpBridge()', () => {
 
     it('builds when only an export the bundle drops keeps it, and fails when what ships runs it', async () => {
       // Built only when called: the bundler drops the unused export, and the import with it.
-      const dropped = withTool('leak-dropped', tool('').replace('const requestContext = new AsyncLocalStorage<{ cookie: string }>()', 'const requestContext = () => new AsyncLocalStorage<{ cookie: string }>()').replace('requestContext.getStore()', 'requestContext().getStore()'))
+      const dropped = withTool(
+        'leak-dropped',
+        tool('')
+          .replace('const requestContext = new AsyncLocalStorage<{ cookie: string }>()', 'const requestContext = () => new AsyncLocalStorage<{ cookie: string }>()')
+          .replace('requestContext.getStore()', 'requestContext().getStore()'),
+      )
       const out = await buildApp('split-app', 'client', mcpBridge(), dropped)
       // (The runtime names node:async_hooks in a lazy import of its own; the tool brings nothing of it.)
       expect(allText(out)).not.toMatch(/AsyncLocalStorage|__vite-browser-external/)
@@ -244,7 +261,12 @@ describe('vite build with mcpBridge()', () => {
     it("never resolves an import the split removed again: another plugin's guard on .server modules is not tripped", async () => {
       const root = copyOfSplitApp('server-guard')
       writeFileSync(join(root, 'src/db.server.ts'), "export const SECRET = 'SERVER_ONLY_MARKER_7f3a9c'\nexport const query = (from: string) => [`${from}:${SECRET}`]\n")
-      writeFileSync(join(root, 'src/tool.ts'), readFileSync(join(root, 'src/tool.ts'), 'utf8').replace("from './server-only.ts'", "from './db.server.ts'").replace('lookupFlights, SERVER_SECRET', 'query as lookupFlights, SECRET as SERVER_SECRET'))
+      writeFileSync(
+        join(root, 'src/tool.ts'),
+        readFileSync(join(root, 'src/tool.ts'), 'utf8')
+          .replace("from './server-only.ts'", "from './db.server.ts'")
+          .replace('lookupFlights, SERVER_SECRET', 'query as lookupFlights, SECRET as SERVER_SECRET'),
+      )
       // React Router's rule, as its plugin enforces it: a client build may not resolve a .server module.
       const guard: Plugin = {
         name: 'server-module-guard',
@@ -256,7 +278,15 @@ describe('vite build with mcpBridge()', () => {
       }
       const out = await buildApp('split-app', 'client', mcpBridge(), root)
       expect(allText(out)).not.toContain('SERVER_ONLY_MARKER_7f3a9c')
-      await expect(build({ root, configFile: false, logLevel: 'silent', plugins: [guard, mcpBridge()], build: { outDir: join(root, 'guarded'), rollupOptions: { input: join(root, 'src/client.ts') } } })).resolves.toBeDefined()
+      await expect(
+        build({
+          root,
+          configFile: false,
+          logLevel: 'silent',
+          plugins: [guard, mcpBridge()],
+          build: { outDir: join(root, 'guarded'), rollupOptions: { input: join(root, 'src/client.ts') } },
+        }),
+      ).resolves.toBeDefined()
     }, 120_000)
   })
 
@@ -287,7 +317,16 @@ describe('vite build with mcpBridge()', () => {
       root,
       configFile: false,
       logLevel: 'warn',
-      customLogger: { ...console, info() {}, warn: (m: string) => warnings.push(m), warnOnce: (m: string) => warnings.push(m), error() {}, clearScreen() {}, hasErrorLogged: () => false, hasWarned: false },
+      customLogger: {
+        ...console,
+        info() {},
+        warn: (m: string) => warnings.push(m),
+        warnOnce: (m: string) => warnings.push(m),
+        error() {},
+        clearScreen() {},
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      },
       plugins: [mcpBridge({ failOnError: false })],
       build: { outDir, emptyOutDir: true, rollupOptions: { input: join(root, 'src/client.ts') } },
     })
@@ -362,9 +401,8 @@ describe('vite build with mcpBridge()', () => {
   }, 120_000)
 })
 
-
 describe('vite build with server: the client and the server environment', () => {
-  it("prints a warning about a module both import once, not once per environment", async () => {
+  it('prints a warning about a module both import once, not once per environment', async () => {
     const root = copyOfSplitApp('warn-once')
     writeFileSync(join(root, 'src/evil.ts'), 'export const run = (code: string) => eval(code)\n')
     writeFileSync(join(root, 'index.html'), '<!doctype html><html><body><script type="module" src="/src/main.ts"></script></body></html>\n')
@@ -374,7 +412,12 @@ describe('vite build with server: the client and the server environment', () => 
       "import { createAppServer, createChatHandler } from '@mcp-bridge/runtime/server'\nimport { createScriptedModel } from '@mcp-bridge/runtime/testing'\nimport { run } from './evil.ts'\nvoid run\nexport default createAppServer({ chat: createChatHandler({ tools: [], model: createScriptedModel({}) }) })\n",
     )
     const warnings: string[] = []
-    const logger = { ...createLogger('warn', { allowClearScreen: false }), info: () => {}, warn: (m: string) => void warnings.push(m), warnOnce: (m: string) => void warnings.push(m) }
+    const logger = {
+      ...createLogger('warn', { allowClearScreen: false }),
+      info: () => {},
+      warn: (m: string) => void warnings.push(m),
+      warnOnce: (m: string) => void warnings.push(m),
+    }
     const builder = await createBuilder({ root, configFile: false, customLogger: logger, plugins: [mcpBridge({ server: 'src/app.ts' })] })
     await builder.buildApp()
     expect(readdirSync(join(root, 'dist/server'))).toContain('index.mjs')

@@ -119,15 +119,17 @@ describe('bundled module loader', () => {
       expect(loader.stats.bundled).toBe(3)
       expect(loader.stats.fellBack).toMatch(/not-there/)
       expect(result.toolCount).toBe(4)
-      expect(result.diagnostics.map(formatDiagnostic)).toEqual([expect.stringMatching(/^src\/c\.ts:1:1 {2}Loading this module failed, so its tools could not be checked: .*not-there/)])
+      expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+        expect.stringMatching(/^src\/c\.ts:1:1 {2}Loading this module failed, so its tools could not be checked: .*not-there/),
+      ])
     } finally {
       await loader.close()
     }
   }, 60_000)
 
-  it("gives each module its own import.meta.url, filename and dirname, as the module runner does", async () => {
+  it('gives each module its own import.meta.url, filename and dirname, as the module runner does', async () => {
     const root = project({
-      'src/where.ts': tool('where', "export const location = { url: import.meta.url, filename: import.meta.filename, dirname: import.meta.dirname }"),
+      'src/where.ts': tool('where', 'export const location = { url: import.meta.url, filename: import.meta.filename, dirname: import.meta.dirname }'),
     })
     const loader = createBundledModuleLoader(root, { configFile: false })
     try {

@@ -22,7 +22,17 @@ function discoverFixture(name: string) {
   }
 }
 
-const fixtures = ['valid-basic', 'renamed-imports', 'namespace-import', 'same-name-elsewhere', 'non-literal-name', 'unexported-tool', 'duplicate-names', 'wrapped-and-reexported', 'shared-schemas']
+const fixtures = [
+  'valid-basic',
+  'renamed-imports',
+  'namespace-import',
+  'same-name-elsewhere',
+  'non-literal-name',
+  'unexported-tool',
+  'duplicate-names',
+  'wrapped-and-reexported',
+  'shared-schemas',
+]
 
 describe('discovery', () => {
   it.each(fixtures)('%s', (name) => {
@@ -38,9 +48,7 @@ describe('discovery', () => {
   })
 
   it('reports the problems a build must not let through, each at its place', () => {
-    expect(discoverFixture('duplicate-names').diagnostics).toEqual([
-      'src/b.ts:3:23  Tool name "same_name" is already used by first at src/a.ts:3:22; tool names must be unique.',
-    ])
+    expect(discoverFixture('duplicate-names').diagnostics).toEqual(['src/b.ts:3:23  Tool name "same_name" is already used by first at src/a.ts:3:22; tool names must be unique.'])
     expect(discoverFixture('non-literal-name').diagnostics[0]).toMatch(/^src\/tool\.ts:4:38  The tool name must be a string literal \(got name\)/)
     expect(discoverFixture('unexported-tool').diagnostics[0]).toMatch(/Tool "hidden_tool" \(hidden\) is not exported/)
     expect(discoverFixture('wrapped-and-reexported').diagnostics.join('\n')).toMatch(/Re-exporting createMcpTool[\s\S]*called inside a function/)
@@ -57,8 +65,13 @@ describe('discovery on the tricky files a text scan gets wrong', () => {
     }
     const runtime = "import { createMcpTool } from '@mcp-bridge/runtime'"
     const files = [
-      write('commented.ts', [runtime, "// export const old = createMcpTool('old_tool').elicits({}).execute(function* () { return 1 })", "/* createMcpTool('also_old') */", 'export {}']),
-      write('strings.ts', [runtime, "export const doc = \"createMcpTool('in_a_string')\"", "export const tpl = `createPlugin(createMcpTool('in_a_template'))`"]),
+      write('commented.ts', [
+        runtime,
+        "// export const old = createMcpTool('old_tool').elicits({}).execute(function* () { return 1 })",
+        "/* createMcpTool('also_old') */",
+        'export {}',
+      ]),
+      write('strings.ts', [runtime, 'export const doc = "createMcpTool(\'in_a_string\')"', "export const tpl = `createPlugin(createMcpTool('in_a_template'))`"]),
       write('typed.ts', [
         runtime,
         "import type { AnyMcpTool } from '@mcp-bridge/runtime'",

@@ -26,28 +26,32 @@ describe('fixtures', () => {
   })
 
   const loaders = ['bundle', 'module runner'] as const
-  it.each(fixtures.flatMap((name) => loaders.map((how) => [name, how] as const)))('%s (%s)', async (name, how) => {
-    const root = join(fixturesDir, name)
-    const options = await projectOptions(root)
-    // Short per-module limit: one fixture's module never settles, on purpose.
-    const bundled = how === 'bundle' ? createBundledModuleLoader(root, { timeoutMs: 2_000 }) : undefined
-    const loader: ModuleLoader = bundled ?? (await createViteModuleLoader(root, { timeoutMs: 2_000 }))
-    try {
-      const generator = new McpBridgeGenerator(options, loader)
-      const result = await generator.generate()
-      const snapshot = (file: string) => join(here, '__snapshots__/fixtures', name, file)
-      const report = result.diagnostics.map(formatDiagnostic).join('\n') || '(no diagnostics)'
-      await expect(`${report}\n`).toMatchFileSnapshot(snapshot('diagnostics.txt'))
-      // The bundle answered for the modules itself: none fell back to the module runner.
-      if (bundled) {
-        expect(bundled.stats.fellBack).toBeUndefined()
-        if (result.toolCount > 0) expect(bundled.stats.bundled).toBeGreaterThan(0)
+  it.each(fixtures.flatMap((name) => loaders.map((how) => [name, how] as const)))(
+    '%s (%s)',
+    async (name, how) => {
+      const root = join(fixturesDir, name)
+      const options = await projectOptions(root)
+      // Short per-module limit: one fixture's module never settles, on purpose.
+      const bundled = how === 'bundle' ? createBundledModuleLoader(root, { timeoutMs: 2_000 }) : undefined
+      const loader: ModuleLoader = bundled ?? (await createViteModuleLoader(root, { timeoutMs: 2_000 }))
+      try {
+        const generator = new McpBridgeGenerator(options, loader)
+        const result = await generator.generate()
+        const snapshot = (file: string) => join(here, '__snapshots__/fixtures', name, file)
+        const report = result.diagnostics.map(formatDiagnostic).join('\n') || '(no diagnostics)'
+        await expect(`${report}\n`).toMatchFileSnapshot(snapshot('diagnostics.txt'))
+        // The bundle answered for the modules itself: none fell back to the module runner.
+        if (bundled) {
+          expect(bundled.stats.fellBack).toBeUndefined()
+          if (result.toolCount > 0) expect(bundled.stats.bundled).toBeGreaterThan(0)
+        }
+        if (result.diagnostics.some((d) => d.severity === 'error')) return
+        for (const file of result.files) await expect(file.content).toMatchFileSnapshot(snapshot(basename(file.path)))
+        if (existsSync(options.outDir)) expect(generator.stale(result).map(formatDiagnostic)).toEqual([])
+      } finally {
+        await loader.close()
       }
-      if (result.diagnostics.some((d) => d.severity === 'error')) return
-      for (const file of result.files) await expect(file.content).toMatchFileSnapshot(snapshot(basename(file.path)))
-      if (existsSync(options.outDir)) expect(generator.stale(result).map(formatDiagnostic)).toEqual([])
-    } finally {
-      await loader.close()
-    }
-  }, 60_000)
+    },
+    60_000,
+  )
 })

@@ -61,7 +61,10 @@ describe('generate', () => {
     expect(read('client.gen.ts')).toMatchSnapshot('client.gen.ts')
     const manifest = JSON.parse(read('mcp-tools.json'))
     expect(manifest).toMatchSnapshot('mcp-tools.json')
-    expect(manifest.tools.map((t: { name: string; plugin: unknown }) => [t.name, t.plugin !== null])).toEqual([['book_flight', true], ['clock', false]])
+    expect(manifest.tools.map((t: { name: string; plugin: unknown }) => [t.name, t.plugin !== null])).toEqual([
+      ['book_flight', true],
+      ['clock', false],
+    ])
     expect(manifest.tools[0].elicits.pickFlight.hasContext).toBe(true)
 
     expect(first.loaded.length).toBeGreaterThan(0)
@@ -103,7 +106,10 @@ describe('generate', () => {
     try {
       const generator = new McpBridgeGenerator(resolveOptions({}, root), loader, parses)
       const plugins = (r: GenerateResult) => JSON.parse(r.manifest).tools.map((t: { name: string; plugin: { export: string } | null }) => [t.name, t.plugin?.export ?? null])
-      expect(plugins(await generator.generate())).toEqual([['book_flight', 'bookFlightPlugin'], ['clock', null]])
+      expect(plugins(await generator.generate())).toEqual([
+        ['book_flight', 'bookFlightPlugin'],
+        ['clock', null],
+      ])
       // Another tool changes: only it is parsed again — the plugin file is not.
       const clock = join(root, 'src/tools/clock.ts')
       writeFileSync(clock, `${readFileSync(clock, 'utf8')}\n// edited\n`)
@@ -115,7 +121,10 @@ describe('generate', () => {
       const tool = join(root, 'src/tools/book-flight/tool.ts')
       writeFileSync(tool, `${readFileSync(tool, 'utf8')}\n// edited\n`)
       const beforeTool = reads()
-      expect(plugins(await generator.generate([tool], { incremental: true }))).toEqual([['book_flight', 'bookFlightPlugin'], ['clock', null]])
+      expect(plugins(await generator.generate([tool], { incremental: true }))).toEqual([
+        ['book_flight', 'bookFlightPlugin'],
+        ['clock', null],
+      ])
       // The tool file and the plugin file, one parse each (the plugin's reader follows its import
       // into the tool file's parse; discovering that file then uses the same parse).
       expect(reads() - beforeTool).toBe(2)
@@ -124,7 +133,7 @@ describe('generate', () => {
     }
   }, 60_000)
 
-  it('a run after one tool file changed runs only that module (the others\' results are kept by content)', async () => {
+  it("a run after one tool file changed runs only that module (the others' results are kept by content)", async () => {
     const root = copyFixture('valid-basic')
     const first = await cli(['generate', '--root', root])
     expect(first.loaded.map((f) => f.replace(`${root}/`, '')).sort()).toEqual(['src/tools/book-flight/tool.ts', 'src/tools/clock.ts'])
@@ -179,7 +188,7 @@ describe('generate', () => {
 })
 
 describe('mcp-bridge CLI', () => {
-  it('uses the mcpBridge({...}) options from the app\'s vite.config.ts, as the plugin does', async () => {
+  it("uses the mcpBridge({...}) options from the app's vite.config.ts, as the plugin does", async () => {
     const root = copyFixture('custom-options')
     rmSync(join(root, 'src/generated'), { recursive: true, force: true })
     // Through the bin, as users run it: the config imports the plugin's TypeScript sources.
@@ -189,11 +198,15 @@ describe('mcp-bridge CLI', () => {
     expect(manifest.tools.map((t: { name: string }) => t.name)).toEqual(['echo'])
     expect((await run('check', '--no-cache')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked\n')
     // A CI run on an unchanged tree with the cache restored runs no module.
-    expect((await run('check')).stdout).toBe('mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked (nothing changed since the last clean run: no module ran; --no-cache runs them)\n')
+    expect((await run('check')).stdout).toBe(
+      'mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked (nothing changed since the last clean run: no module ran; --no-cache runs them)\n',
+    )
   }, 60_000)
 
   it('runs under plain Node: prints file:line:col diagnostics and exits 1 on errors', async () => {
-    const run: { code?: number; stdout: string } = await promisify(execFile)(process.execPath, [bin, 'check', '--root', join(fixturesDir, 'duplicate-names')]).catch((e: { code: number; stdout: string }) => e)
+    const run: { code?: number; stdout: string } = await promisify(execFile)(process.execPath, [bin, 'check', '--root', join(fixturesDir, 'duplicate-names')]).catch(
+      (e: { code: number; stdout: string }) => e,
+    )
     expect(run.code).toBe(1)
     expect(run.stdout).toContain('src/b.ts:3:23  Tool name "same_name" is already used by first at src/a.ts:3:22; tool names must be unique.')
     expect(run.stdout).toMatch(/mcp-bridge check: 2 tools, \d+ errors?, 0 warnings; checked\n$/)
@@ -243,11 +256,15 @@ describe('mcp-bridge CLI', () => {
     expect(await cli(['check', '--no-types', '--root', root])).toMatchObject({ code: 0, out: expect.stringMatching(/^mcp-bridge check: 1 tool, 0 errors, 0 warnings; checked/) })
   }, 120_000)
 
-  it('a key without a handler is said once, in our words: TypeScript\'s version of it is not repeated', async () => {
+  it("a key without a handler is said once, in our words: TypeScript's version of it is not repeated", async () => {
     const root = copyFixture('type-errors')
     const edit = (file: string, from: string, to: string) => writeFileSync(join(root, file), readFileSync(join(root, file), 'utf8').replace(from, to))
     // The tool gains a key the plugin has no handler for; the plugin's other type error is fixed.
-    edit('src/tools/pick.ts', 'context: z.object({ palette: z.array(z.string()) }) },', 'context: z.object({ palette: z.array(z.string()) }) },\n    size: z.object({ size: z.string() }),')
+    edit(
+      'src/tools/pick.ts',
+      'context: z.object({ palette: z.array(z.string()) }) },',
+      'context: z.object({ palette: z.array(z.string()) }) },\n    size: z.object({ size: z.string() }),',
+    )
     edit('src/tools/pick.ts', ", shade: 'dark'", '')
     edit('src/tools/pick-plugin.ts', 'color: 42', "color: 'red'")
     const checked = await cli(['check', '--root', root, '--no-cache'])
@@ -258,7 +275,6 @@ describe('mcp-bridge CLI', () => {
     ])
   }, 120_000)
 })
-
 
 describe('the type-aware pass without ts-morph (an optional peer)', () => {
   it('warns once, saying how to turn it on or off; any other loading failure is not hidden', async () => {

@@ -27,7 +27,12 @@ function project(files: Record<string, string>) {
   for (const [name, text] of Object.entries(files)) write(name, text, 60)
   const runs: Array<{ files: string[] | undefined; changed: string[] | undefined; incremental: boolean }> = []
   let gate: Promise<void> = Promise.resolve()
-  const listed = () => import('node:fs').then(({ readdirSync }) => readdirSync(dir).map((f) => join(dir, f)).sort())
+  const listed = () =>
+    import('node:fs').then(({ readdirSync }) =>
+      readdirSync(dir)
+        .map((f) => join(dir, f))
+        .sort(),
+    )
   const session = new GenerationSession({
     list: listed,
     async generate({ files, changed, incremental }) {

@@ -21,7 +21,12 @@ function fixture(): { entry: string; other: string; install: (name: string) => v
   writeFileSync(
     join(lib, 'package.json'),
     // `core` is a required peer: npm installs it with the package, so it is not the guard's.
-    JSON.stringify({ name: 'lib', type: 'module', peerDependencies: { core: '*', sdk: '*', unused: '*', '@scope/pkg': '*' }, peerDependenciesMeta: { sdk: optional, unused: optional, '@scope/pkg': optional } }),
+    JSON.stringify({
+      name: 'lib',
+      type: 'module',
+      peerDependencies: { core: '*', sdk: '*', unused: '*', '@scope/pkg': '*' },
+      peerDependenciesMeta: { sdk: optional, unused: optional, '@scope/pkg': optional },
+    }),
   )
   writeFileSync(join(lib, 'dist/entry.js'), "export * from './deep/server.js'\nimport './plain.js'\nimport 'core'\nexport { x } from '@scope/pkg/sub'\n")
   writeFileSync(join(lib, 'dist/deep/server.js'), "import { McpServer } from 'sdk'\nimport { readFileSync } from 'node:fs'\nexport const s = () => import('unused')\n")
@@ -40,7 +45,7 @@ function fixture(): { entry: string; other: string; install: (name: string) => v
 describe('a runtime entry whose optional peer is not installed', () => {
   const { entry, other, install } = fixture()
 
-  it('finds the optional peers a file links statically, through the package\'s own files (not a dynamic import, a builtin or a required peer)', () => {
+  it("finds the optional peers a file links statically, through the package's own files (not a dynamic import, a builtin or a required peer)", () => {
     expect(peersImportedBy(entry)).toEqual(['@scope/pkg', 'sdk'])
     expect(peersImportedBy(other)).toEqual([])
   })
@@ -87,7 +92,7 @@ describe('a runtime entry whose optional peer is not installed', () => {
     expect(runtimeEntriesImported(code)).toEqual(['@mcp-bridge/runtime/mcp', '@mcp-bridge/runtime/server', '@mcp-bridge/runtime', '@mcp-bridge/runtime/ai-sdk'])
   })
 
-  it('the runtime\'s MCP entry links the MCP SDK; its main entry does not', () => {
+  it("the runtime's MCP entry links the MCP SDK; its main entry does not", () => {
     const runtime = createRequire(import.meta.url)
     const mcp = runtime.resolve('@mcp-bridge/runtime/mcp')
     expect(peersImportedBy(mcp)).toContain('@modelcontextprotocol/server')

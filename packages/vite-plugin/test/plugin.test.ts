@@ -33,7 +33,14 @@ async function devServer() {
 async function devServerAt(root: string, customLogger?: Logger) {
   if (!temps.includes(root)) temps.push(root)
   const plugin = mcpBridge()
-  const server = await createServer({ root, configFile: false, logLevel: 'silent', ...(customLogger && { customLogger }), plugins: [plugin], server: { middlewareMode: true, hmr: false } })
+  const server = await createServer({
+    root,
+    configFile: false,
+    logLevel: 'silent',
+    ...(customLogger && { customLogger }),
+    plugins: [plugin],
+    server: { middlewareMode: true, hmr: false },
+  })
   return { root, api: plugin.api as Api, server }
 }
 
@@ -57,7 +64,9 @@ describe('mcpBridge() options', () => {
     expect(() => configResolved(mcpBridge({ publicManifest: 'yes' } as never))(config)).toThrow(/publicManifest: true or false/)
     expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', chatPath: 'api/chat' } }))(config)).toThrow(/server\.chatPath: a path starting with "\/"/)
     expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', chatPath: '/x', mcpPath: '/x' } }))(config)).toThrow(/both "\/x"; give each its own path/)
-    expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', port: 3 } as never }))(config)).toThrow('mcpBridge(): unknown option "server.port" (known: entry, chatPath, mcpPath)')
+    expect(() => configResolved(mcpBridge({ server: { entry: 'src/app.ts', port: 3 } as never }))(config)).toThrow(
+      'mcpBridge(): unknown option "server.port" (known: entry, chatPath, mcpPath)',
+    )
     expect(() => configResolved(mcpBridge({ apps: 'yes' } as never))(config)).toThrow(/apps/)
     expect(() => configResolved(mcpBridge({ apps: { styles: 'a.css' } } as never))(config)).toThrow('mcpBridge(): unknown option "apps.styles" (known: include)')
   })
@@ -82,7 +91,10 @@ describe('mcpBridge() in dev', () => {
 
       const added = join(root, 'src/tools/weather.ts')
       await next(() =>
-        writeFileSync(added, "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const weather = createMcpTool('weather').elicits({}).execute(function* () { return 1 })\n"),
+        writeFileSync(
+          added,
+          "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const weather = createMcpTool('weather').elicits({}).execute(function* () { return 1 })\n",
+        ),
       )
       expect(manifest()).toEqual(['book_flight', 'clock', 'weather'])
 
@@ -104,7 +116,8 @@ describe('mcpBridge() in dev, in the terminal', () => {
     const root = tempProject('dev-print')
     cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
     const tool = join(root, 'src/tools/weather.ts')
-    const broken = "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\nexport const weather = createMcpTool('weather').elicits({ where: z.object({ place: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n"
+    const broken =
+      "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\nexport const weather = createMcpTool('weather').elicits({ where: z.object({ place: z.object({ city: z.string() }) }) }).execute(function* () { return 1 })\n"
     writeFileSync(tool, broken)
     const logger = recordingLogger()
     const { api, server } = await devServerAt(root, logger)
@@ -137,7 +150,10 @@ describe('mcpBridge() in dev, when the watcher starts late', () => {
     const { root, api, server } = await devServer()
     try {
       // Written at once, as a script (or a loaded machine) does: the watcher may not be watching yet.
-      writeFileSync(join(root, 'src/tools/early.ts'), "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const early = createMcpTool('early').elicits({}).execute(function* () { return 1 })\n")
+      writeFileSync(
+        join(root, 'src/tools/early.ts'),
+        "import { createMcpTool } from '@mcp-bridge/runtime'\nexport const early = createMcpTool('early').elicits({}).execute(function* () { return 1 })\n",
+      )
       unlinkSync(join(root, 'src/tools/clock.ts'))
       await api.whenWatching()
       const names = JSON.parse(readFileSync(join(root, 'src/mcp-bridge/mcp-tools.json'), 'utf8')).tools.map((t: { name: string }) => t.name)
@@ -148,7 +164,7 @@ describe('mcpBridge() in dev, when the watcher starts late', () => {
   }, 120_000)
 })
 
-describe('mcpBridge() beside an app\'s tests', () => {
+describe("mcpBridge() beside an app's tests", () => {
   it('stays inert under Vitest (mode "test"): modules load as written, nothing is generated', async () => {
     const root = tempProject('vitest-mode')
     cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
@@ -167,7 +183,8 @@ describe('mcpBridge() beside an app\'s tests', () => {
   it('never reads test files: a stub tool in a test (exported or not) is neither checked nor run', async () => {
     const root = tempProject('test-files')
     cpSync(join(fixtures, 'valid-basic'), root, { recursive: true })
-    const stub = "import { createMcpTool } from '@mcp-bridge/runtime'\nthrow new Error('a test module ran at build time')\nconst stub = createMcpTool('stub').elicits({}).execute(function* () { return 1 })\n"
+    const stub =
+      "import { createMcpTool } from '@mcp-bridge/runtime'\nthrow new Error('a test module ran at build time')\nconst stub = createMcpTool('stub').elicits({}).execute(function* () { return 1 })\n"
     mkdirSync(join(root, 'src/__tests__'), { recursive: true })
     writeFileSync(join(root, 'src/tools/clock.test.ts'), stub)
     writeFileSync(join(root, 'src/tools/clock.spec.tsx'), stub.replace('const stub', 'export const stub'))
@@ -187,7 +204,7 @@ describe('mcpBridge() on an older Vite', () => {
   type ConfigHook = (this: unknown, user: Record<string, unknown>, env: { command: 'build' | 'serve'; mode: string }) => unknown
   const configOf = (p: Plugin) => p.config as unknown as ConfigHook
 
-  it("stays inert where the config is loaded by a tool with a Vite of its own (vite-node, Vitest, an old Storybook builder)", async () => {
+  it('stays inert where the config is loaded by a tool with a Vite of its own (vite-node, Vitest, an old Storybook builder)', async () => {
     const plugin = () => mcpBridge()
     // Vite 7+ says which Vite runs the config: another major than the app's is a tool's own.
     const foreign = plugin()
@@ -205,7 +222,7 @@ describe('mcpBridge() on an older Vite', () => {
     expect(() => configOf(plugin()).call({ meta: { viteVersion: '8.3.8' } }, {}, { command: 'build', mode: 'production' })).not.toThrow()
   })
 
-  it('refuses the app\'s own Vite 5 by name, with the upgrade line', () => {
+  it("refuses the app's own Vite 5 by name, with the upgrade line", () => {
     const error = new UnsupportedViteError('5.4.21')
     expect(error.code).toBe('VITE_VERSION_UNSUPPORTED')
     expect(error.message).toMatch(/^mcp-bridge needs Vite 6, 7 or 8, and this app runs Vite 5\.4\.21\. .*npm install -D vite@\^6/)
@@ -224,7 +241,9 @@ describe('mcpBridge() on an older Vite', () => {
       })()
       expect(error).toBeInstanceOf(PeerMissingError)
       expect(error!.code).toBe('PEER_MISSING')
-      expect(error!.message).toMatch(/^mcp-bridge needs `effection`, required by @mcp-bridge\/runtime, and this app does not have it installed .*legacy-peer-deps.*Install: npm install effection@"\^4/)
+      expect(error!.message).toMatch(
+        /^mcp-bridge needs `effection`, required by @mcp-bridge\/runtime, and this app does not have it installed .*legacy-peer-deps.*Install: npm install effection@"\^4/,
+      )
       // Under Vitest the plugin is inert: an app's tests are not stopped by it.
       expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'test' })).not.toThrow()
     } finally {
@@ -247,7 +266,9 @@ describe('mcpBridge() on an older Vite', () => {
       })()
       expect(error).toBeInstanceOf(UnsupportedZodError)
       expect(error!.code).toBe('ZOD_VERSION_UNSUPPORTED')
-      expect(error!.message).toMatch(/^mcp-bridge needs zod 4 schemas — zod 4\.x, or zod 3\.25\.76\+ through `import \{ z \} from 'zod\/v4'` — and this app has zod 3\.24\.2, .*npm install zod@\^3\.25\.76/)
+      expect(error!.message).toMatch(
+        /^mcp-bridge needs zod 4 schemas — zod 4\.x, or zod 3\.25\.76\+ through `import \{ z \} from 'zod\/v4'` — and this app has zod 3\.24\.2, .*npm install zod@\^3\.25\.76/,
+      )
       // zod 3.25.76 (its zod/v4 is zod 4) passes.
       writeFileSync(join(root, 'node_modules', 'zod', 'package.json'), JSON.stringify({ name: 'zod', version: '3.25.76' }))
       expect(() => configOf(mcpBridge()).call({ meta: { viteVersion: '8.3.8' } }, { root }, { command: 'serve', mode: 'development' })).not.toThrow()

@@ -13,7 +13,7 @@ const readme = readFileSync(resolve(fileURLToPath(new URL('.', import.meta.url))
 const snippet = /```ts\n(import \{ McpBridgeGenerator[^\n]*'@mcp-bridge\/vite-plugin\/core'\n[\s\S]*?)```/.exec(readme)?.[1]
 
 describe('docs (The Vite plugin): the generator the plugin and the CLI share, from a script', () => {
-  it('runs as written and reports the fixture\'s tools', () => {
+  it("runs as written and reports the fixture's tools", () => {
     expect(snippet).toBeDefined()
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', snippet!], { cwd: join(fixturesDir, 'valid-basic'), encoding: 'utf8', timeout: 60_000 })
     expect(run.stderr).toBe('')

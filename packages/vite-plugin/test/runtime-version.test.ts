@@ -21,7 +21,7 @@ describe('the runtime paired with the plugin', () => {
     )
   })
 
-  it('the workspace\'s own pair passes', () => {
+  it("the workspace's own pair passes", () => {
     expect(() => assertRuntimePairs()).not.toThrow()
   })
 })

@@ -32,7 +32,7 @@ describe('sameMeaning', () => {
     expect(sameMeaning('/app/src/mcp-bridge/client.gen.ts', prettierish(client), client)).toBe(true)
   })
 
-  it("takes what eslint --fix does to a registry as the same registry: the header comment gone, imports and their names reordered", () => {
+  it('takes what eslint --fix does to a registry as the same registry: the header comment gone, imports and their names reordered', () => {
     const client = renderClientRegistry('/app/src/mcp-bridge', [
       { toolName: 'book_flight', file: '/app/src/tools/book-plugin.ts', exportName: 'bookPlugin' },
       { toolName: 'rate_trip', file: '/app/src/tools/rate-plugin.ts', exportName: 'ratePlugin' },
@@ -44,8 +44,12 @@ describe('sameMeaning', () => {
     const fixed = [...imports.reverse(), ...lines.filter((l) => !l.startsWith('import'))].join('\n')
     expect(sameMeaning('/app/src/mcp-bridge/client.gen.ts', fixed, client)).toBe(true)
     // sort-imports sorting the names of one import; the order of the code after the imports still counts.
-    expect(sameMeaning('/x/server.gen.ts', "import { b as y, a as x } from './m'\nexport const all = [x, y]", "import { a as x, b as y } from './m'\nexport const all = [x, y]")).toBe(true)
-    expect(sameMeaning('/x/server.gen.ts', "import { a as x, b as y } from './m'\nexport const all = [y, x]", "import { a as x, b as y } from './m'\nexport const all = [x, y]")).toBe(false)
+    expect(
+      sameMeaning('/x/server.gen.ts', "import { b as y, a as x } from './m'\nexport const all = [x, y]", "import { a as x, b as y } from './m'\nexport const all = [x, y]"),
+    ).toBe(true)
+    expect(
+      sameMeaning('/x/server.gen.ts', "import { a as x, b as y } from './m'\nexport const all = [y, x]", "import { a as x, b as y } from './m'\nexport const all = [x, y]"),
+    ).toBe(false)
   })
 
   it('still sees a real change: another tool, another order, a string that differs', () => {

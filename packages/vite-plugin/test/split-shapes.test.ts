@@ -39,7 +39,7 @@ async function loadPage(url: string): Promise<{ report: { plugins: number; fare:
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()))
   try {
     await page.goto(url, { timeout: 60_000 })
-    const report = JSON.parse(await page.locator('#shapes').textContent({ timeout: 60_000 }) ?? '{}')
+    const report = JSON.parse((await page.locator('#shapes').textContent({ timeout: 60_000 })) ?? '{}')
     await page.getByText('CLIENTKEPT_12').waitFor({ timeout: 30_000 })
     return { report, errors, text: await page.locator('body').innerText() }
   } finally {
@@ -92,7 +92,13 @@ describe('the split on tool files written the ways people write them', () => {
   }, 120_000)
 
   it('serves the same in dev: each tool module transformed without its server code, the page loading', async () => {
-    const server: ViteDevServer = await createServer({ root, configFile: false, logLevel: 'silent', plugins: [react(), mcpBridge()], server: { host: '127.0.0.1', port: 0, strictPort: false } })
+    const server: ViteDevServer = await createServer({
+      root,
+      configFile: false,
+      logLevel: 'silent',
+      plugins: [react(), mcpBridge()],
+      server: { host: '127.0.0.1', port: 0, strictPort: false },
+    })
     try {
       await server.listen()
       const shapes = readdirSync(join(root, 'src/shapes')).filter((f) => /\.tsx?$/.test(f))

@@ -18,7 +18,7 @@ describe('split', () => {
   it('client: stubs execute() and drops the server-only import', () => {
     const out = splitModule(read('tool.ts'), 'tool.ts', 'client')!
     expect(out.code).toMatchSnapshot()
-    expect(out.removed).toEqual({ steps: ["execute"], imports: ["lookupFlights", "SERVER_SECRET"], declarations: [], sources: ['./server-only.ts'] })
+    expect(out.removed).toEqual({ steps: ['execute'], imports: ['lookupFlights', 'SERVER_SECRET'], declarations: [], sources: ['./server-only.ts'] })
     expect(out.code).not.toContain('server-only')
     expect(out.code).toContain("import { z } from 'zod'")
     expect(out.map.mappings.length).toBeGreaterThan(0)
@@ -38,7 +38,14 @@ describe('split', () => {
     const code = 'keep(1)\r\nsecret_one_and_a_long_enough_line_for_the_note_here__\r\nab\r\nkeep(2)'
     const a = code.indexOf('secret')
     const b = code.indexOf('ab\r\n') + 2
-    const out = redact(code, [[a, b], [a + 3, a + 10]], 'client')
+    const out = redact(
+      code,
+      [
+        [a, b],
+        [a + 3, a + 10],
+      ],
+      'client',
+    )
     expect(out).toHaveLength(code.length)
     expect(out).toBe(`keep(1)\r\n/* removed from the client bundle by mcp-bridge */${' '.repeat(53 - 50)}\r\n  \r\nkeep(2)`)
     expect(redact('a(secret)', [[2, 8]], 'server')).toBe('a(      )')
@@ -125,7 +132,7 @@ describe('split', () => {
     expect(server.code).toMatch(/onElicit\(\{ "confirm-it": \(\) => \{ throw .*, other: \(\) => \{ throw/)
   })
 
-  it('ignores a same-named function that is not the runtime\'s, and type-only runtime imports', () => {
+  it("ignores a same-named function that is not the runtime's, and type-only runtime imports", () => {
     const code = [
       "import type { createMcpTool as T } from '@mcp-bridge/runtime'",
       "import { createMcpTool } from './my-builder.ts'",

@@ -20,7 +20,10 @@ afterAll(() => Promise.all(loaders.map((l) => l.close())))
 
 async function validateFixture(name: string, loader?: ModuleLoader) {
   const root = join(fixturesDir, name)
-  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => join(root, 'src', f)).sort()
+  const files = (readdirSync(join(root, 'src'), { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f))
+    .map((f) => join(root, 'src', f))
+    .sort()
   const discoveries = crossCheck(discoverProject(root, files))
   const l = loader ?? (await createViteModuleLoader(root, { configFile: false }))
   if (!loader) loaders.push(l)
@@ -49,9 +52,7 @@ describe('build-time validation', () => {
   }, 30_000)
 
   it('reports a module that throws when loaded as a diagnostic, not a crash', async () => {
-    expect((await validateFixture('throws-on-import')).diagnostics).toEqual([
-      'src/tool.ts:1:1  Loading this module failed, so its tools could not be checked: database is down',
-    ])
+    expect((await validateFixture('throws-on-import')).diagnostics).toEqual(['src/tool.ts:1:1  Loading this module failed, so its tools could not be checked: database is down'])
   }, 30_000)
 
   it('gives up on a module whose top-level code never settles, instead of hanging', async () => {
@@ -64,7 +65,7 @@ describe('build-time validation', () => {
     ])
   }, 30_000)
 
-  it('keeps each module\'s result by content: a later run (a new process) runs only the modules whose code or imports changed', async () => {
+  it("keeps each module's result by content: a later run (a new process) runs only the modules whose code or imports changed", async () => {
     const root = tempProject('module-cache')
     const cacheDir = join(root, 'node_modules/.vite')
     const write = (file: string, code: string) => {

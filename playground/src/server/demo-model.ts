@@ -39,7 +39,10 @@ export const demoModel = createScriptedModel({
         return { text: `Let me find flights from ${from} to ${destination}. `, toolCalls: [{ name: 'book_flight', input: { from, destination } }] }
       },
     },
-    { match: /\b(book|flight|fly)\b/i, reply: { text: 'Let me find flights from New York to Los Angeles. ', toolCalls: [{ name: 'book_flight', input: { from: 'New York', destination: 'Los Angeles' } }] } },
+    {
+      match: /\b(book|flight|fly)\b/i,
+      reply: { text: 'Let me find flights from New York to Los Angeles. ', toolCalls: [{ name: 'book_flight', input: { from: 'New York', destination: 'Los Angeles' } }] },
+    },
     {
       match: /\bplan\b/i,
       reply: (text) => {
@@ -89,7 +92,9 @@ export const demoModel = createScriptedModel({
       case 'plan_trip':
         return r.planned ? `Reserved: ${String(r.activity)} (reservation ${String(r.reservation)}).` : `Nothing planned. ${String(r.reason ?? '')}`
       case 'reserve_table':
-        return r.reserved ? `Your table for ${String(r.guests)} at ${String(r.restaurant)} is booked for ${String(r.time)}, under ${String(r.name)}.` : `No table reserved. ${String(r.reason ?? '')}`
+        return r.reserved
+          ? `Your table for ${String(r.guests)} at ${String(r.restaurant)} is booked for ${String(r.time)}, under ${String(r.name)}.`
+          : `No table reserved. ${String(r.reason ?? '')}`
       case 'build_report':
         return String(r.summary)
       default:
@@ -97,6 +102,7 @@ export const demoModel = createScriptedModel({
     }
   },
   onSample: () => 'Arrive two hours early; security lines peak before 9am.',
-  fallback: 'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Plan a day in Oslo", "Reserve a table for dinner", "Pick a theme color", "Rate my trip" or "Build a report".',
+  fallback:
+    'Hi! I am the offline demo model. Try: "Book a flight from New York to Los Angeles", "Plan a day in Oslo", "Reserve a table for dinner", "Pick a theme color", "Rate my trip" or "Build a report".',
   chunk: 12,
 })

@@ -32,7 +32,12 @@ const MAX_LOGS = 20
  * Yields `running` outputs; returns the stop. `replayingTo`: the journal is replayed up to the
  * question with this id (the one the record waits on; see `driveToStop`).
  */
-export async function* outputsToStop(ctx: DriveContext, call: LiveCall<undefined>, card: CallCard, replayingTo?: string): AsyncGenerator<RunningOutput, InputRequiredOutput | DoneOutput> {
+export async function* outputsToStop(
+  ctx: DriveContext,
+  call: LiveCall<undefined>,
+  card: CallCard,
+  replayingTo?: string,
+): AsyncGenerator<RunningOutput, InputRequiredOutput | DoneOutput> {
   const base = { mcpBridge: OUTPUT_MARK, callId: card.callId, token: card.token, ...(card.answers?.length && { answers: card.answers }) } as const
   const logs: Array<{ level: string; message: string }> = []
   let progress: RunningOutput['progress']
@@ -72,7 +77,10 @@ export function doneOutput(card: CallCard, outcome: BridgeOutcome<unknown>): Don
     status: 'done',
     ...(result.isError
       ? { result: resultText(result), isError: true as const }
-      : { result: outcome.status === 'completed' && (typeof outcome.result === 'string' || result.structuredContent) ? (result.structuredContent ?? outcome.result) : resultText(result) }),
+      : {
+          result:
+            outcome.status === 'completed' && (typeof outcome.result === 'string' || result.structuredContent) ? (result.structuredContent ?? outcome.result) : resultText(result),
+        }),
   }
 }
 

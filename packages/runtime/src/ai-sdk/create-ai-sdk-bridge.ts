@@ -151,7 +151,11 @@ const optionsSchema = z
         maxActiveCalls: positive,
         maxCallsPerClient: positive,
         warmCalls: z.number().int().min(0).max(1_000_000),
-        idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        idleTimeoutMs: z
+          .number()
+          .int()
+          .min(1000, 'at least 1000 ms; a person needs time to answer')
+          .max(24 * 3600_000, 'at most a day (86400000 ms)'),
         lockLeaseMs: z.number().int().min(1000).max(600_000, 'at most 10 minutes (600000 ms)'),
       })
       .partial()
@@ -265,7 +269,14 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     return set as AiSdkTools<T>
   }
 
-  async function* runTool(tool: AnyMcpTool, input: unknown, toolCallId: string, client: string, caller: CallerAuth | undefined, signal: AbortSignal | undefined): AsyncGenerator<McpBridgeToolOutput> {
+  async function* runTool(
+    tool: AnyMcpTool,
+    input: unknown,
+    toolCallId: string,
+    client: string,
+    caller: CallerAuth | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<McpBridgeToolOutput> {
     let call: LiveCall<undefined> & { token: string }
     try {
       call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, ...(caller && { auth: caller }), origin: { aiSdkToolCallId: toolCallId } })
@@ -294,7 +305,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     const { writer } = given
     const { client } = given
     if (options.authenticate && !given.request) {
-      throw new OptionsError('bridge.prepare', { option: 'request', problem: "`request` is required with createAiSdkBridge({ authenticate }): pass the route's Request, so calls are bound to who is signed in" })
+      throw new OptionsError('bridge.prepare', {
+        option: 'request',
+        problem: "`request` is required with createAiSdkBridge({ authenticate }): pass the route's Request, so calls are bound to who is signed in",
+      })
     }
     const caller = given.request ? await callerOf(options.authenticate, given.request) : undefined
     const messages = given.messages.map((m) => ({ ...m, parts: [...m.parts] }) as M)
@@ -331,8 +345,19 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
   /** An answer from the browser: checked, validated by the key's schema, and the call resumed to its next stop. */
   async function answer(output: AnsweredOutput, part: UiPartLike, writer: UiStreamWriterLike, caller: CallerAuth | undefined): Promise<McpBridgeToolOutput> {
     const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
-    const question = { mcpBridge: output.mcpBridge, callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }), status: 'input-required' as const, question: output.question }
-    const resumed = await calls.resume(output.callId, { token: output.token, ...(caller && { caller }), replay: (record) => (tools.has(record.tool) ? spec(tools.get(record.tool)!) : undefined) })
+    const question = {
+      mcpBridge: output.mcpBridge,
+      callId: output.callId,
+      token: output.token,
+      ...(output.answers && { answers: output.answers }),
+      status: 'input-required' as const,
+      question: output.question,
+    }
+    const resumed = await calls.resume(output.callId, {
+      token: output.token,
+      ...(caller && { caller }),
+      replay: (record) => (tools.has(record.tool) ? spec(tools.get(record.tool)!) : undefined),
+    })
     if (!resumed.ok) {
       if (resumed.code === 'NOT_FOUND' || resumed.code === 'FINISHED') return endedOutput(card, resumed.code === 'FINISHED' ? `${resumed.message} Nothing was changed.` : LOST)
       return { ...question, refused: { code: resumed.code, message: resumed.message } }
@@ -378,7 +403,10 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     prepare,
     tools: (given) => {
       // Without a request there is nobody to bind calls to.
-      if (options.authenticate) throw new OptionsError('bridge.tools', { problem: "with createAiSdkBridge({ authenticate }) use the tools `prepare({ messages, writer, request })` returns: they run as the signed-in user" })
+      if (options.authenticate)
+        throw new OptionsError('bridge.tools', {
+          problem: 'with createAiSdkBridge({ authenticate }) use the tools `prepare({ messages, writer, request })` returns: they run as the signed-in user',
+        })
       return toolSet(given?.client, undefined)
     },
     waitingForUser: ({ steps }) => {

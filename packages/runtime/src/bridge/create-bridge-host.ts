@@ -556,8 +556,7 @@ export function createBridgeHost<T extends AnyMcpTool>(options: BridgeHostOption
     sample: (o) => sampleStep(internal, o),
     step: (name, body) => stepStep(internal, name, body),
     patched: (name) => patchedStep(internal, name),
-    log: (level, message, data) =>
-      log.push({ type: 'log', level, message, ...(data !== undefined && { data }), ...replayedFlag(internal) }),
+    log: (level, message, data) => log.push({ type: 'log', level, message, ...(data !== undefined && { data }), ...replayedFlag(internal) }),
     notify: (message, progress, total) =>
       log.push({
         type: 'notify',

@@ -7,15 +7,7 @@ import { createContext, scoped, type Operation } from 'effection'
 import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { z } from 'zod/v4'
 import type { SampleOptions, SampleResult } from '../sampling/types.ts'
-import {
-  LOG_LEVELS,
-  type AfterPhaseContext,
-  type LogLevel,
-  type McpToolContext,
-  type SamplingContext,
-  type ServerPhaseContext,
-  type StepInfo,
-} from '../tool/context.ts'
+import { LOG_LEVELS, type AfterPhaseContext, type LogLevel, type McpToolContext, type SamplingContext, type ServerPhaseContext, type StepInfo } from '../tool/context.ts'
 import type { ElicitResult, ElicitRetryOptions, ElicitsMap } from '../tool/elicits.ts'
 import { ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, ToolContextUsageError } from '../errors/call-errors.ts'
 
@@ -84,11 +76,7 @@ function* elicitStrict(p: ToolPrimitives, key: string, options: Record<string, u
   throw result.action === 'decline' ? new ElicitationDeclinedError(p.toolName, key) : new ElicitationCancelledError(p.toolName, key)
 }
 
-function* elicitWithRetry(
-  p: ToolPrimitives,
-  key: string,
-  options: Record<string, unknown> & ElicitRetryOptions,
-): Operation<ElicitResult<unknown>> {
+function* elicitWithRetry(p: ToolPrimitives, key: string, options: Record<string, unknown> & ElicitRetryOptions): Operation<ElicitResult<unknown>> {
   const { maxAttempts, onDecline, retryMessage, ...rest } = options
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new ToolContextUsageError(p.toolName, `ctx.elicit.withRetry("${key}"): maxAttempts must be a whole number >= 1 (got ${maxAttempts})`)
@@ -142,7 +130,10 @@ function* log(p: ToolPrimitives, level: LogLevel, message: string, data?: unknow
 }
 
 function* notify(p: ToolPrimitives, message: string, progress?: number, total?: number): Operation<void> {
-  for (const [name, n] of [['progress', progress], ['total', total]] as const) {
+  for (const [name, n] of [
+    ['progress', progress],
+    ['total', total],
+  ] as const) {
     if (n !== undefined && (typeof n !== 'number' || !Number.isFinite(n))) {
       throw new ToolContextUsageError(p.toolName, `ctx.notify: ${name} must be a finite number (got ${String(n)})`)
     }

@@ -20,7 +20,12 @@ export function forbidden(callId: string): CallRefusal {
 }
 
 /** What the record says of a request for the call: `undefined` when it may go on. */
-export function checkRecord(callId: string, record: CallRecord | undefined, options: Pick<ResumeOptions<unknown>, 'token' | 'caller' | 'revision' | 'trusted'>, surface: CallSurface): CallRefusal | undefined {
+export function checkRecord(
+  callId: string,
+  record: CallRecord | undefined,
+  options: Pick<ResumeOptions<unknown>, 'token' | 'caller' | 'revision' | 'trusted'>,
+  surface: CallSurface,
+): CallRefusal | undefined {
   if (!record) {
     return refusal('NOT_FOUND', 'This tool call is no longer known (it expired, or it was held by a server that keeps calls only in memory).')
   }
@@ -58,7 +63,10 @@ export async function held(store: CallStore, callId: string, instanceId: string,
   if (!holder) return refusal('BUSY', `Tool call "${callId}" was busy a moment ago; try again.`)
   const seconds = Math.max(1, Math.ceil(holder.expiresInMs / 1000))
   return {
-    ...refusal('BUSY', `Tool call "${callId}" is held by ${holder.owner === instanceId ? 'this' : 'another'} server, which is running or answering it — or stopped while it did; its hold lapses within ${seconds} s at the latest. Try again then.`),
+    ...refusal(
+      'BUSY',
+      `Tool call "${callId}" is held by ${holder.owner === instanceId ? 'this' : 'another'} server, which is running or answering it — or stopped while it did; its hold lapses within ${seconds} s at the latest. Try again then.`,
+    ),
     retryAfterMs: holder.expiresInMs,
   }
 }

@@ -48,7 +48,6 @@ import { measureStore } from './stores/measured-store.ts'
 import { StoreUnavailableError } from './stores/store-errors.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 
-
 /** Default lease of a call's lock; a running call's lease is renewed every third of it. */
 export const LEASE_MS = 10_000
 /** Default of `warmCalls`. */
@@ -139,7 +138,8 @@ export class CallRegistry<X = undefined> {
     const callId = lease.callId
     this.#recovering++
     try {
-      const plan = record && record.surface === this.options.surface && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
+      const plan =
+        record && record.surface === this.options.surface && record.status === 'running' && !record.outcome && !this.#calls.has(callId) ? this.options.recover?.(record) : undefined
       // A tool not served here, or no room: left for another instance (or a later scan).
       const leave = () => this.store.unlock(lease).catch(() => undefined)
       if (!plan) return void (await leave())
@@ -147,7 +147,14 @@ export class CallRegistry<X = undefined> {
       try {
         call = this.#run(
           { ...plan.spec, ...recorded(record!) },
-          { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: { kind: 'recover' }, ...(record!.trace !== undefined && { trace: record!.trace }) },
+          {
+            tokenHash: record!.tokenHash,
+            revision: record!.revision,
+            replay: record!.journal,
+            createdAt: record!.createdAt,
+            segment: { kind: 'recover' },
+            ...(record!.trace !== undefined && { trace: record!.trace }),
+          },
         )
       } catch {
         return void (await leave())
@@ -403,7 +410,14 @@ export class CallRegistry<X = undefined> {
     try {
       const call = this.#run(
         { ...spec, ...recorded(record!) },
-        { tokenHash: record!.tokenHash, revision: record!.revision, replay: record!.journal, createdAt: record!.createdAt, segment: segment(true), ...(record!.trace !== undefined && { trace: record!.trace }) },
+        {
+          tokenHash: record!.tokenHash,
+          revision: record!.revision,
+          replay: record!.journal,
+          createdAt: record!.createdAt,
+          segment: segment(true),
+          ...(record!.trace !== undefined && { trace: record!.trace }),
+        },
       )
       call.lease = lease
       call.storedQuestion = record!.pending?.id // the stored record already asks it
@@ -543,7 +557,8 @@ export class CallRegistry<X = undefined> {
     if (call.superseded) call.trace.stopped(outcome.status === 'aborted' ? outcome.reason : outcome.status)
     else call.trace.ended(outcome)
     // The person is told the call cannot go on; what changed is for the developers.
-    if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError) this.#log.error({ callId: call.callId, tool: call.toolName, err: outcome.error }, `tool call ${call.callId}: ${outcome.error.message}`)
+    if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError)
+      this.#log.error({ callId: call.callId, tool: call.toolName, err: outcome.error }, `tool call ${call.callId}: ${outcome.error.message}`)
     if (call.superseded) {
       call.writes = call.writes.then(() => this.#unlock(call))
       return

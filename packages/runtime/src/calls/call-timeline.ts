@@ -45,7 +45,12 @@ export class CallTimeline {
     },
     sample: ({ replayed }) => {
       this.#drain()
-      return (error) => this.#push({ kind: 'sample', text: error === undefined ? (replayed ? 'the model answered (replayed)' : 'the model answered') : `the model failed: ${String(error)}`, ...(replayed && { replayed }) })
+      return (error) =>
+        this.#push({
+          kind: 'sample',
+          text: error === undefined ? (replayed ? 'the model answered (replayed)' : 'the model answered') : `the model failed: ${String(error)}`,
+          ...(replayed && { replayed }),
+        })
     },
   }
 
@@ -53,7 +58,10 @@ export class CallTimeline {
   follow(host: BridgeHost<unknown>, how: string): void {
     this.#drain()
     this.#reader = host.reader()
-    this.#push({ kind: how === 'start' ? 'started' : 'resumed', text: how === 'start' ? 'started' : how === 'recover' ? 'recovered: its server stopped while it ran; replaying its journal' : `resumed (${how})` })
+    this.#push({
+      kind: how === 'start' ? 'started' : 'resumed',
+      text: how === 'start' ? 'started' : how === 'recover' ? 'recovered: its server stopped while it ran; replaying its journal' : `resumed (${how})`,
+    })
   }
 
   /** This copy stops without the call ending (let go of from memory, moved on elsewhere): what it emits from now on is not the call's. */
@@ -102,7 +110,9 @@ function entryOf(event: BridgeEvent): Omit<TimelineEntry, 'at'> | undefined {
     case 'log':
       return event.replayed ? undefined : { kind: 'log', text: `${event.level}: ${event.message}` }
     case 'notify':
-      return event.replayed ? undefined : { kind: 'progress', text: `${event.message}${event.progress !== undefined ? ` (${event.progress}${event.total !== undefined ? `/${event.total}` : ''})` : ''}` }
+      return event.replayed
+        ? undefined
+        : { kind: 'progress', text: `${event.message}${event.progress !== undefined ? ` (${event.progress}${event.total !== undefined ? `/${event.total}` : ''})` : ''}` }
     case 'completed':
       return { kind: 'ended', text: 'completed' }
     case 'failed':

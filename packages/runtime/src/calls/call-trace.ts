@@ -48,7 +48,12 @@ export class CallTrace {
     if (start.kind === 'start') callMetrics.started(this.#attributes())
     if (start.kind === 'recover') callMetrics.recovered(this.#attributes())
     this.observer = {
-      step: ({ name, idempotencyKey, replayed }) => this.#child(`step ${name}`, { 'mcp_bridge.step.name': name, 'mcp_bridge.step.idempotency_key': idempotencyKey, 'mcp_bridge.step.replayed': replayed }, replayed ? undefined : (ms) => callMetrics.step(ms, this.#attributes())),
+      step: ({ name, idempotencyKey, replayed }) =>
+        this.#child(
+          `step ${name}`,
+          { 'mcp_bridge.step.name': name, 'mcp_bridge.step.idempotency_key': idempotencyKey, 'mcp_bridge.step.replayed': replayed },
+          replayed ? undefined : (ms) => callMetrics.step(ms, this.#attributes()),
+        ),
       sample: ({ replayed }) => this.#child('sample', { 'gen_ai.operation.name': 'chat', 'mcp_bridge.sample.replayed': replayed }),
     }
   }
@@ -101,7 +106,11 @@ export class CallTrace {
     if (start.kind === 'resume' && start.question) {
       // The wait for the answer, from when the question was asked: known only now.
       const { key, askedAt } = start.question
-      const waited = startSpan(`await_input ${key}`, { attributes: { 'mcp_bridge.question.key': key, 'gen_ai.tool.name': this.info.tool }, startTime: askedAt, ...(parent !== undefined && { parent }) })
+      const waited = startSpan(`await_input ${key}`, {
+        attributes: { 'mcp_bridge.question.key': key, 'gen_ai.tool.name': this.info.tool },
+        startTime: askedAt,
+        ...(parent !== undefined && { parent }),
+      })
       waited.end()
       callMetrics.waited(Math.max(0, this.clock.now() - askedAt), this.#attributes())
     }

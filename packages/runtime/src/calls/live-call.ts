@@ -70,4 +70,3 @@ export interface LiveCall<X = unknown> {
 export function nextEvent(call: LiveCall): Promise<BridgeEvent | undefined> {
   return nextAsync(call.scope, call.events)
 }
-

@@ -91,8 +91,7 @@ function toPrompt(message: McpMessage, names: Map<string, string>, version: AiSd
     else if (block.type === 'image' || block.type === 'audio') {
       // The one place the versions differ: how base64 file data is wrapped.
       user.push({ type: 'file', data: version === 'v3' ? block.data : { type: 'data', data: block.data }, mediaType: block.mimeType })
-    }
-    else if (block.type === 'tool_result') {
+    } else if (block.type === 'tool_result') {
       const text = block.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
       tool.push({
         type: 'tool-result',

@@ -123,7 +123,9 @@ export class ConversationLog {
         (before) => {
           seen = before?.requests.includes(requestId) ?? false
           meta = before
-          return seen ? undefined : { meta: { ...before, v: 2, messages: before?.messages ?? 0, requests: [...(before?.requests ?? []), requestId].slice(-MAX_REQUEST_IDS) }, entries: [] }
+          return seen
+            ? undefined
+            : { meta: { ...before, v: 2, messages: before?.messages ?? 0, requests: [...(before?.requests ?? []), requestId].slice(-MAX_REQUEST_IDS) }, entries: [] }
         },
         'its request id was not recorded',
       )
@@ -293,7 +295,15 @@ export class ConversationLog {
       const { messages, events } = this.#fold(record)
       const state: StoredState = { v: 1, messages, events }
       const folded = Buffer.byteLength(JSON.stringify(state))
-      await this.store.putConversation({ id: record.id, secretHash: record.secretHash, state, meta: { ...meta, folded }, revision: record.revision + 1, updatedAt: record.updatedAt, expiresAt: record.expiresAt })
+      await this.store.putConversation({
+        id: record.id,
+        secretHash: record.secretHash,
+        state,
+        meta: { ...meta, folded },
+        revision: record.revision + 1,
+        updatedAt: record.updatedAt,
+        expiresAt: record.expiresAt,
+      })
     } catch {
       // The store failed after the append it stored: the next write folds it, or reports the store.
     }

@@ -19,9 +19,7 @@ import type { ChatOrigin } from './engine.ts'
 import type { ChatModel } from './model.ts'
 import { modelSampling } from './model-sampling.ts'
 
-export type DevtoolsOutcome =
-  | { ok: true; conversation?: string; revision?: number }
-  | { ok: false; code: string; message: string; issues?: IssueSummary[] }
+export type DevtoolsOutcome = { ok: true; conversation?: string; revision?: number } | { ok: false; code: string; message: string; issues?: IssueSummary[] }
 
 export interface ChatDevtools {
   /** `memory`, `sqlite` or `redis`. */
@@ -34,12 +32,7 @@ export interface ChatDevtools {
   cancel(callId: string): Promise<DevtoolsOutcome>
 }
 
-export function createChatDevtools(deps: {
-  calls: CallRegistry<undefined>
-  store: CallStore
-  tools: ReadonlyMap<string, AnyMcpTool>
-  model: ChatModel
-}): ChatDevtools {
+export function createChatDevtools(deps: { calls: CallRegistry<undefined>; store: CallStore; tools: ReadonlyMap<string, AnyMcpTool>; model: ChatModel }): ChatDevtools {
   const { calls, store } = deps
   const conversationOf = (origin: unknown) => {
     const id = (origin as Partial<ChatOrigin> | undefined)?.conversation

@@ -405,7 +405,9 @@ function reportEvent(call: ChatCall, event: CallReport): ChatStreamEvent {
 
 /** A result as the model reads it: text, images and audio as they are; resources in words. */
 function chatResult(callId: string, result: ReturnType<typeof toolResultOf>): ToolResultContent {
-  const content = result.content.map((block) => (block.type === 'text' || block.type === 'image' || block.type === 'audio' ? block : { type: 'text' as const, text: contentText(block) }))
+  const content = result.content.map((block) =>
+    block.type === 'text' || block.type === 'image' || block.type === 'audio' ? block : { type: 'text' as const, text: contentText(block) },
+  )
   return { type: 'tool_result', toolUseId: callId, ...result, content }
 }
 
@@ -436,8 +438,6 @@ function waitingToolUses(conversation: McpMessage[]): string[] {
   const index = conversation.findLastIndex((m) => m.role === 'assistant')
   if (index === -1) return []
   const uses = conversation[index]!.content.filter((b): b is ToolUseContent => b.type === 'tool_use').map((b) => b.id)
-  const answered = new Set(
-    (conversation[index + 1]?.content ?? []).filter((b): b is ToolResultContent => b.type === 'tool_result').map((b) => b.toolUseId),
-  )
+  const answered = new Set((conversation[index + 1]?.content ?? []).filter((b): b is ToolResultContent => b.type === 'tool_result').map((b) => b.toolUseId))
   return uses.filter((id) => !answered.has(id))
 }

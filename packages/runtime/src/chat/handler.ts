@@ -117,10 +117,22 @@ const optionsSchema = z
         maxCallsPerClient: positive,
         warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)'),
         // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
-        idleTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs time to answer').max(24 * 3600_000, 'at most a day (86400000 ms)'),
+        idleTimeoutMs: z
+          .number()
+          .int()
+          .min(1000, 'at least 1000 ms; a person needs time to answer')
+          .max(24 * 3600_000, 'at most a day (86400000 ms)'),
         maxConversationsPerClient: z.number().int().min(1).max(100_000),
-        maxTranscriptBytes: z.number().int().min(16 << 10, 'at least 16384 bytes').max(64 << 20, 'at most 64 MiB'),
-        conversationTtlMs: z.number().int().min(60_000, 'at least a minute (60000 ms)').max(366 * 24 * 3600_000, 'at most a year'),
+        maxTranscriptBytes: z
+          .number()
+          .int()
+          .min(16 << 10, 'at least 16384 bytes')
+          .max(64 << 20, 'at most 64 MiB'),
+        conversationTtlMs: z
+          .number()
+          .int()
+          .min(60_000, 'at least a minute (60000 ms)')
+          .max(366 * 24 * 3600_000, 'at most a year'),
         lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)'),
       })
       .partial()
@@ -205,7 +217,11 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     if (request.method === 'GET') return restore(request, caller)
     if (request.method === 'DELETE') return forget(request, caller)
     if (request.method !== 'POST') {
-      return problem(405, 'METHOD_NOT_ALLOWED', `Use POST for a chat turn, GET ?conversation=<id> to restore one, or DELETE ?conversation=<id> to delete it (got ${request.method}).`)
+      return problem(
+        405,
+        'METHOD_NOT_ALLOWED',
+        `Use POST for a chat turn, GET ?conversation=<id> to restore one, or DELETE ?conversation=<id> to delete it (got ${request.method}).`,
+      )
     }
     const type = request.headers.get('content-type') ?? ''
     if (!/^application\/json\b/i.test(type)) {
@@ -233,13 +249,14 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const body = parsed.data
     let recorder: TurnRecorder | undefined
     if (body.conversation) {
-      const begun = await storeCall(() =>
-        conversations.begin(ownedBy(body.conversation!, caller), {
-          ...(body.requestId !== undefined && { requestId: body.requestId }),
-          ...(body.conversationRevision !== undefined && { knownRevision: body.conversationRevision }),
-          ...(body.replaceLastTurn && { replaceLastTurn: true }),
-          onNew: () => perClient.admit(clientKey(request), body.conversation!.id),
-        }),
+      const begun = await storeCall(
+        () =>
+          conversations.begin(ownedBy(body.conversation!, caller), {
+            ...(body.requestId !== undefined && { requestId: body.requestId }),
+            ...(body.conversationRevision !== undefined && { knownRevision: body.conversationRevision }),
+            ...(body.replaceLastTurn && { replaceLastTurn: true }),
+            onNew: () => perClient.admit(clientKey(request), body.conversation!.id),
+          }),
         log,
       )
       if (begun instanceof Response) return begun

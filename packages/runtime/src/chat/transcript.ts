@@ -50,7 +50,11 @@ export function pushToTranscript(events: TranscriptEvent[], event: TranscriptEve
       // A call that logs (or asks) without end keeps its latest entries only.
       let kept = 0
       for (const e of events) if (e.type === event.type && e.callId === event.callId) kept++
-      if (kept >= MAX_LOGS_PER_CALL) events.splice(events.findIndex((e) => e.type === event.type && e.callId === event.callId), 1)
+      if (kept >= MAX_LOGS_PER_CALL)
+        events.splice(
+          events.findIndex((e) => e.type === event.type && e.callId === event.callId),
+          1,
+        )
       events.push(event)
       return
     }

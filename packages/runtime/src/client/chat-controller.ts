@@ -274,7 +274,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         reload()
         if (code === 'CONVERSATION_MOVED_ON') onMovedOn?.()
         if (code === 'TURN_STILL_OPEN') {
-          dispatch({ type: 'error', error: new QuestionPendingError('The last turn has a tool call still running or waiting for you; answer or cancel it first. Nothing was changed.') })
+          dispatch({
+            type: 'error',
+            error: new QuestionPendingError('The last turn has a tool call still running or waiting for you; answer or cancel it first. Nothing was changed.'),
+          })
         }
         return
       }
@@ -329,7 +332,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         // The call waits on another question now (the state shows it): its plugin asks it.
         const card = model.view.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === event.callId)
         if (event.current && card?.elicitation?.request.id === event.current.id) {
-          void executor.cancel(event.callId, 'the call moved on to its next question').then(() => react({ type: 'elicit_request', callId: event.callId, toolName: card.toolName, request: event.current! }))
+          void executor
+            .cancel(event.callId, 'the call moved on to its next question')
+            .then(() => react({ type: 'elicit_request', callId: event.callId, toolName: card.toolName, request: event.current! }))
         }
         return
       }
@@ -567,7 +572,12 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     // then reports its end); one waiting for an answer is aborted in turn, like any request.
     if (item?.status === 'running' && inflight) await abortNow({ messages: [...model.conversation], abort })
     // If the conversation moved on in another tab, the abort goes again on top of the restore.
-    else await post(() => ({ messages: [...model.conversation], abort }), undefined, () => void post(() => ({ messages: [...model.conversation], abort })))
+    else
+      await post(
+        () => ({ messages: [...model.conversation], abort }),
+        undefined,
+        () => void post(() => ({ messages: [...model.conversation], abort })),
+      )
   }
 
   listConversations()
@@ -609,7 +619,12 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       }).catch((error: unknown) => error as Error)
       // Gone on the server already (expired) is as good as deleted; anything else keeps it listed.
       if (response instanceof Error || (!response.ok && response.status !== 404)) {
-        dispatch({ type: 'error', error: new ChatEndpointError(`The conversation could not be deleted${response instanceof Error ? ` (${response.message})` : `: the endpoint answered ${response.status}`}; it is still listed.`) })
+        dispatch({
+          type: 'error',
+          error: new ChatEndpointError(
+            `The conversation could not be deleted${response instanceof Error ? ` (${response.message})` : `: the endpoint answered ${response.status}`}; it is still listed.`,
+          ),
+        })
         return
       }
       keys.remove(id)

@@ -202,11 +202,17 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
         return withView(model, { status: 'error', error: input.error })
       case 'message_undelivered':
         return {
-          ...withItems(model, model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: true } : i))),
+          ...withItems(
+            model,
+            model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: true } : i)),
+          ),
           conversation: input.conversation,
         }
       case 'retrying':
-        return withItems(model, model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: false } : i)))
+        return withItems(
+          model,
+          model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: false } : i)),
+        )
       case 'answer_submitting':
         return updateTool(model, input.callId, (item) => (item.elicitation ? { elicitation: { ...item.elicitation, submitting: true } } : {}))
       case 'plugin_failed':
@@ -248,15 +254,26 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
   switch (event.type) {
     case 'user_message': {
       const id = `user-${model.ids + 1}`
-      return { ...withItems(model, [...model.view.items, { kind: 'user', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]), ids: model.ids + 1, assistantId: undefined }
+      return {
+        ...withItems(model, [...model.view.items, { kind: 'user', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]),
+        ids: model.ids + 1,
+        assistantId: undefined,
+      }
     }
     case 'text_delta': {
       const current = model.assistantId
       if (current) {
-        return withItems(model, model.view.items.map((i) => (i.id === current && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)))
+        return withItems(
+          model,
+          model.view.items.map((i) => (i.id === current && i.kind === 'assistant' ? { ...i, text: i.text + event.text } : i)),
+        )
       }
       const id = `assistant-${model.ids + 1}`
-      return { ...withItems(model, [...model.view.items, { kind: 'assistant', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]), ids: model.ids + 1, assistantId: id }
+      return {
+        ...withItems(model, [...model.view.items, { kind: 'assistant', id, text: event.text, ...(event.at !== undefined && { at: event.at }) }]),
+        ids: model.ids + 1,
+        assistantId: id,
+      }
     }
     case 'tool_call':
       return {
@@ -308,9 +325,7 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
         if (toolName && current.id !== event.elicitId) return applyEvent(model, { type: 'elicit_request', callId: event.callId, toolName, request: current }, options)
       }
       return updateTool(model, event.callId, (item) =>
-        item.elicitation
-          ? { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } }
-          : {},
+        item.elicitation ? { elicitation: { ...item.elicitation, submitting: false, errors: event.issues?.length ? event.issues : [{ path: '', message: event.message }] } } : {},
       )
     }
     case 'elicit_answered':

@@ -93,8 +93,7 @@ export function createEmissionStore(): EmissionStore {
       if (!snapshot.emissions.some((e) => e.callId === callId && (e.sending === true) !== sending)) return
       update({ ...snapshot, emissions: snapshot.emissions.map((e) => (e.callId === callId ? { ...e, sending } : e)) })
     },
-    progress: (callId, message) =>
-      update({ ...snapshot, progress: [...snapshot.progress.filter((p) => p.callId !== callId), { callId, message }] }),
+    progress: (callId, message) => update({ ...snapshot, progress: [...snapshot.progress.filter((p) => p.callId !== callId), { callId, message }] }),
     dropErrors: (stale) => {
       if (!snapshot.emissions.some((e) => e.errors?.some(stale))) return
       update({

@@ -13,7 +13,17 @@ export type { Choice }
  * One field of the generated form, from one property of a requested schema: text, number, checkbox, yes/no, select or multi-select.
  */
 export type FormField =
-  | { kind: 'text'; name: string; label: string; description?: string; required: boolean; format?: 'email' | 'uri' | 'date' | 'date-time'; minLength?: number; maxLength?: number; default?: string }
+  | {
+      kind: 'text'
+      name: string
+      label: string
+      description?: string
+      required: boolean
+      format?: 'email' | 'uri' | 'date' | 'date-time'
+      minLength?: number
+      maxLength?: number
+      default?: string
+    }
   | { kind: 'number'; name: string; label: string; description?: string; required: boolean; integer: boolean; minimum?: number; maximum?: number; default?: number }
   | { kind: 'checkbox'; name: string; label: string; description?: string; required: boolean; default?: boolean }
   /** A required boolean with no default: an explicit Yes or No, so "not answered" is never sent as false. */
@@ -178,8 +188,7 @@ export function toContent(fields: readonly FormField[], values: FormValues): Rec
     if (f.kind === 'checkbox') setOwn(content, f.name, v === true)
     else if (f.kind === 'yes-no') {
       if (typeof v === 'boolean') setOwn(content, f.name, v)
-    }
-    else if (f.kind === 'multi-select') {
+    } else if (f.kind === 'multi-select') {
       if (Array.isArray(v) && (v.length > 0 || f.required)) setOwn(content, f.name, v)
     } else {
       const text = typeof v === 'string' ? v.trim() : ''
@@ -189,7 +198,6 @@ export function toContent(fields: readonly FormField[], values: FormValues): Rec
   }
   return content
 }
-
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const DATE = /^\d{4}-\d{2}-\d{2}$/
@@ -212,4 +220,3 @@ function toIsoDateTime(text: string): string {
   const parsed = Date.parse(text)
   return Number.isNaN(parsed) ? text : new Date(parsed).toISOString()
 }
-

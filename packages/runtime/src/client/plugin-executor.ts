@@ -42,10 +42,7 @@ export type SendOutcome = { ok: true } | { ok: false; message: string; issues?: 
 /**
  * How a plugin handler ended: its answer sent, cancelled, or failed.
  */
-export type HandlerOutcome =
-  | { status: 'sent'; result: ElicitResult<unknown> }
-  | { status: 'cancelled'; reason: string }
-  | { status: 'failed'; error: Error }
+export type HandlerOutcome = { status: 'sent'; result: ElicitResult<unknown> } | { status: 'cancelled'; reason: string } | { status: 'failed'; error: Error }
 
 /**
  * What `createPluginExecutor` takes: the registry, the emission store, and how to send an answer.

@@ -10,7 +10,7 @@ export class DuplicatePluginError extends McpBridgeError {
   constructor(toolName: string, first: string, second: string) {
     super(
       `Two plugins are registered for tool "${toolName}": ${first} and ${second}. ` +
-        'Register each tool\'s plugin once (the generated clientPlugins list already holds every plugin).',
+        "Register each tool's plugin once (the generated clientPlugins list already holds every plugin).",
     )
   }
 }

@@ -77,10 +77,7 @@ export class ElicitationDeclinedError extends McpBridgeError {
     readonly key: string,
     attempts = 1,
   ) {
-    super(
-      `The user declined "${key}" of tool "${toolName}"${attempts > 1 ? ` ${attempts} times` : ''}. ` +
-        'Use ctx.elicit(...) instead of .strict to handle a decline yourself.',
-    )
+    super(`The user declined "${key}" of tool "${toolName}"${attempts > 1 ? ` ${attempts} times` : ''}. ` + 'Use ctx.elicit(...) instead of .strict to handle a decline yourself.')
   }
 }
 
@@ -90,10 +87,7 @@ export class ElicitationCancelledError extends McpBridgeError {
     readonly toolName: string,
     readonly key: string,
   ) {
-    super(
-      `The user dismissed "${key}" of tool "${toolName}" without answering. ` +
-        'Use ctx.elicit(...) instead of .strict to handle a cancel yourself.',
-    )
+    super(`The user dismissed "${key}" of tool "${toolName}" without answering. ` + 'Use ctx.elicit(...) instead of .strict to handle a cancel yourself.')
   }
 }
 
@@ -134,7 +128,7 @@ export class JournalDivergenceError extends McpBridgeError {
   ) {
     super(
       `Tool "${toolName}" cannot resume: its journal has ${recorded} where the tool now reaches ${reached}. ` +
-        'The tool\'s code changed since the call was suspended, or code outside ctx.step() is not deterministic ' +
+        "The tool's code changed since the call was suspended, or code outside ctx.step() is not deterministic " +
         '(Date.now(), Math.random() or a fetch deciding what to ask). Start the call again; wrap side effects and ' +
         'reads of the outside world in ctx.step() so they replay from the journal.',
     )

@@ -36,11 +36,7 @@ export class OptionsError extends McpBridgeError {
     readonly fn: string,
     problems: readonly IssueSummary[] | { option?: string; problem: string },
   ) {
-    super(
-      Array.isArray(problems)
-        ? `${fn}: invalid options:\n${formatIssues(problems, 'list', '(options)')}`
-        : `${fn}: ${(problems as { problem: string }).problem}`,
-    )
+    super(Array.isArray(problems) ? `${fn}: invalid options:\n${formatIssues(problems, 'list', '(options)')}` : `${fn}: ${(problems as { problem: string }).problem}`)
     this.options = Array.isArray(problems) ? problems.map((p) => p.path) : [(problems as { option?: string }).option ?? '']
   }
 

@@ -59,7 +59,8 @@ export function createAppServer(parts: AppServerParts): AppServer {
   if (typeof given !== 'object' || given === null) {
     throw new OptionsError('createAppServer', { problem: 'takes { chat, mcp?, close? }, e.g. createAppServer({ chat: createChatHandler({ tools, model }) })' })
   }
-  if (typeof given.chat !== 'function') problems.push({ path: 'chat', message: `a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})` })
+  if (typeof given.chat !== 'function')
+    problems.push({ path: 'chat', message: `a chat handler, (request: Request) => Promise<Response> from createChatHandler() (got ${describe(given.chat)})` })
   if (given.mcp !== undefined && typeof (given.mcp as { fetch?: unknown } | null)?.fetch !== 'function') {
     problems.push({ path: 'mcp', message: `an MCP HTTP handler, createMcpServer(...).createHandler() (got ${describe(given.mcp)})` })
   }

@@ -87,7 +87,10 @@ function forwardedAddress(request: Request, hops: number): string | undefined {
   const forwarded = request.headers.get('forwarded')
   const chain = forwarded
     ? [...forwarded.matchAll(/for="?\[?([^\]";,]+)\]?(?::\d+)?"?/gi)].map((m) => m[1]!)
-    : (request.headers.get('x-forwarded-for') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+    : (request.headers.get('x-forwarded-for') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
   // The last proxy appended what it saw last; the one before it, before; and so on.
   const entry = chain[chain.length - hops]
   return entry ?? clientAddressOf(request)

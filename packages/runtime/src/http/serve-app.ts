@@ -77,9 +77,7 @@ const optionsSchema = appRouteOptionsSchema.extend({
   handleSignals: z.boolean().optional(),
   headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
-  rateLimit: z
-    .strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() })
-    .optional(),
+  rateLimit: z.strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() }).optional(),
   clock: clockOption.optional(),
   logger: loggerOption.optional(),
 })
@@ -101,7 +99,18 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
   if (!isAppServer(app)) throw new OptionsError('serveApp', { option: 'app', problem: 'serveApp(app) takes the value of createAppServer({ chat, mcp?, close? })' })
   const parsed = optionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('serveApp', summarizeIssues(parsed.error.issues))
-  const { staticDir, port = 3000, host = '127.0.0.1', handleSignals = true, headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, rateLimit, clock, logger, ...routes } = parsed.data
+  const {
+    staticDir,
+    port = 3000,
+    host = '127.0.0.1',
+    handleSignals = true,
+    headersTimeoutMs = 10_000,
+    requestTimeoutMs = 30_000,
+    rateLimit,
+    clock,
+    logger,
+    ...routes
+  } = parsed.data
   const log = withTraceIds(logger ?? consoleLogger)
   const dir = staticDir instanceof URL ? fileURLToPath(staticDir) : staticDir
   if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) {
@@ -128,26 +137,29 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
   }
   const { chatPath, mcpPath } = resolveAppRoutes(routes)
   const limited = rateLimit ? createRateLimiter(rateLimit, (clock as Clock | undefined) ?? systemClock) : undefined
-  const server = createServer({ headersTimeout: headersTimeoutMs, requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs), connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) }, (req, res) => {
-    const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
-    const decision = limited && (pathname === chatPath || pathname === mcpPath) ? limited(req.socket.remoteAddress ?? 'unknown') : undefined
-    if (decision && !decision.ok) {
-      const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) })
-      res.end(JSON.stringify({ code: 'RATE_LIMITED', message: `Too many requests from this client; try again in ${seconds} s.` }))
-      return
-    }
-    api(req, res, (error) => {
-      if (error) {
-        // The details are for the server's log; the client gets a code and a sentence.
-        res.writeHead(500, { 'content-type': 'application/json' })
-        res.end(JSON.stringify(forClient(error, 'a request failed', log)))
+  const server = createServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs), connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) },
+    (req, res) => {
+      const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
+      const decision = limited && (pathname === chatPath || pathname === mcpPath) ? limited(req.socket.remoteAddress ?? 'unknown') : undefined
+      if (decision && !decision.ok) {
+        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) })
+        res.end(JSON.stringify({ code: 'RATE_LIMITED', message: `Too many requests from this client; try again in ${seconds} s.` }))
         return
       }
-      if (files) files(req, res, () => notFound(res))
-      else notFound(res)
-    })
-  })
+      api(req, res, (error) => {
+        if (error) {
+          // The details are for the server's log; the client gets a code and a sentence.
+          res.writeHead(500, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(forClient(error, 'a request failed', log)))
+          return
+        }
+        if (files) files(req, res, () => notFound(res))
+        else notFound(res)
+      })
+    },
+  )
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) =>
       reject(
@@ -176,7 +188,11 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
       await closeAppServer(app)
     })())
   if (handleSignals) {
-    const onSignal = () => void close().then(() => process.exit(0), (error: unknown) => (log.error({ err: error }, 'serveApp: the app server did not close cleanly'), process.exit(1)))
+    const onSignal = () =>
+      void close().then(
+        () => process.exit(0),
+        (error: unknown) => (log.error({ err: error }, 'serveApp: the app server did not close cleanly'), process.exit(1)),
+      )
     process.once('SIGTERM', onSignal)
     process.once('SIGINT', onSignal)
     server.once('close', () => (process.off('SIGTERM', onSignal), process.off('SIGINT', onSignal)))

@@ -61,4 +61,3 @@ export function staticRoot(dir: string): StaticRoot {
   }
   return { dir: mirror, skipped, dispose: () => rmSync(mirror, { recursive: true, force: true }) }
 }
-

@@ -55,7 +55,10 @@ const httpUrl = (example: string) =>
   z
     .string()
     .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol) && !new URL(u).hash, `an http(s) URL without a #fragment, e.g. ${example}`)
-    .refine((u) => !URL.canParse(u) || new URL(u).protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname), 'https (plain http only on localhost / 127.0.0.1)')
+    .refine(
+      (u) => !URL.canParse(u) || new URL(u).protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(new URL(u).hostname),
+      'https (plain http only on localhost / 127.0.0.1)',
+    )
 
 const optionsSchema = z
   .object({
@@ -162,4 +165,3 @@ function sameResource(a: string, b: URL): boolean {
   const plain = (u: string) => u.replace(/#.*$/, '').replace(/\/$/, '')
   return plain(a) === plain(b.href)
 }
-

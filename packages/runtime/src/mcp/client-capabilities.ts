@@ -81,7 +81,5 @@ export function asRequiredCapabilities(capability: ClientCapabilityName): Client
 
 /** Multi-select (`type: array`) and titled single-select (`oneOf`) fields arrived with MCP 2025-11-25. */
 function usesNewerFormFields(tool: AnyMcpTool): boolean {
-  return Object.values(tool.compiled).some((key) =>
-    Object.values(key.wire.properties).some((field) => field.type === 'array' || Array.isArray(field.oneOf)),
-  )
+  return Object.values(tool.compiled).some((key) => Object.values(key.wire.properties).some((field) => field.type === 'array' || Array.isArray(field.oneOf)))
 }

@@ -259,8 +259,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     version: options.version,
     tools: options.tools,
     createServer,
-    listen: (listenOptions = {}) =>
-      serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
+    listen: (listenOptions = {}) => serveStdio(createServer, { onerror: options.onError, transport: listenOptions.transport ?? new JsonRpcStdioTransport() }),
     createHandler: (httpOptions = {}) =>
       createMcpHttpHandler(createServer, httpOptions, {
         onError: options.onError,
@@ -275,7 +274,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     async notifyResourceUpdated(uri: string) {
       // Every open connection that subscribed to it; one that fails to hear it is not the caller's problem.
       const subscribed = [...listening].filter((l) => l.subscriptions.has(uri))
-      await Promise.all(subscribed.map((l) => l.server.sendResourceUpdated({ uri }).catch((error: unknown) => options.onError(error instanceof Error ? error : new Error(String(error))))))
+      await Promise.all(
+        subscribed.map((l) => l.server.sendResourceUpdated({ uri }).catch((error: unknown) => options.onError(error instanceof Error ? error : new Error(String(error))))),
+      )
     },
     async close() {
       if (closed) return
@@ -291,7 +292,6 @@ function viewMeta(apps: ResolvedAppViews | undefined, toolName: string): { _meta
   const uri = apps?.uris.get(toolName)
   return uri ? { _meta: { ui: { resourceUri: uri }, 'ui/resourceUri': uri } } : {}
 }
-
 
 /**
  * A client that does not declare a capability sees fewer tools, and a person looking at its list

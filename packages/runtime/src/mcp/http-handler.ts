@@ -50,8 +50,18 @@ const optionsSchema = z
     allowedOrigins: z.unknown().optional(),
     maxLegacySessions: z.number().int().min(1).optional(),
     maxLegacySessionsPerClient: z.number().int().min(1).optional(),
-    legacySessionIdleMs: z.number().int().min(1000).max(24 * 3600_000).optional(),
-    maxBodyBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
+    legacySessionIdleMs: z
+      .number()
+      .int()
+      .min(1000)
+      .max(24 * 3600_000)
+      .optional(),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024, 'at least 1024 bytes')
+      .max(64 << 20, 'at most 64 MiB')
+      .optional(),
     auth: z.unknown().optional(),
   })
   .strict()

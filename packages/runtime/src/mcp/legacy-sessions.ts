@@ -136,7 +136,7 @@ export class LegacySessions {
    */
   async #closeLeastRecentlyUsed(client: string): Promise<boolean> {
     let oldest: [string, Session] | undefined
-    const before = (a: Session, b: Session) => (a.streams > 0) !== (b.streams > 0) ? b.streams > 0 : a.lastUsed < b.lastUsed
+    const before = (a: Session, b: Session) => (a.streams > 0 !== b.streams > 0 ? b.streams > 0 : a.lastUsed < b.lastUsed)
     for (const entry of this.#sessions) {
       const [, session] = entry
       if (session.client === client && session.inFlight === 0 && (!oldest || before(session, oldest[1]))) oldest = entry

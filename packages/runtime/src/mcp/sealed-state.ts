@@ -40,13 +40,16 @@ const BIND_LABEL = 'mcp-bridge.requestState.bind:'
 export function createSealedStateCodec<T>(options: SealedStateOptions): RequestStateCodec<T> {
   const key = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key)
   if (key.byteLength < 32) throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret must be at least 32 bytes (got ${key.byteLength}).` })
-  if (!Number.isFinite(options.ttlSeconds) || options.ttlSeconds <= 0) throw new OptionsError('createMcpServer', { option: 'inputTimeoutMs', problem: 'the state lifetime must be a positive number of seconds.' })
+  if (!Number.isFinite(options.ttlSeconds) || options.ttlSeconds <= 0)
+    throw new OptionsError('createMcpServer', { option: 'inputTimeoutMs', problem: 'the state lifetime must be a positive number of seconds.' })
   const now = options.now ?? (() => Date.now())
   const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
   const bindTag = (ctx: ServerContext | undefined): string | undefined => {
     if (!options.bind) return undefined
     if (!ctx) throw new RequestStateRefusedError('no-context')
-    return mac(BIND_LABEL + options.bind(ctx)).subarray(0, 16).toString('base64url')
+    return mac(BIND_LABEL + options.bind(ctx))
+      .subarray(0, 16)
+      .toString('base64url')
   }
   return {
     async mint(payload, ctx) {
@@ -71,7 +74,8 @@ export function createSealedStateCodec<T>(options: SealedStateOptions): RequestS
       if (typeof envelope.exp !== 'number' || envelope.exp < Math.floor(now() / 1000)) throw new RequestStateRefusedError('expired')
       const tag = bindTag(ctx)
       if (tag !== undefined) {
-        if (typeof envelope.b !== 'string' || envelope.b.length !== tag.length || !timingSafeEqual(Buffer.from(envelope.b), Buffer.from(tag))) throw new RequestStateRefusedError('bind')
+        if (typeof envelope.b !== 'string' || envelope.b.length !== tag.length || !timingSafeEqual(Buffer.from(envelope.b), Buffer.from(tag)))
+          throw new RequestStateRefusedError('bind')
       } else if (envelope.b !== undefined) throw new RequestStateRefusedError('bind')
       return envelope.p as T
     },

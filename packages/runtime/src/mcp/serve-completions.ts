@@ -16,11 +16,24 @@ export function serveCompletions(server: McpServer['server'], prompts: ReadonlyM
     let values: string[]
     if (ref.type === 'ref/prompt') {
       const prompt = prompts.get(ref.name)
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt "${ref.name}". This server has: ${[...prompts.keys()].map((n) => `"${n}"`).join(', ') || 'no prompts'}.`)
+      if (!prompt)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown prompt "${ref.name}". This server has: ${[...prompts.keys()].map((n) => `"${n}"`).join(', ') || 'no prompts'}.`,
+        )
       values = await prompt.complete(argument.name, argument.value, context)
     } else {
       const resource = resources.find((r) => r.uri === ref.uri)
-      if (!resource) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template "${String(ref.uri).slice(0, 200)}". This server has: ${resources.filter((r) => r.isTemplate).map((r) => r.uri).join(', ') || 'none'}.`)
+      if (!resource)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown resource template "${String(ref.uri).slice(0, 200)}". This server has: ${
+            resources
+              .filter((r) => r.isTemplate)
+              .map((r) => r.uri)
+              .join(', ') || 'none'
+          }.`,
+        )
       values = await resource.complete(argument.name, argument.value, context)
     }
     return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } }

@@ -12,7 +12,12 @@ import { MCP_APP_MIME_TYPE, type ResolvedAppViews } from './app-views.ts'
 
 export function serveResources(
   server: McpServer['server'],
-  { resources, apps, subscriptions, onError }: { resources: readonly McpResource[]; apps: ResolvedAppViews | undefined; subscriptions: Set<string>; onError: (error: Error) => void },
+  {
+    resources,
+    apps,
+    subscriptions,
+    onError,
+  }: { resources: readonly McpResource[]; apps: ResolvedAppViews | undefined; subscriptions: Set<string>; onError: (error: Error) => void },
 ): void {
   const statics = resources.filter((r) => !r.isTemplate)
   const templates = resources.filter((r) => r.isTemplate)

@@ -87,7 +87,15 @@ export function newRound(argsDigest: string, caps: McpRound['caps'], version: st
   return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
 }
 
-function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, caps: McpRound['caps'], version: string | undefined, traceParent: string | undefined): Promise<McpCall> {
+function startCall(
+  service: ToolCallService,
+  ctx: ServerContext,
+  tool: AnyMcpTool,
+  args: unknown,
+  caps: McpRound['caps'],
+  version: string | undefined,
+  traceParent: string | undefined,
+): Promise<McpCall> {
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
   const auth = mcpAuthOf(ctx.http?.authInfo)
@@ -126,7 +134,10 @@ export function* serveToolCall(
   const viewed = (t: AnyMcpTool) => service.apps?.uris.has(t.name) === true && speaksMcpApps(caps)
   if (!tool) {
     // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
-    const known = [...service.tools.values()].filter((t) => !missingRequirement(t, caps, version, viewed(t))).map((t) => `"${t.name}"`).join(', ')
+    const known = [...service.tools.values()]
+      .filter((t) => !missingRequirement(t, caps, version, viewed(t)))
+      .map((t) => `"${t.name}"`)
+      .join(', ')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
   }
   const missing = missingRequirement(tool, caps, version, viewed(tool))
@@ -283,9 +294,10 @@ function* resumeCall(
     const stop = yield* driveCall(service, call, ctx, { replayingTo: state.wait.inputKey })
     if (stop.kind === 'done') {
       return {
-        failed: stop.outcome.status === 'failed' ? toolResultOf(stop.outcome) : errorResult(
-          `Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. Call the tool again.`,
-        ),
+        failed:
+          stop.outcome.status === 'failed'
+            ? toolResultOf(stop.outcome)
+            : errorResult(`Tool "${tool.name}" could not be resumed: replaying its journal did not lead back to the question it was waiting for. Call the tool again.`),
       }
     }
   } else {

@@ -168,14 +168,34 @@ const optionsSchema = z
     resources: z.array(z.unknown()).optional(),
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
-    inputTimeoutMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
-    roundHoldMs: z.number().int().min(1000, 'at least 1000 ms; a person needs minutes').max(24 * 3600_000).optional(),
+    inputTimeoutMs: z
+      .number()
+      .int()
+      .min(1000, 'at least 1000 ms; a person needs minutes')
+      .max(24 * 3600_000)
+      .optional(),
+    roundHoldMs: z
+      .number()
+      .int()
+      .min(1000, 'at least 1000 ms; a person needs minutes')
+      .max(24 * 3600_000)
+      .optional(),
     maxRounds: z.number().int().min(1).max(10_000).optional(),
     maxSuspendedCalls: z.number().int().min(1).optional(),
     maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
     warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)').optional(),
-    maxArgumentBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
-    maxContextBytes: z.number().int().min(1024, 'at least 1024 bytes').max(64 << 20, 'at most 64 MiB').optional(),
+    maxArgumentBytes: z
+      .number()
+      .int()
+      .min(1024, 'at least 1024 bytes')
+      .max(64 << 20, 'at most 64 MiB')
+      .optional(),
+    maxContextBytes: z
+      .number()
+      .int()
+      .min(1024, 'at least 1024 bytes')
+      .max(64 << 20, 'at most 64 MiB')
+      .optional(),
     lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: functionOption().optional(),
     onError: functionOption().optional(),
@@ -185,7 +205,12 @@ const optionsSchema = z
     apps: z
       .object({
         views: z.record(z.string(), z.unknown()),
-        claimTimeoutMs: z.number().int().min(100).max(10 * 60_000).optional(),
+        claimTimeoutMs: z
+          .number()
+          .int()
+          .min(100)
+          .max(10 * 60_000)
+          .optional(),
       })
       .strict()
       .optional(),
@@ -246,7 +271,14 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     logger: withTraceIds(input.logger ?? stderrLogger),
     store: input.store,
     clock: input.clock ?? systemClock,
-    apps: input.apps && resolveAppViews(options.name, input.apps, new Set(tools.keys()), (message) => new OptionsError('createMcpServer', { option: 'apps', problem: message.replace(/^createMcpServer: /, '') })),
+    apps:
+      input.apps &&
+      resolveAppViews(
+        options.name,
+        input.apps,
+        new Set(tools.keys()),
+        (message) => new OptionsError('createMcpServer', { option: 'apps', problem: message.replace(/^createMcpServer: /, '') }),
+      ),
   }
 }
 
@@ -254,8 +286,10 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
 function collectPrompts(given: readonly unknown[]): ReadonlyMap<string, McpPrompt> {
   const prompts = new Map<string, McpPrompt>()
   for (const [i, prompt] of given.entries()) {
-    if (!isMcpPrompt(prompt)) throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is not a prompt: make one with createMcpPrompt(name)...messages(...)` })
-    if (prompts.has(prompt.name)) throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is a second prompt named "${prompt.name}"; each prompt needs its own name` })
+    if (!isMcpPrompt(prompt))
+      throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is not a prompt: make one with createMcpPrompt(name)...messages(...)` })
+    if (prompts.has(prompt.name))
+      throw new OptionsError('createMcpServer', { option: `prompts.${i}`, problem: `prompts[${i}] is a second prompt named "${prompt.name}"; each prompt needs its own name` })
     prompts.set(prompt.name, prompt)
   }
   return prompts
@@ -265,8 +299,10 @@ function collectPrompts(given: readonly unknown[]): ReadonlyMap<string, McpPromp
 function collectResources(given: readonly unknown[]): readonly McpResource[] {
   const seen = new Set<string>()
   return given.map((resource, i) => {
-    if (!isMcpResource(resource)) throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is not a resource: make one with createMcpResource(uri)...read(...)` })
-    if (seen.has(resource.uri)) throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is a second resource with the URI "${resource.uri}"` })
+    if (!isMcpResource(resource))
+      throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is not a resource: make one with createMcpResource(uri)...read(...)` })
+    if (seen.has(resource.uri))
+      throw new OptionsError('createMcpServer', { option: `resources.${i}`, problem: `resources[${i}] is a second resource with the URI "${resource.uri}"` })
     seen.add(resource.uri)
     return resource
   })

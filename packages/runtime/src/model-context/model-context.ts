@@ -78,7 +78,6 @@ export function encodeModelContext<S extends object>(input: EncodeModelContextIn
   }
 }
 
-
 /**
  * What `extractModelContext` reads from a question: the message for people, the context, and where the context was found.
  */
@@ -104,11 +103,7 @@ export interface ExtractedModelContext {
  * // message → 'Pick a flight', context → { flights: [...] }, source → 'schema'
  * ```
  */
-export function extractModelContext(request: {
-  message: string
-  schema?: JsonSchema | { json: JsonSchema }
-  requestedSchema?: JsonSchema
-}): ExtractedModelContext {
+export function extractModelContext(request: { message: string; schema?: JsonSchema | { json: JsonSchema }; requestedSchema?: JsonSchema }): ExtractedModelContext {
   const schema = schemaOf(request)
   const section = findSection(request.message)
   const fromSchema = schema?.[MODEL_CONTEXT_KEY]

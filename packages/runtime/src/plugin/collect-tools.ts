@@ -18,9 +18,7 @@ export function collectTools(entries: unknown, where: string): ReadonlyMap<strin
   entries.forEach((entry: unknown, index) => {
     const tool = isMcpPlugin(entry) ? entry.mcp : entry
     if (!isMcpTool(tool)) {
-      throw new ToolListError(
-        `${where}: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or createPlugin(...).build() returned.`,
-      )
+      throw new ToolListError(`${where}: tools[${index}] is not a tool or plugin; pass what createMcpTool(...).execute(...) or createPlugin(...).build() returned.`)
     }
     const other = tools.get(tool.name)
     if (other && other !== tool) {

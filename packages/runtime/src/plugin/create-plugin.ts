@@ -57,7 +57,10 @@ export interface BuildablePlugin<T extends AnyMcpTool> {
  */
 export function createPlugin<T extends AnyMcpTool>(tool: T): PluginBuilder<T> {
   if (!isMcpTool(tool)) {
-    throw new PluginDefinitionError(String((tool as { name?: unknown } | undefined)?.name ?? '?'), 'createPlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()')
+    throw new PluginDefinitionError(
+      String((tool as { name?: unknown } | undefined)?.name ?? '?'),
+      'createPlugin(tool) takes a tool made with createMcpTool(...)...execute() / .handoff()',
+    )
   }
   return {
     onElicit(handlers) {

@@ -7,14 +7,7 @@ import type { Operation } from 'effection'
 import type { IssueSummary } from '../errors/issues.ts'
 import type { CompiledElicits } from '../tool/compile-elicits.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
-import type {
-  ElicitContentInput,
-  ElicitContextOf,
-  ElicitKey,
-  ElicitResult,
-  ElicitsMap,
-  ResponseSchemaOf,
-} from '../tool/elicits.ts'
+import type { ElicitContentInput, ElicitContextOf, ElicitKey, ElicitResult, ElicitsMap, ResponseSchemaOf } from '../tool/elicits.ts'
 import type { FormContentOf } from './generated-form.ts'
 import type { AnyMcpTool, McpTool, ToolElicits, ToolParams } from '../tool/mcp-tool.ts'
 
@@ -67,12 +60,7 @@ export interface PluginClientContext<TRequest extends ElicitRequest = ElicitRequ
 }
 
 /** The request a handler for `key` receives: typed `context`, response schema and call `params`. */
-export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>, P = unknown> = ElicitRequest<
-  K,
-  ResponseSchemaOf<E[K]>,
-  ElicitContextOf<E[K]>,
-  P
->
+export type PluginElicitRequest<E extends ElicitsMap, K extends ElicitKey<E>, P = unknown> = ElicitRequest<K, ResponseSchemaOf<E[K]>, ElicitContextOf<E[K]>, P>
 
 /**
  * A plugin's handler for one key: a generator that gets the typed request and the client context, and returns the answer (`{ action, content }`).

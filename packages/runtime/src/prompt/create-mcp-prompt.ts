@@ -156,7 +156,7 @@ function isStringField(field: z.ZodType): boolean {
 /** The field inside `.optional()` / `.default()`. */
 function unwrapOptional(field: z.ZodType): z.ZodType {
   const type = zodTypeName(field)
-  return type === 'optional' || type === 'default' ? ((field as unknown as { _zod: { def: { innerType: z.ZodType } } })._zod.def.innerType) : field
+  return type === 'optional' || type === 'default' ? (field as unknown as { _zod: { def: { innerType: z.ZodType } } })._zod.def.innerType : field
 }
 
 /** An enum's values, from its definition (`def.entries`). */
@@ -184,7 +184,10 @@ function finish(state: State, body: PromptBody<unknown>): McpPrompt {
       const checked = z.array(promptMessageSchema).safeParse(messages)
       if (!checked.success) {
         const where = checked.error.issues[0]
-        throw new PromptDefinitionError(state.name, `.messages() returned what is not an MCP prompt message (at ${where?.path.join('.') || 'the top'}: ${where?.message}); return a string, or [{ role: 'user' | 'assistant', content: { type: 'text', text } | … }]`)
+        throw new PromptDefinitionError(
+          state.name,
+          `.messages() returned what is not an MCP prompt message (at ${where?.path.join('.') || 'the top'}: ${where?.message}); return a string, or [{ role: 'user' | 'assistant', content: { type: 'text', text } | … }]`,
+        )
       }
       return checked.data
     },

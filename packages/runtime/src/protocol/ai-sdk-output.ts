@@ -22,7 +22,10 @@ const base = {
   /** Proves a request comes from the chat the call was shown in. */
   token: z.string().min(1).max(200),
   /** What the tool reported so far (`ctx.log`), newest last, at most 20. */
-  logs: z.array(z.object({ level: z.string(), message: z.string() })).max(20).optional(),
+  logs: z
+    .array(z.object({ level: z.string(), message: z.string() }))
+    .max(20)
+    .optional(),
   /** For people: the answer given to each earlier question, in one line ("Flight: CA-287"). */
   answers: z.array(z.string()).max(100).optional(),
   /** Its latest `ctx.notify`. */

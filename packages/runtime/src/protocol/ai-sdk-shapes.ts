@@ -24,9 +24,7 @@ export interface UiMessageLike {
 }
 
 /** The chunks of the UI message stream this adapter writes (`tool-output-available`, `error`). */
-export type UiChunkLike =
-  | { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean }
-  | { type: 'error'; errorText: string }
+export type UiChunkLike = { type: 'tool-output-available'; toolCallId: string; output: unknown; preliminary?: boolean } | { type: 'error'; errorText: string }
 
 /** `createUIMessageStream`'s `writer`. */
 export interface UiStreamWriterLike {

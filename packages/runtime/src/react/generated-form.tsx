@@ -78,14 +78,7 @@ export function GeneratedForm({ message, schema, errors, onSubmit, disabled }: G
         {message}
       </p>
       {fields.map((field) => (
-        <Field
-          key={field.name}
-          id={`${formId}-${field.name}`}
-          field={field}
-          value={values[field.name]}
-          errors={fieldErrors.of(field.name)}
-          onChange={(v) => set(field.name, v)}
-        />
+        <Field key={field.name} id={`${formId}-${field.name}`} field={field} value={values[field.name]} errors={fieldErrors.of(field.name)} onChange={(v) => set(field.name, v)} />
       ))}
       {formErrors.map((e, i) => (
         <p key={i} role="alert" className="mcp-field-error">
@@ -144,8 +137,7 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
     return (
       <div className="mcp-field">
         <label htmlFor={id} className="mcp-choice">
-          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} />{' '}
-          {label}
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={describedBy} /> {label}
         </label>
         {hint}
         {errorText}
@@ -256,5 +248,12 @@ function Field({ id, field, value, errors, onChange }: FieldProps) {
 
 /** Whole numbers between two bounds at most ten apart: asked as one choice per number. */
 function isSmallScale(field: FormField): boolean {
-  return field.kind === 'number' && field.integer && Number.isInteger(field.minimum) && Number.isInteger(field.maximum) && field.maximum! - field.minimum! <= 9 && field.maximum! >= field.minimum!
+  return (
+    field.kind === 'number' &&
+    field.integer &&
+    Number.isInteger(field.minimum) &&
+    Number.isInteger(field.maximum) &&
+    field.maximum! - field.minimum! <= 9 &&
+    field.maximum! >= field.minimum!
+  )
 }

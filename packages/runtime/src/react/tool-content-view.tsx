@@ -53,7 +53,11 @@ function Block({ block }: { block: RichContent }) {
           <pre>{resource.text}</pre>
         </details>
       ) : (
-        <a className="mcp-content-resource" href={`data:${resource.mimeType ?? 'application/octet-stream'};base64,${resource.blob}`} download={resource.uri.split('/').pop() || 'resource'}>
+        <a
+          className="mcp-content-resource"
+          href={`data:${resource.mimeType ?? 'application/octet-stream'};base64,${resource.blob}`}
+          download={resource.uri.split('/').pop() || 'resource'}
+        >
           Download {resource.uri}
         </a>
       )

@@ -92,7 +92,8 @@ const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g
  * ```
  */
 export function createMcpResource(uri: string): McpResourceBuilder {
-  if (typeof uri !== 'string' || !SCHEME.test(uri)) throw new ResourceDefinitionError(String(uri), 'give a URI with a scheme, e.g. "file:///docs/readme.md" or "orders://{id}/summary"')
+  if (typeof uri !== 'string' || !SCHEME.test(uri))
+    throw new ResourceDefinitionError(String(uri), 'give a URI with a scheme, e.g. "file:///docs/readme.md" or "orders://{id}/summary"')
   const leftover = uri.replace(VARIABLE, '')
   if (/[{}]/.test(leftover)) throw new ResourceDefinitionError(uri, 'template variables are {name} (letters, digits, _), one per pair of braces')
   return builder({ uri })
@@ -111,7 +112,8 @@ function builder(state: State): McpResourceBuilder {
     complete(completers) {
       const variables = [...state.uri.matchAll(VARIABLE)].map((m) => m[1]!)
       for (const [key, completer] of Object.entries(completers)) {
-        if (!variables.includes(key)) throw new ResourceDefinitionError(state.uri, `.complete() names "${key}", which is not a variable of the template (${variables.join(', ') || 'none'})`)
+        if (!variables.includes(key))
+          throw new ResourceDefinitionError(state.uri, `.complete() names "${key}", which is not a variable of the template (${variables.join(', ') || 'none'})`)
         if (typeof completer !== 'function') throw new ResourceDefinitionError(state.uri, `.complete({ ${key} }) takes a function (value, context) => suggestions`)
       }
       return builder({ ...state, completers: { ...state.completers, ...completers } })
@@ -126,8 +128,18 @@ function builder(state: State): McpResourceBuilder {
 function finish(state: State, body: (variables: Record<string, string>, uri: string) => ResourceBody | Promise<ResourceBody>): McpResource {
   const variables = [...state.uri.matchAll(VARIABLE)].map((m) => m[1]!)
   // Each variable matches one segment (no "/"), as RFC 6570's simple expansion would have written it.
-  const pattern = new RegExp(`^${state.uri.split(VARIABLE).map((part, i) => (i % 2 === 1 ? '([^/?#]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}$`)
-  const fallbackName = state.uri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? state.uri
+  const pattern = new RegExp(
+    `^${state.uri
+      .split(VARIABLE)
+      .map((part, i) => (i % 2 === 1 ? '([^/?#]+)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
+      .join('')}$`,
+  )
+  const fallbackName =
+    state.uri
+      .replace(/[?#].*$/, '')
+      .split('/')
+      .filter(Boolean)
+      .pop() ?? state.uri
   return Object.freeze({
     kind: 'mcp-resource' as const,
     uri: state.uri,

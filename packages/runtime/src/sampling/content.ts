@@ -47,13 +47,7 @@ export const richContentSchema = z.discriminatedUnion('type', [
  */
 export type RichContent = z.infer<typeof richContentSchema>
 
-export const contentBlockSchema = z.discriminatedUnion('type', [
-  textContentSchema,
-  imageContentSchema,
-  audioContentSchema,
-  toolUseContentSchema,
-  toolResultContentSchema,
-])
+export const contentBlockSchema = z.discriminatedUnion('type', [textContentSchema, imageContentSchema, audioContentSchema, toolUseContentSchema, toolResultContentSchema])
 
 export const mcpMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),

@@ -34,10 +34,7 @@ export function buildSamplingRequest(toolName: string, options: SampleOptions & 
   if (typeof options.prompt !== 'string' && (!Array.isArray(options.messages) || options.messages.length === 0)) {
     throw new ToolContextUsageError(toolName, 'ctx.sample needs a prompt or a non-empty messages array')
   }
-  const messages: McpMessage[] =
-    options.messages !== undefined
-      ? options.messages
-      : [{ role: 'user', content: [{ type: 'text', text: options.prompt as string }] }]
+  const messages: McpMessage[] = options.messages !== undefined ? options.messages : [{ role: 'user', content: [{ type: 'text', text: options.prompt as string }] }]
   const request: SamplingRequest = {
     messages,
     maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -73,12 +70,7 @@ export function buildSamplingRequest(toolName: string, options: SampleOptions & 
  * console.log(result.text) // 'Arrive early.'
  * ```
  */
-export function* completeSample(
-  toolName: string,
-  provider: SamplingProvider,
-  request: SamplingRequest,
-  schema: z.ZodType | undefined,
-): Operation<SampleResult<unknown>> {
+export function* completeSample(toolName: string, provider: SamplingProvider, request: SamplingRequest, schema: z.ZodType | undefined): Operation<SampleResult<unknown>> {
   const signal = yield* useAbortSignal()
   const raw = yield* provider.createMessage(request, { signal })
 
@@ -96,9 +88,7 @@ export function* completeSample(
     return { text, parsed: undefined, exchange }
   }
 
-  const toolUse = response.content.find(
-    (b): b is ToolUseContent => b.type === 'tool_use' && b.name === SCHEMA_TOOL_NAME,
-  )
+  const toolUse = response.content.find((b): b is ToolUseContent => b.type === 'tool_use' && b.name === SCHEMA_TOOL_NAME)
   if (!toolUse) throw new SamplingSchemaError(toolName, `did not call the ${SCHEMA_TOOL_NAME} tool (it replied: ${JSON.stringify(text.slice(0, 200))})`)
   const parsed = schema.safeParse(toolUse.input)
   if (!parsed.success) throw new SamplingSchemaError(toolName, 'does not match the schema', summarizeIssues(parsed.error.issues))

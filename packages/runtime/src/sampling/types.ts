@@ -31,9 +31,7 @@ interface SampleCommonOptions {
 }
 
 /** Either a single `prompt` (sent as one user message) or a full `messages` history. */
-export type SampleInput =
-  | { prompt: string; messages?: never }
-  | { messages: McpMessage[]; prompt?: never }
+export type SampleInput = { prompt: string; messages?: never } | { messages: McpMessage[]; prompt?: never }
 
 /**
  * What `ctx.sample(options)` takes: a `prompt` or `messages`, and optionally a system prompt, `maxTokens`, a temperature, stop sequences and model preferences.

@@ -27,10 +27,7 @@ export function analyzeResponseSchema(schema: unknown): ElicitSchemaAnalysis {
 
   const input = toJsonSchema(schema as never, 'input')
   const output = toJsonSchema(schema as never, 'output')
-  const violations = unrepresentableViolations([
-    ...input.unrepresentable,
-    ...output.unrepresentable.filter((n) => n.zodType === 'transform'),
-  ])
+  const violations = unrepresentableViolations([...input.unrepresentable, ...output.unrepresentable.filter((n) => n.zodType === 'transform')])
   const covered = violations.map((v) => v.pointer)
   const analysis = analyzeElicitationJsonSchema(input.json)
   // A node zod could not represent also shows up as a typeless `{}`; report it once, with its cause.

@@ -6,12 +6,7 @@
  * violations, and the spec-shaped schema that goes on the wire. Keeping both in one pass means
  * the checker can never accept something the wire form cannot express, or the reverse.
  */
-import {
-  ALLOWED_FORMATS,
-  SAFE_INTEGER_BOUNDS,
-  SILENT_KEYWORDS,
-  WIRE_KEYWORDS,
-} from './elicitation-rules.ts'
+import { ALLOWED_FORMATS, SAFE_INTEGER_BOUNDS, SILENT_KEYWORDS, WIRE_KEYWORDS } from './elicitation-rules.ts'
 import { encodePointerToken, inlineLocalRefs, MAX_INLINED_NODES, topLevelProperty } from './inline-refs.ts'
 import { exceedsJsonBounds, isPlainObject, type ElicitationWireSchema, type JsonSchema } from './json-schema.ts'
 import type { Violation, ViolationRule } from './violation.ts'
@@ -49,9 +44,7 @@ export function analyzeElicitationJsonSchema(input: JsonSchema): ElicitationAnal
       pointer: u.pointer,
       property: topLevelProperty(u.pointer),
       message:
-        u.reason === 'recursive'
-          ? 'a recursive schema cannot be a form field; elicitation fields are flat primitives'
-          : `the reference ${u.ref} points nowhere; inline the schema`,
+        u.reason === 'recursive' ? 'a recursive schema cannot be a form field; elicitation fields are flat primitives' : `the reference ${u.ref} points nowhere; inline the schema`,
     })
   }
 
@@ -77,17 +70,13 @@ export function analyzeElicitationJsonSchema(input: JsonSchema): ElicitationAnal
   }
 
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) {
-    violations.push(
-      err('record', '/additionalProperties', undefined,
-        'extra keys (z.record / .catchall / .passthrough) cannot be a form; declare each field in z.object({...})'),
-    )
+    violations.push(err('record', '/additionalProperties', undefined, 'extra keys (z.record / .catchall / .passthrough) cannot be a form; declare each field in z.object({...})'))
   }
 
   const required = Array.isArray(schema.required) ? schema.required : []
   for (const [i, name] of required.entries()) {
     if (typeof name !== 'string' || !(name in properties)) {
-      violations.push(err('invalid-required', `/required/${i}`, undefined,
-        `"required" names ${JSON.stringify(name)}, which is not a property`))
+      violations.push(err('invalid-required', `/required/${i}`, undefined, `"required" names ${JSON.stringify(name)}, which is not a property`))
     }
   }
 
@@ -113,12 +102,7 @@ export function analyzeElicitationJsonSchema(input: JsonSchema): ElicitationAnal
 }
 
 /** Classify one top-level property; push its violations; return its wire form if valid. */
-function analyzeProperty(
-  prop: unknown,
-  pointer: string,
-  name: string,
-  out: Violation[],
-): JsonSchema | undefined {
+function analyzeProperty(prop: unknown, pointer: string, name: string, out: Violation[]): JsonSchema | undefined {
   if (!isPlainObject(prop)) {
     out.push(err('no-type', pointer, name, 'the property schema is not an object'))
     return undefined
@@ -127,9 +111,16 @@ function analyzeProperty(
 
   if (Array.isArray(type)) {
     const nullable = type.includes('null')
-    out.push(err(nullable ? 'nullable' : 'union', pointer, name, nullable
-      ? 'null is not a form value; use .optional() instead of .nullable()'
-      : `a field has one type (got ${type.join(' | ')}); pick one, or use z.enum([...]) for choices`))
+    out.push(
+      err(
+        nullable ? 'nullable' : 'union',
+        pointer,
+        name,
+        nullable
+          ? 'null is not a form value; use .optional() instead of .nullable()'
+          : `a field has one type (got ${type.join(' | ')}); pick one, or use z.enum([...]) for choices`,
+      ),
+    )
     return undefined
   }
   if (Array.isArray(prop.anyOf) || Array.isArray(prop.oneOf)) {
@@ -142,7 +133,13 @@ function analyzeProperty(
         out.push(enumNotString(pointer, name))
         return undefined
       }
-      if (hasEnum && !sameValues(prop.enum as unknown[], options.map((o) => o.const))) {
+      if (
+        hasEnum &&
+        !sameValues(
+          prop.enum as unknown[],
+          options.map((o) => o.const),
+        )
+      ) {
         out.push(err('invalid-enum', pointer, name, 'the titles (oneOf) list other values than the enum; give one title per enum value'))
         return undefined
       }
@@ -154,9 +151,16 @@ function analyzeProperty(
         : { ...base, type: 'string', enum: options.map((o) => o.const) }
     }
     const nullable = branches.some((b) => isPlainObject(b) && b.type === 'null')
-    out.push(err(nullable ? 'nullable' : 'union', pointer, name, nullable
-      ? 'null is not a form value; use .optional() instead of .nullable()'
-      : 'unions cannot be a form field; use z.enum([...]) for a choice of strings, or split into separate fields'))
+    out.push(
+      err(
+        nullable ? 'nullable' : 'union',
+        pointer,
+        name,
+        nullable
+          ? 'null is not a form value; use .optional() instead of .nullable()'
+          : 'unions cannot be a form field; use z.enum([...]) for a choice of strings, or split into separate fields',
+      ),
+    )
     return undefined
   }
   if ('const' in prop) {
@@ -186,10 +190,16 @@ function analyzeProperty(
       return analyzeArray(prop, pointer, name, out)
     case 'object': {
       const isRecord = prop.additionalProperties !== undefined && prop.additionalProperties !== false
-      out.push(isRecord
-        ? err('record', pointer, name, 'records (z.record) cannot be a form field; declare each field in the top-level z.object({...})')
-        : err('nested-object', pointer, name,
-          'nested objects are not allowed; flatten the fields into the top-level object (e.g. userName, userEmail) or elicit them with a second key'))
+      out.push(
+        isRecord
+          ? err('record', pointer, name, 'records (z.record) cannot be a form field; declare each field in the top-level z.object({...})')
+          : err(
+              'nested-object',
+              pointer,
+              name,
+              'nested objects are not allowed; flatten the fields into the top-level object (e.g. userName, userEmail) or elicit them with a second key',
+            ),
+      )
       return undefined
     }
     case 'null':
@@ -197,8 +207,9 @@ function analyzeProperty(
       return undefined
     case undefined:
       if (Array.isArray(prop.enum)) return analyzeEnum(prop, pointer, name, out)
-      out.push(err('no-type', pointer, name,
-        'the field has no type (z.any() / z.unknown() or an unrepresentable zod type); use z.string(), z.number(), z.boolean() or z.enum([...])'))
+      out.push(
+        err('no-type', pointer, name, 'the field has no type (z.any() / z.unknown() or an unrepresentable zod type); use z.string(), z.number(), z.boolean() or z.enum([...])'),
+      )
       return undefined
     default:
       out.push(err('no-type', pointer, name, `type ${JSON.stringify(type)} is not an elicitation field type`))
@@ -214,28 +225,34 @@ function analyzeString(prop: Record<string, unknown>, pointer: string, name: str
   const allowedFormat = typeof format === 'string' && (ALLOWED_FORMATS as readonly string[]).includes(format)
   const ignore: string[] = []
   if (typeof format === 'string' && !allowedFormat) {
-    out.push(warn('unsupported-format', `${pointer}/format`, name,
-      `format "${format}" is not one of ${ALLOWED_FORMATS.join(', ')}; clients show a plain text field and may not enforce it (the server still validates with zod)`))
+    out.push(
+      warn(
+        'unsupported-format',
+        `${pointer}/format`,
+        name,
+        `format "${format}" is not one of ${ALLOWED_FORMATS.join(', ')}; clients show a plain text field and may not enforce it (the server still validates with zod)`,
+      ),
+    )
     ignore.push('format')
   }
   if (typeof prop.pattern === 'string') {
     // zod adds its own regex next to every format it knows; only an author's pattern is news.
     if (typeof format !== 'string') {
-      out.push(warn('pattern', `${pointer}/pattern`, name,
-        'pattern (.regex()) is not part of MCP elicitation; clients may not enforce it, while the server still validates with zod and refuses a non-matching answer'))
+      out.push(
+        warn(
+          'pattern',
+          `${pointer}/pattern`,
+          name,
+          'pattern (.regex()) is not part of MCP elicitation; clients may not enforce it, while the server still validates with zod and refuses a non-matching answer',
+        ),
+      )
     }
     ignore.push('pattern')
   }
   return pick(prop, WIRE_KEYWORDS.string, pointer, name, out, ignore)
 }
 
-function analyzeNumber(
-  prop: Record<string, unknown>,
-  type: 'number' | 'integer',
-  pointer: string,
-  name: string,
-  out: Violation[],
-): JsonSchema | undefined {
+function analyzeNumber(prop: Record<string, unknown>, type: 'number' | 'integer', pointer: string, name: string, out: Violation[]): JsonSchema | undefined {
   if (!checkDefault(prop, pointer, name, out, (d) => typeof d === 'number' && (type === 'number' || Number.isInteger(d)))) return undefined
   const wire = pick(prop, WIRE_KEYWORDS.number, pointer, name, out)
   for (const bound of ['minimum', 'maximum'] as const) {
@@ -288,17 +305,23 @@ function analyzeArray(prop: Record<string, unknown>, pointer: string, name: stri
   }
   if (!wireItems || !values) {
     const ofObjects = isPlainObject(items) && items.type === 'object'
-    out.push(err('array-not-enum', pointer, name, ofObjects
-      ? 'arrays of objects are not allowed; elicitation fields are flat primitives — ask for one item per elicitation, or use z.array(z.enum([...])) to pick several known options'
-      : 'arrays are only allowed as multi-select enums; use z.array(z.enum([...]))'))
+    out.push(
+      err(
+        'array-not-enum',
+        pointer,
+        name,
+        ofObjects
+          ? 'arrays of objects are not allowed; elicitation fields are flat primitives — ask for one item per elicitation, or use z.array(z.enum([...])) to pick several known options'
+          : 'arrays are only allowed as multi-select enums; use z.array(z.enum([...]))',
+      ),
+    )
     return undefined
   }
   if (!values.every((v) => typeof v === 'string')) {
     out.push(enumNotString(`${pointer}/items`, name))
     return undefined
   }
-  const ok = checkDefault(prop, pointer, name, out,
-    (d) => Array.isArray(d) && d.every((v) => typeof v === 'string' && values.includes(v)))
+  const ok = checkDefault(prop, pointer, name, out, (d) => Array.isArray(d) && d.every((v) => typeof v === 'string' && values.includes(v)))
   if (!ok) return undefined
   return { ...pick(prop, WIRE_KEYWORDS.multiSelect, pointer, name, out, ['items']), items: wireItems }
 }
@@ -307,14 +330,7 @@ function analyzeArray(prop: Record<string, unknown>, pointer: string, name: stri
  * Copy the allowed keywords; warn about the rest (they are dropped from the wire because
  * clients strip or reject them, while the server keeps validating with zod).
  */
-function pick(
-  prop: Record<string, unknown>,
-  allowed: readonly string[],
-  pointer: string,
-  name: string,
-  out: Violation[],
-  ignore: readonly string[] = [],
-): JsonSchema {
+function pick(prop: Record<string, unknown>, allowed: readonly string[], pointer: string, name: string, out: Violation[], ignore: readonly string[] = []): JsonSchema {
   const wire: JsonSchema = {}
   for (const [keyword, value] of Object.entries(prop)) {
     if (ignore.includes(keyword) || SILENT_KEYWORDS.has(keyword)) continue
@@ -324,16 +340,9 @@ function pick(
   return wire
 }
 
-function checkDefault(
-  prop: Record<string, unknown>,
-  pointer: string,
-  name: string,
-  out: Violation[],
-  valid: (value: unknown) => boolean,
-): boolean {
+function checkDefault(prop: Record<string, unknown>, pointer: string, name: string, out: Violation[], valid: (value: unknown) => boolean): boolean {
   if (!('default' in prop) || valid(prop.default)) return true
-  out.push(err('invalid-default', `${pointer}/default`, name,
-    `the default ${JSON.stringify(prop.default)} is not a valid value of this field`))
+  out.push(err('invalid-default', `${pointer}/default`, name, `the default ${JSON.stringify(prop.default)} is not a valid value of this field`))
   return false
 }
 
@@ -373,11 +382,14 @@ function warn(rule: ViolationRule, pointer: string, property: string | undefined
 }
 
 function enumNotString(pointer: string, name: string): Violation {
-  return err('enum-not-string', pointer, name,
-    'choices must be strings in MCP elicitation; use z.enum(["1", "2"]) and convert in the tool')
+  return err('enum-not-string', pointer, name, 'choices must be strings in MCP elicitation; use z.enum(["1", "2"]) and convert in the tool')
 }
 
 function unknownKeyword(pointer: string, property: string | undefined, keyword: string): Violation {
-  return warn('unknown-keyword', pointer, property,
-    `"${keyword}" is not part of MCP elicitation schemas; it is left off the wire and clients will not enforce it (the server still validates with zod)`)
+  return warn(
+    'unknown-keyword',
+    pointer,
+    property,
+    `"${keyword}" is not part of MCP elicitation schemas; it is left off the wire and clients will not enforce it (the server still validates with zod)`,
+  )
 }

@@ -21,8 +21,7 @@ export function inlineLocalRefs(root: JsonSchema): InlineResult {
   const unresolved: InlineResult['unresolved'] = []
   let budget = MAX_INLINED_NODES
 
-  const resolve = (ref: string): unknown =>
-    ref === '#' ? root : ref.startsWith('#/$defs/') ? defs[decodePointerToken(ref.slice('#/$defs/'.length))] : undefined
+  const resolve = (ref: string): unknown => (ref === '#' ? root : ref.startsWith('#/$defs/') ? defs[decodePointerToken(ref.slice('#/$defs/'.length))] : undefined)
 
   const walk = (node: unknown, pointer: string, active: ReadonlySet<string>): unknown => {
     if (--budget < 0) throw new TooLarge()

@@ -66,8 +66,6 @@ export interface ElicitViolation extends Violation {
  * ```
  */
 export function formatViolation(v: ElicitViolation): string {
-  const where = [v.key, v.part === 'context' ? 'context' : undefined, v.property]
-    .filter((s): s is string => Boolean(s))
-    .join('.')
+  const where = [v.key, v.part === 'context' ? 'context' : undefined, v.property].filter((s): s is string => Boolean(s)).join('.')
   return `${where}: ${v.message}`
 }

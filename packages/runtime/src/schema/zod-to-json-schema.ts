@@ -19,9 +19,7 @@ export class NotZod4Error extends McpBridgeError {
 export type ZodSchema = z.ZodType
 export type ZodObjectSchema = z.ZodObject
 
-const UNREPRESENTABLE = new Set([
-  'date', 'bigint', 'symbol', 'undefined', 'void', 'map', 'set', 'function', 'nan', 'custom', 'promise', 'transform',
-])
+const UNREPRESENTABLE = new Set(['date', 'bigint', 'symbol', 'undefined', 'void', 'map', 'set', 'function', 'nan', 'custom', 'promise', 'transform'])
 
 export interface UnrepresentableNode {
   pointer: string
@@ -56,7 +54,9 @@ export function isZodObject(value: unknown): value is ZodObjectSchema {
  */
 export function toJsonSchema(schema: ZodSchema, io: 'input' | 'output'): JsonSchemaConversion {
   if (!isZod4Schema(schema)) {
-    throw new NotZod4Error('expected a zod 4 schema (import { z } from "zod" with zod 4.6+ installed); zod 3 schemas are not supported — to upgrade an app on zod 3, see "Apps on zod 3" in the docs (Getting started)')
+    throw new NotZod4Error(
+      'expected a zod 4 schema (import { z } from "zod" with zod 4.6+ installed); zod 3 schemas are not supported — to upgrade an app on zod 3, see "Apps on zod 3" in the docs (Getting started)',
+    )
   }
   const unrepresentable: UnrepresentableNode[] = []
   const json = z.toJSONSchema(schema, {

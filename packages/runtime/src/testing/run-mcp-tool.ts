@@ -51,12 +51,7 @@ export interface RunMcpToolOptions {
  * run.timeline // [elicit, elicit_resolved, notify, completed]
  * ```
  */
-export async function runMcpTool<T extends AnyMcpTool>(
-  tool: T,
-  params: unknown,
-  client: MockMcpClient,
-  options: RunMcpToolOptions = {},
-): Promise<RunMcpToolResult<ToolResult<T>>> {
+export async function runMcpTool<T extends AnyMcpTool>(tool: T, params: unknown, client: MockMcpClient, options: RunMcpToolOptions = {}): Promise<RunMcpToolResult<ToolResult<T>>> {
   const host = createBridgeHost({
     tool,
     params,

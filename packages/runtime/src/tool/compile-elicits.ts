@@ -36,12 +36,14 @@ export interface CompileResult {
 export function compileElicits(toolName: string, elicits: Record<string, unknown>): CompileResult {
   const entries: Record<string, CompiledElicit> = {}
   const all: ElicitViolation[] = []
-  const tag = (key: string, part: ElicitViolation['part']) => (v: Violation): ElicitViolation => ({
-    ...v,
-    tool: toolName,
-    key,
-    part,
-  })
+  const tag =
+    (key: string, part: ElicitViolation['part']) =>
+    (v: Violation): ElicitViolation => ({
+      ...v,
+      tool: toolName,
+      key,
+      part,
+    })
 
   for (const [key, definition] of Object.entries(elicits)) {
     const split = splitDefinition(definition)

@@ -7,14 +7,7 @@ import type { Operation } from 'effection'
 import type { z } from 'zod/v4'
 import type { CallerAuth } from './caller-auth.ts'
 import type { SampleOptions, SampleResult, StructuredSampleOptions } from '../sampling/types.ts'
-import type {
-  ElicitContent,
-  ElicitKey,
-  ElicitOptions,
-  ElicitResult,
-  ElicitRetryOptions,
-  ElicitsMap,
-} from './elicits.ts'
+import type { ElicitContent, ElicitKey, ElicitOptions, ElicitResult, ElicitRetryOptions, ElicitsMap } from './elicits.ts'
 
 /** MCP logging levels (RFC 5424 severities), lowest first. */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
@@ -71,10 +64,7 @@ export interface ElicitFunction<E extends ElicitsMap> {
   /** Like `elicit`, but returns the content and throws on decline / cancel. */
   strict<K extends ElicitKey<E>>(key: K, options: ElicitOptions<E[K]>): Operation<ElicitContent<E[K]>>
   /** Ask again on decline, up to `maxAttempts` (see `ElicitRetryOptions`). */
-  withRetry<K extends ElicitKey<E>>(
-    key: K,
-    options: ElicitOptions<E[K]> & ElicitRetryOptions,
-  ): Operation<ElicitResult<ElicitContent<E[K]>>>
+  withRetry<K extends ElicitKey<E>>(key: K, options: ElicitOptions<E[K]> & ElicitRetryOptions): Operation<ElicitResult<ElicitContent<E[K]>>>
 }
 
 /** What a step's body is told about itself. */

@@ -163,7 +163,9 @@ class Builder {
 
   title(text: string): Builder {
     if (typeof text !== 'string' || text.trim() === '' || text.length > 200) {
-      this.fail(`.title() takes a short non-empty string for people, e.g. .title('Book a flight') (got ${typeof text === 'string' ? JSON.stringify(text.slice(0, 40)) : typeof text})`)
+      this.fail(
+        `.title() takes a short non-empty string for people, e.g. .title('Book a flight') (got ${typeof text === 'string' ? JSON.stringify(text.slice(0, 40)) : typeof text})`,
+      )
     }
     return this.with({ title: text })
   }

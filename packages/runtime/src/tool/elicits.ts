@@ -9,10 +9,7 @@ import type { z } from 'zod/v4'
 export type ElicitResponseSchema = z.ZodObject
 
 /** A key with a typed context: the extra props of `ctx.elicit` are checked against `context`. */
-export interface ElicitWithContext<
-  R extends ElicitResponseSchema = ElicitResponseSchema,
-  C extends z.ZodObject = z.ZodObject,
-> {
+export interface ElicitWithContext<R extends ElicitResponseSchema = ElicitResponseSchema, C extends z.ZodObject = z.ZodObject> {
   response: R
   context: C
 }
@@ -33,11 +30,7 @@ export type ElicitsMap = Record<string, ElicitDefinition>
 export type ElicitKey<E extends ElicitsMap> = keyof E & string
 
 /** The response zod schema of a definition. */
-export type ResponseSchemaOf<D> = D extends ElicitWithContext<infer R, z.ZodObject>
-  ? R
-  : D extends ElicitResponseSchema
-    ? D
-    : never
+export type ResponseSchemaOf<D> = D extends ElicitWithContext<infer R, z.ZodObject> ? R : D extends ElicitResponseSchema ? D : never
 
 /** What the tool receives for an accepted answer (zod output). */
 export type ElicitContent<D> = z.output<ResponseSchemaOf<D>>
@@ -46,16 +39,12 @@ export type ElicitContent<D> = z.output<ResponseSchemaOf<D>>
 export type ElicitContentInput<D> = z.input<ResponseSchemaOf<D>>
 
 /** Context data where the key declares a schema; otherwise any JSON-serialisable props. */
-export type ElicitContextOf<D> = D extends ElicitWithContext<ElicitResponseSchema, infer C>
-  ? z.output<C>
-  : UntypedContext
+export type ElicitContextOf<D> = D extends ElicitWithContext<ElicitResponseSchema, infer C> ? z.output<C> : UntypedContext
 
 /**
  * The context props `ctx.elicit(key, {...})` takes for a key: its context schema's input, or any values without one.
  */
-export type ElicitContextInputOf<D> = D extends ElicitWithContext<ElicitResponseSchema, infer C>
-  ? z.input<C>
-  : UntypedContext
+export type ElicitContextInputOf<D> = D extends ElicitWithContext<ElicitResponseSchema, infer C> ? z.input<C> : UntypedContext
 
 /**
  * The context of a key declared without a context schema: any named values.

@@ -47,8 +47,7 @@ export interface HandoffPhases<P extends z.ZodObject, E extends ElicitsMap, H, C
 /**
  * The body of a tool defined with `.handoff({...})`.
  */
-export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R>
-  extends HandoffPhases<P, E, unknown, unknown, R> {
+export interface HandoffBody<P extends z.ZodObject, E extends ElicitsMap, R> extends HandoffPhases<P, E, unknown, unknown, R> {
   readonly kind: 'handoff'
 }
 
@@ -65,12 +64,7 @@ export interface McpToolJsonSchemas {
 /**
  * A finished tool, as `createMcpTool(...)...execute()` makes it: data a host runs (`createChatHandler`, `createMcpServer`) and a build inspects (name, compiled keys, JSON Schemas, warnings).
  */
-export interface McpTool<
-  N extends string = string,
-  P extends z.ZodObject = z.ZodObject,
-  E extends ElicitsMap = ElicitsMap,
-  R = unknown,
-> {
+export interface McpTool<N extends string = string, P extends z.ZodObject = z.ZodObject, E extends ElicitsMap = ElicitsMap, R = unknown> {
   readonly kind: 'mcp-tool'
   readonly name: N
   /** For people (tool cards, MCP clients' lists); `undefined`: show the name. */

@@ -71,7 +71,8 @@ export function plainFormProblem(forms: unknown, compiled: Readonly<Record<strin
     if (!isPlainObject(spec.choices)) return `.plainForm({ ${key}: { choices } }) takes an object of fields, e.g. { time: (context) => [...] }`
     for (const [field, choose] of Object.entries(spec.choices)) {
       const property = entry.wire.properties[field]
-      if (!property) return `.plainForm({ ${key}: { choices } }) names "${field}", which the response of "${key}" does not have (fields: ${Object.keys(entry.wire.properties).join(', ')})`
+      if (!property)
+        return `.plainForm({ ${key}: { choices } }) names "${field}", which the response of "${key}" does not have (fields: ${Object.keys(entry.wire.properties).join(', ')})`
       if (property.type !== 'string' || 'enum' in property || 'oneOf' in property) {
         return `.plainForm({ ${key}: { choices: { ${field} } } }): only a free string field takes choices ("${field}" is ${'enum' in property || 'oneOf' in property ? 'an enum already' : `a ${String(property.type)}`})`
       }

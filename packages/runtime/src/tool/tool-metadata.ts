@@ -38,8 +38,14 @@ export const annotationsSchema = z.strictObject({
 const iconSchema = z.strictObject({
   src: z
     .string()
-    .refine((s) => /^https:\/\/[^\s]+$/.test(s) || /^data:image\/[\w.+-]+[;,]/.test(s), 'an https:// URL or a data:image/… URL (clients fetch it; plain http and other schemes are refused)'),
-  mimeType: z.string().regex(/^image\/[\w.+-]+$/, 'an image MIME type, e.g. image/png').optional(),
+    .refine(
+      (s) => /^https:\/\/[^\s]+$/.test(s) || /^data:image\/[\w.+-]+[;,]/.test(s),
+      'an https:// URL or a data:image/… URL (clients fetch it; plain http and other schemes are refused)',
+    ),
+  mimeType: z
+    .string()
+    .regex(/^image\/[\w.+-]+$/, 'an image MIME type, e.g. image/png')
+    .optional(),
   sizes: z.array(z.string().regex(/^(\d+x\d+|any)$/, 'WxH (e.g. 48x48) or any')).optional(),
   theme: z.enum(['light', 'dark']).optional(),
 })

@@ -44,7 +44,9 @@ export class ToolContentError extends McpBridgeError {
 export function withContent<S = undefined>(content: readonly RichContent[], structured?: S): ToolContent<S> {
   const checked = z.array(richContentSchema).min(1, 'give at least one block').safeParse(content)
   if (!checked.success) {
-    throw new ToolContentError(`withContent(): ${formatIssues(summarizeIssues(checked.error.issues))}. Each block is { type: 'text', text } | { type: 'image' | 'audio', data (base64), mimeType } | { type: 'resource', resource: { uri, text | blob } } | { type: 'resource_link', uri, name }.`)
+    throw new ToolContentError(
+      `withContent(): ${formatIssues(summarizeIssues(checked.error.issues))}. Each block is { type: 'text', text } | { type: 'image' | 'audio', data (base64), mimeType } | { type: 'resource', resource: { uri, text | blob } } | { type: 'resource_link', uri, name }.`,
+    )
   }
   return { kind: 'mcp-tool-content', content: checked.data, ...(structured !== undefined && { structured }) }
 }

@@ -174,7 +174,11 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     const w = writer()
     const turn = await bridge.prepare({ messages: messagesWith(answered(asked, { room: 'suite' })), writer: w })
     const refused = finalOf(w.chunks)
-    expect(refused).toMatchObject({ status: 'input-required', question: { id: asked.status === 'input-required' ? asked.question.id : '' }, refused: { code: 'INVALID_CONTENT', issues: [expect.objectContaining({ path: 'room' })] } })
+    expect(refused).toMatchObject({
+      status: 'input-required',
+      question: { id: asked.status === 'input-required' ? asked.question.id : '' },
+      refused: { code: 'INVALID_CONTENT', issues: [expect.objectContaining({ path: 'room' })] },
+    })
     expect(turn.callModel).toBe(false)
     const again = writer()
     await bridge.prepare({ messages: messagesWith(answered(refused, { room: 'double' })), writer: again })
@@ -206,7 +210,11 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     await bridge.prepare({ messages: withPart(answered(asked, { ok: true })), writer: bob, request: as('bob') })
     expect(finalOf(bob.chunks)).toMatchObject({ status: 'input-required', refused: { code: 'FORBIDDEN' } })
     const bobCancels = writer()
-    await bridge.prepare({ messages: withPart({ ...(asked as Extract<McpBridgeToolOutput, { status: 'input-required' }>), status: 'cancel-requested' } as McpBridgeToolOutput), writer: bobCancels, request: as('bob') })
+    await bridge.prepare({
+      messages: withPart({ ...(asked as Extract<McpBridgeToolOutput, { status: 'input-required' }>), status: 'cancel-requested' } as McpBridgeToolOutput),
+      writer: bobCancels,
+      request: as('bob'),
+    })
     expect(finalOf(bobCancels.chunks)).toMatchObject({ status: 'done', result: expect.stringContaining('belongs to another signed-in user') })
     expect(seen).toEqual([])
     const ada = writer()
@@ -251,7 +259,9 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
 
   it('leaves parts of other tools and outputs that are not its own alone', async () => {
     const bridge = bridgeOf()
-    const messages: UiMessageLike[] = [{ id: 'a', role: 'assistant', parts: [{ type: 'tool-weather', toolCallId: 'w', state: 'output-available', output: { status: 'answered' } }] }]
+    const messages: UiMessageLike[] = [
+      { id: 'a', role: 'assistant', parts: [{ type: 'tool-weather', toolCallId: 'w', state: 'output-available', output: { status: 'answered' } }] },
+    ]
     const w = writer()
     const turn = await bridge.prepare({ messages, writer: w })
     expect(w.chunks).toEqual([])
@@ -280,7 +290,12 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
       doStream: async () => ({
         stream: new ReadableStream<LanguageModelV3StreamPart>({
           start(c) {
-            for (const p of [{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Bring a coat.' }, { type: 'text-end', id: 't' }] as const) c.enqueue(p)
+            for (const p of [
+              { type: 'text-start', id: 't' },
+              { type: 'text-delta', id: 't', delta: 'Bring a coat.' },
+              { type: 'text-end', id: 't' },
+            ] as const)
+              c.enqueue(p)
             c.close()
           },
         }),
@@ -302,7 +317,7 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
 })
 
 describe('createAiSdkBridge: clients', () => {
-  it('bounds the calls of one client (`client`), and without one no person uses up the others\' share', async () => {
+  it("bounds the calls of one client (`client`), and without one no person uses up the others' share", async () => {
     const bridge = bridgeOf({ limits: { maxCallsPerClient: 2 } })
     const ask = async (client?: string) => {
       let last: McpBridgeToolOutput | undefined

@@ -49,7 +49,29 @@ describe('runtime folders', () => {
 
   it('has the folders of the architecture', () => {
     expect([...graph.keys()].sort()).toEqual(
-      ['ai-sdk', 'bridge', 'calls', 'calls/stores', 'chat', 'client', 'errors', 'http', 'mcp', 'plugin', 'model-context', 'prompt', 'protocol', 'resource', 'react', 'sampling', 'schema', 'telemetry', 'testing', 'time', 'tool'].sort(),
+      [
+        'ai-sdk',
+        'bridge',
+        'calls',
+        'calls/stores',
+        'chat',
+        'client',
+        'errors',
+        'http',
+        'mcp',
+        'plugin',
+        'model-context',
+        'prompt',
+        'protocol',
+        'resource',
+        'react',
+        'sampling',
+        'schema',
+        'telemetry',
+        'testing',
+        'time',
+        'tool',
+      ].sort(),
     )
   })
 

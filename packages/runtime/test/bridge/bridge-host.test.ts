@@ -2,7 +2,22 @@ import { getEventListeners } from 'node:events'
 import { spawn, suspend, withResolvers, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { ConcurrentElicitationError, createMcpTool, ElicitationCancelledError, ElicitationDeclinedError, ElicitInBranchError, type ElicitRequest, JournalDivergenceError, type SamplingProvider, type SamplingRequest, type SamplingResponse, SamplingSchemaError, SCHEMA_TOOL_NAME, ToolParamsError, UnsupportedElicitationModeError } from '../../src/index.ts'
+import {
+  ConcurrentElicitationError,
+  createMcpTool,
+  ElicitationCancelledError,
+  ElicitationDeclinedError,
+  ElicitInBranchError,
+  type ElicitRequest,
+  JournalDivergenceError,
+  type SamplingProvider,
+  type SamplingRequest,
+  type SamplingResponse,
+  SamplingSchemaError,
+  SCHEMA_TOOL_NAME,
+  ToolParamsError,
+  UnsupportedElicitationModeError,
+} from '../../src/index.ts'
 import { type BridgeHost, type BridgeOutcome, createBridgeHost } from '../../src/server.ts'
 import { createMockMcpClient } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
@@ -301,9 +316,7 @@ describe('createBridgeHost: sample', () => {
 
   it('structured sampling: __schema__ tool with required choice, parsed output, 3-message exchange with an ok ack', async () => {
     const move = z.object({ cell: z.int().min(0).max(8) })
-    const model = scriptedModel([
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: SCHEMA_TOOL_NAME, input: { cell: 4 } }] },
-    ])
+    const model = scriptedModel([{ role: 'assistant', content: [{ type: 'tool_use', id: 'tu_1', name: SCHEMA_TOOL_NAME, input: { cell: 4 } }] }])
     const history = [
       { role: 'user' as const, content: [{ type: 'text' as const, text: 'earlier' }] },
       { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'reply' }] },
@@ -318,9 +331,7 @@ describe('createBridgeHost: sample', () => {
     const request = model.requests[0]!
     expect(request.messages).toEqual(history)
     expect(request.toolChoice).toEqual({ mode: 'required' })
-    expect(request.tools).toMatchObject([
-      { name: '__schema__', inputSchema: { type: 'object', properties: { cell: { type: 'integer', minimum: 0, maximum: 8 } } } },
-    ])
+    expect(request.tools).toMatchObject([{ name: '__schema__', inputSchema: { type: 'object', properties: { cell: { type: 'integer', minimum: 0, maximum: 8 } } } }])
     const result = (outcome as { result: { parsed: unknown; exchange: { messages: unknown[]; parsed: unknown } } }).result
     expect(result.parsed).toEqual({ cell: 4 })
     expect(result.exchange.parsed).toEqual({ cell: 4 })
@@ -504,7 +515,13 @@ describe('createBridgeHost: journal replay', () => {
     const journal = structuredClone(first.journal)
     await first.abort('server restart')
 
-    const resumed = createBridgeHost({ tool: bookFlight, params: { from: 'A', destination: 'B' }, callId: 'c', replay: journal, sampling: createMockMcpClient({ sampleResponses: ['tip'] }) })
+    const resumed = createBridgeHost({
+      tool: bookFlight,
+      params: { from: 'A', destination: 'B' },
+      callId: 'c',
+      replay: journal,
+      sampling: createMockMcpClient({ sampleResponses: ['tip'] }),
+    })
     const seat = await nextElicit(resumed)
     expect(seat).toMatchObject({ id: 'c#2', key: 'pickSeat' })
     expect(resumed.events.filter((e) => e.type === 'elicit')).toHaveLength(1)

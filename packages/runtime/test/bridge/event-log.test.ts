@@ -41,7 +41,15 @@ describe('EventLog', () => {
     const log = new EventLog<string>()
     const [scope, destroy] = createScope()
     const reader = log.reader()
-    const first = await scope.run(() => race([reader.next(), (function* () { yield* sleep(5); return 'timeout' as const })()]))
+    const first = await scope.run(() =>
+      race([
+        reader.next(),
+        (function* () {
+          yield* sleep(5)
+          return 'timeout' as const
+        })(),
+      ]),
+    )
     expect(first).toBe('timeout')
     const other = scope.run(function* () {
       const r = log.reader()

@@ -128,18 +128,21 @@ describe('ctx.step', () => {
   })
 
   it('a tool that ends before its journal is used up diverged too', async () => {
-    const tool = createMcpTool('short').elicits({}).execute(function* () {
-      return 'done'
-    })
+    const tool = createMcpTool('short')
+      .elicits({})
+      .execute(function* () {
+        return 'done'
+      })
     const outcome = await createBridgeHost({ tool, params: {}, callId: 's', replay: [{ kind: 'step', name: 'x', seq: 1 }] }).outcome
     expect(errorOf(outcome).message).toContain('its journal has step "x" (#1) where the tool now reaches the end of the tool')
   })
 
   it('refuses values JSON cannot carry, nested steps, steps in branches and questions inside steps', async () => {
     const cases: Record<string, (ctx: Parameters<Parameters<ReturnType<ReturnType<typeof createMcpTool>['elicits']>['execute']>[0]>[1]) => Operation<unknown>> = {
-      'must return plain JSON': (ctx) => ctx.step('now', function* () {
-        return new Map()
-      }),
+      'must return plain JSON': (ctx) =>
+        ctx.step('now', function* () {
+          return new Map()
+        }),
       'steps do not nest': (ctx) =>
         ctx.step('outer', function* () {
           return yield* ctx.step('inner', function* () {
@@ -216,10 +219,11 @@ describe('ctx.patched', () => {
     createMcpTool('charge_and_confirm')
       .elicits({ confirm: z.object({ ok: z.boolean() }) })
       .execute(function* (_p, ctx) {
-        if (v2 && (yield* ctx.patched('check-seat'))) yield* ctx.step('check seat', function* () {
-          effects.push('check')
-          return 'free'
-        })
+        if (v2 && (yield* ctx.patched('check-seat')))
+          yield* ctx.step('check seat', function* () {
+            effects.push('check')
+            return 'free'
+          })
         yield* ctx.step('charge card', function* () {
           effects.push('charge')
           return 'ch_1'
@@ -255,8 +259,22 @@ describe('ctx.patched', () => {
   })
 
   it('needs a name, and is refused inside a step or a branch', async () => {
-    const misuse = (body: (ctx: { patched(n: string): Operation<boolean>; step: (n: string, b: () => Operation<unknown>) => Operation<unknown>; branch: (b: () => Operation<unknown>) => Operation<unknown> }) => Operation<unknown>) =>
-      createBridgeHost({ tool: createMcpTool('misuse').elicits({}).execute(function* (_p, ctx) { return yield* body(ctx as never) }), params: {}, callId: 'm' }).outcome
+    const misuse = (
+      body: (ctx: {
+        patched(n: string): Operation<boolean>
+        step: (n: string, b: () => Operation<unknown>) => Operation<unknown>
+        branch: (b: () => Operation<unknown>) => Operation<unknown>
+      }) => Operation<unknown>,
+    ) =>
+      createBridgeHost({
+        tool: createMcpTool('misuse')
+          .elicits({})
+          .execute(function* (_p, ctx) {
+            return yield* body(ctx as never)
+          }),
+        params: {},
+        callId: 'm',
+      }).outcome
     expect(errorOf(await misuse((ctx) => ctx.patched('')))).toBeInstanceOf(ToolContextUsageError)
     expect(errorOf(await misuse((ctx) => ctx.step('s', () => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside step "s"/)
     expect(errorOf(await misuse((ctx) => ctx.branch(() => ctx.patched('p')))).message).toMatch(/ctx\.patched\("p"\) inside ctx\.branch/)
@@ -270,7 +288,10 @@ describe('a call stopped after a step', () => {
     await nextElicit(host)
     const outcome = await host.abort('cancelled by the user')
     expect(outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', completed: ['charge card'] })
-    expect(toolResultOf(outcome)).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card".' }] })
+    expect(toolResultOf(outcome)).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card".' }],
+    })
     // Nothing done yet: nothing said.
     expect(toolResultOf({ status: 'aborted', reason: 'x' })).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: x' }] })
   })

@@ -313,7 +313,9 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     await pass(1_200)
     expect(await store.getConversationHead('log2')).toBeUndefined()
     const later = now()
-    expect(await store.appendConversation({ id: 'log2', secretHash: 'new', meta: {}, entries: [{ fresh: true }], updatedAt: later, expiresAt: later + 60_000, ifRevision: 0 })).toMatchObject({ revision: 1, logLength: 1 })
+    expect(
+      await store.appendConversation({ id: 'log2', secretHash: 'new', meta: {}, entries: [{ fresh: true }], updatedAt: later, expiresAt: later + 60_000, ifRevision: 0 }),
+    ).toMatchObject({ revision: 1, logLength: 1 })
     expect(await store.getConversation('log2')).toMatchObject({ secretHash: 'new', log: [{ fresh: true }] })
   })
 })
@@ -347,7 +349,9 @@ describe('store options and failures', () => {
       const store = await createRedisStore({ url: volatile.url, onWarning: (m) => warnings.push(m) })
       await store.get('x')
       await vi.waitFor(() => expect(warnings).toHaveLength(1), { timeout: 10_000 })
-      expect(warnings[0]).toMatch(/^createRedisStore: this Redis keeps no append-only file \(appendonly no\), so a restart of Redis loses every waiting call\. Turn it on: start redis-server with --appendonly yes/)
+      expect(warnings[0]).toMatch(
+        /^createRedisStore: this Redis keeps no append-only file \(appendonly no\), so a restart of Redis loses every waiting call\. Turn it on: start redis-server with --appendonly yes/,
+      )
       await store.close()
     } finally {
       await volatile.stop()
@@ -386,7 +390,9 @@ describe('store options and failures', () => {
       await new Promise((resolve) => setTimeout(resolve, 800))
       // Another call's write is all it takes for the shared entries of the gone one to go too.
       const later = Date.now()
-      await store.create(record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }))
+      await store.create(
+        record('ret-2', { client: 'ret-other', status: 'completed', outcome: { status: 'completed', result: 1 }, createdAt: later, updatedAt: later, expiresAt: later + 60_000 }),
+      )
       expect(await store.stranded(10, 'chat')).toEqual([])
       expect((await raw.keys('ret:*')).sort()).toEqual(['ret:call:{ret-2}'])
     } finally {

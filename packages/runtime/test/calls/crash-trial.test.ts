@@ -59,7 +59,9 @@ describe('the random-kill trial', () => {
     const tickets = await expectAllBooked(store, all, ledgerPath)
     // The trial did what it says: kills landed while calls ran.
     expect(stranded).toBeGreaterThan(0)
-    console.log(`SQLite trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`)
+    console.log(
+      `SQLite trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`,
+    )
     await store.close()
   }, 600_000)
 
@@ -96,7 +98,9 @@ describe('the random-kill trial', () => {
       }
       const tickets = await expectAllBooked(store, all, ledgerPath)
       expect(stranded).toBeGreaterThan(0)
-      console.log(`Redis trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`)
+      console.log(
+        `Redis trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`,
+      )
       await store.close()
     }, 600_000)
   })

@@ -53,8 +53,7 @@ async function post(url: string, body: ChatRequestBody): Promise<ChatStreamEvent
   for await (const e of readChatEvents(res.body!)) events.push(e)
   return events
 }
-const find = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) =>
-  events.find((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const find = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) => events.find((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
 
 /** The question a response ended on, with what it takes to answer it from any instance. */
 function pendingOf(events: ChatStreamEvent[]) {
@@ -197,7 +196,9 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     // millisecond — and told honestly when to try again.
     expect(find(await post(second.url, abort), 'error')).toMatchObject({
       code: 'BUSY',
-      message: expect.stringMatching(/is held by another server, which is running or answering it — or stopped while it did; its hold lapses within 30 s at the latest\. Try again then\./),
+      message: expect.stringMatching(
+        /is held by another server, which is running or answering it — or stopped while it did; its hold lapses within 30 s at the latest\. Try again then\./,
+      ),
     })
     await clock.advance(lease - 1)
     expect(find(await post(second.url, abort), 'error')).toMatchObject({ code: 'BUSY' })
@@ -206,7 +207,9 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     // The lease lapses; the next scan (every half lease) takes the call over, by itself.
     await clock.advance(lease / 2)
     await until(() => second.handler.calls.size === 1)
-    expect(second.logged.map((e) => e.message)).toContainEqual(expect.stringMatching(new RegExp(`recovered tool call ${started.callId} \\(long_job\\): its server \\(.+\\) stopped while running it`)))
+    expect(second.logged.map((e) => e.message)).toContainEqual(
+      expect.stringMatching(new RegExp(`recovered tool call ${started.callId} \\(long_job\\): its server \\(.+\\) stopped while running it`)),
+    )
     // Replayed, not re-run: its recorded step ran once, on the first instance.
     expect(jobSteps).toBe(1)
     // It runs on the second instance now: a cancel there stops it at once.
@@ -236,7 +239,10 @@ describe.each(['a redis-server', 'a 3-node Redis Cluster'])('two instances shari
   async function pair() {
     const url = where === 'a redis-server' ? redis.url : cluster.urls
     const [storeA, storeB] = await Promise.all([createRedisStore({ url }), createRedisStore({ url })])
-    cleanups.push(() => storeA.close(), () => storeB.close())
+    cleanups.push(
+      () => storeA.close(),
+      () => storeB.close(),
+    )
     const ledgerPath = join(dir, `ledger-${Math.random().toString(36).slice(2)}.db`)
     const [a, b] = await Promise.all([instance(storeA, ticketDesk(ledgerPath)), instance(storeB, ticketDesk(ledgerPath))])
     const ledger = openLedger(ledgerPath)
@@ -262,7 +268,11 @@ describe.each(['a redis-server', 'a 3-node Redis Cluster'])('two instances shari
     const asked = pendingOf(await post(a.url, { messages: [user('a ticket to OSL')] }))
     const call = asked.answer(true).elicitResponses![0]!
     const cancelled = await post(b.url, { messages: asked.messages, abort: { callId: call.callId, token: call.token } })
-    expect(find(cancelled, 'tool_result')).toMatchObject({ toolName: 'book_ticket', isError: true, result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare".' })
+    expect(find(cancelled, 'tool_result')).toMatchObject({
+      toolName: 'book_ticket',
+      isError: true,
+      result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare".',
+    })
     const late = await post(a.url, asked.answer(true))
     expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: cancelled by the user/)
     expect(a.handler.calls.size).toBe(0)
@@ -297,13 +307,15 @@ describe('a tool whose code changed between suspend and resume', () => {
     const result = find(events, 'tool_result')
     expect(result).toMatchObject({ toolName: 'book_ticket', isError: true })
     expect(result!.result).toBe("This request was started before the app was updated and can't continue. Please start it again.")
-    expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringMatching(/cannot resume: its journal has step "reserve fare" \(#1\) where the tool now reaches step "hold seat" \(#1\)/))
+    expect(logged.mock.calls.map((c) => String(c[0]))).toContainEqual(
+      expect.stringMatching(/cannot resume: its journal has step "reserve fare" \(#1\) where the tool now reaches step "hold seat" \(#1\)/),
+    )
     const ledger = openLedger(ledgerPath)
     cleanups.push(() => ledger.close())
     expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve'])
     // The call is over for good: a second try is refused as finished.
     const second = await post(after.url, asked.answer(true))
-    expect(find(second, "call_not_found")?.message).toMatch(/already finished: it failed/)
+    expect(find(second, 'call_not_found')?.message).toMatch(/already finished: it failed/)
   }, 60_000)
 
   it('a change behind ctx.patched keeps calls in flight running the old way, and new calls take the new one', async () => {

@@ -29,7 +29,13 @@ describe('a full server', () => {
   it("ends the longest-waiting call of the client holding the most to make room for another client's, and refuses that client itself", async () => {
     const handler = createChatHandler({ tools: [ask], model, limits: { maxActiveCalls: 4, maxCallsPerClient: 10 }, clientKey: (r) => r.headers.get('x-client') ?? '?' })
     const turn = async (client: string, who: string) => {
-      const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify({ messages: [user(`ask ${who}`)] }) }))
+      const response = await handler(
+        new Request('http://127.0.0.1/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client': client },
+          body: JSON.stringify({ messages: [user(`ask ${who}`)] }),
+        }),
+      )
       const events: ChatStreamEvent[] = []
       for await (const e of readChatEvents(response.body!)) events.push(e)
       return events
@@ -43,11 +49,17 @@ describe('a full server', () => {
     expect((await turn('bob', 'b1')).some((e) => e.type === 'elicit_request')).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(cleanedUp).toEqual(['m1'])
-    const ended = handler.calls.list().map((c) => c.client).sort()
+    const ended = handler.calls
+      .list()
+      .map((c) => c.client)
+      .sort()
     expect(ended).toEqual(['alice', 'bob', 'mallory', 'mallory'])
     // Mallory asks again: she holds the most, so she is refused, and nobody's call ends.
     const refused = await turn('mallory', 'm4')
-    expect(refused.find((e) => e.type === 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/already holds 4 tool calls waiting for input \(limits\.maxActiveCalls\)/) })
+    expect(refused.find((e) => e.type === 'tool_result')).toMatchObject({
+      isError: true,
+      result: expect.stringMatching(/already holds 4 tool calls waiting for input \(limits\.maxActiveCalls\)/),
+    })
     expect(cleanedUp).toEqual(['m1'])
     // Alice holds one, Mallory two: Alice may not evict (2 is not more than 1 + 1).
     expect((await turn('alice', 'a2')).find((e) => e.type === 'tool_result')).toMatchObject({ isError: true })
@@ -62,7 +74,13 @@ describe('a full server', () => {
   it('past half full each new client may take less of what is left: twelve clients flooding one by one take shrinking shares, and an ordinary client still gets in', async () => {
     const handler = createChatHandler({ tools: [ask], model, limits: { maxActiveCalls: 40, maxCallsPerClient: 8 }, clientKey: (r) => r.headers.get('x-client') ?? '?' })
     const asks = async (client: string, who: string) => {
-      const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify({ messages: [user(`ask ${who}`)] }) }))
+      const response = await handler(
+        new Request('http://127.0.0.1/api/chat', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client': client },
+          body: JSON.stringify({ messages: [user(`ask ${who}`)] }),
+        }),
+      )
       for await (const e of readChatEvents(response.body!)) if (e.type === 'elicit_request') return true
       return false
     }

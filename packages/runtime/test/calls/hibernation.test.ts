@@ -38,13 +38,14 @@ const model = createScriptedModel({
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
 
 async function post(handler: ChatHandler, body: ChatRequestBody, client = 'c'): Promise<ChatStreamEvent[]> {
-  const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify(body) }))
+  const response = await handler(
+    new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify(body) }),
+  )
   const events: ChatStreamEvent[] = []
   for await (const e of readChatEvents(response.body!)) events.push(e)
   return events
 }
-const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) =>
-  events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) => events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
 
 /** Start a booking for `who`; returns the answer that accepts it. */
 async function ask(handler: ChatHandler, who: string, client = 'c') {
@@ -74,7 +75,12 @@ describe('parked calls past warmCalls', () => {
     for (const a of asked) expect(a.question).toBeDefined()
     // Two generators stay; the three longest-waiting were let go of, their finally ran.
     expect(handler.calls.size).toBe(2)
-    expect(handler.calls.list().map((c) => c.callId).sort()).toEqual([asked[3]!.call.callId, asked[4]!.call.callId].sort())
+    expect(
+      handler.calls
+        .list()
+        .map((c) => c.callId)
+        .sort(),
+    ).toEqual([asked[3]!.call.callId, asked[4]!.call.callId].sort())
     expect(log.filter((l) => l.startsWith('finally'))).toEqual(['finally ann', 'finally ben', 'finally cat'])
     // Answering a let-go call replays it: the reserve step is not run again.
     const done = await post(handler, asked[0]!.answer())
@@ -104,7 +110,9 @@ describe('parked calls past warmCalls', () => {
     const refused = await post(handler, { messages: [user('book kim')] })
     expect(find(refused, 'tool_result')).toMatchObject({
       isError: true,
-      result: expect.stringMatching(/You hold 3 tool calls on this server; while it is 100 % full each client may hold 1 \(limits\.maxCallsPerClient is 3 while it is at most half full\)\. Answer or cancel some first\./),
+      result: expect.stringMatching(
+        /You hold 3 tool calls on this server; while it is 100 % full each client may hold 1 \(limits\.maxCallsPerClient is 3 while it is at most half full\)\. Answer or cancel some first\./,
+      ),
     })
     // Every waiting call is answered, warm or not, and each answer frees its place.
     for (const a of asked) expect(find(await post(handler, a.answer()), 'tool_result')).toMatchObject({ result: { booked: true } })
@@ -138,7 +146,10 @@ describe('an instance full of waiting calls', () => {
     log.length = 0
     const first = await ask(a!, 'nia', 'mo')
     await ask(b!, 'oli', 'mo')
-    expect(find(await post(a!, { messages: [user('book pat')] }, 'mo'), 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/You already hold 2 tool calls/) })
+    expect(find(await post(a!, { messages: [user('book pat')] }, 'mo'), 'tool_result')).toMatchObject({
+      isError: true,
+      result: expect.stringMatching(/You already hold 2 tool calls/),
+    })
     expect(find(await post(b!, { messages: [user('book pat')] }, 'someone-else'), 'elicit_request')).toBeDefined()
     // Answered on the other instance, the call frees its client's place on both.
     expect(find(await post(b!, first.answer()), 'tool_result')).toMatchObject({ result: { booked: true, fare: 'F-nia' } })

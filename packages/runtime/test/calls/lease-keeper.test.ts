@@ -27,8 +27,20 @@ function inScope() {
 
 function record(callId: string, patch: Partial<CallRecord> = {}): CallRecord {
   return {
-    callId, surface: 'chat', tool: 't', params: {}, paramsDigest: 'd', client: 'c', status: 'running', journal: [], owner: 'a',
-    revision: 1, createdAt: T0, updatedAt: T0, expiresAt: T0 + 3_600_000, ...patch,
+    callId,
+    surface: 'chat',
+    tool: 't',
+    params: {},
+    paramsDigest: 'd',
+    client: 'c',
+    status: 'running',
+    journal: [],
+    owner: 'a',
+    revision: 1,
+    createdAt: T0,
+    updatedAt: T0,
+    expiresAt: T0 + 3_600_000,
+    ...patch,
   }
 }
 
@@ -83,7 +95,14 @@ describe('scanStranded', () => {
     const log = { info: vi.fn(), warn: vi.fn(), error: vi.fn(), debug: vi.fn() }
     void inScope().run(() =>
       scanStranded({
-        store, surface: 'chat', clock, leaseMs: LEASE, concurrency: options.concurrency ?? 8, busy: options.busy ?? (() => 0), held: options.held ?? (() => false), log,
+        store,
+        surface: 'chat',
+        clock,
+        leaseMs: LEASE,
+        concurrency: options.concurrency ?? 8,
+        busy: options.busy ?? (() => 0),
+        held: options.held ?? (() => false),
+        log,
         recover: async (id) => {
           recovered.push(id)
           if (id === 'boom') throw new Error('the replay could not start')
@@ -124,7 +143,10 @@ describe('scanStranded', () => {
     const store = createMemoryStore({ clock })
     await store.create(record('boom'))
     const { recovered, log } = await scanning(clock, store)
-    expect(log.error).toHaveBeenCalledWith(expect.objectContaining({ callId: 'boom' }), expect.stringContaining('stranded tool call boom could not be recovered here: the replay could not start'))
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ callId: 'boom' }),
+      expect.stringContaining('stranded tool call boom could not be recovered here: the replay could not start'),
+    )
     await store.create(record('later'))
     await clock.advance(LEASE / 2)
     expect(recovered).toContain('later')

@@ -89,8 +89,7 @@ async function snapshot(handler: ChatHandler): Promise<ConversationSnapshot> {
   return (await response.json()) as ConversationSnapshot
 }
 
-const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) =>
-  events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) => events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
 
 /** Book on `a` up to the ticket step, which hangs there: the server is "killed" mid-step. */
 async function bookUntilTheTicketStep(a: Awaited<ReturnType<typeof instance>>, ledgerPath: string) {
@@ -141,7 +140,7 @@ describe('a call running when its server stopped', () => {
     const restored = await snapshot(b.handler)
     expect(restored.events.findLast((e) => e.type === 'tool_result')).toMatchObject({ callId, result: { booked: true, ticket: 'TK-OSL' } })
     const results = restored.messages.flatMap((m) => m.content).filter((c) => c.type === 'tool_result')
-    expect(results).toEqual([expect.objectContaining({ toolUseId: callId, structuredContent: { booked: true, ticket: "TK-OSL" } })])
+    expect(results).toEqual([expect.objectContaining({ toolUseId: callId, structuredContent: { booked: true, ticket: 'TK-OSL' } })])
     // The reply after it is the model's next turn: the client asks for it (no new user message).
     const next = await post(b.handler, { messages: restored.messages, conversation: key })
     const reply = next.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('')
@@ -170,11 +169,25 @@ describe('a call running when its server stopped', () => {
     const done = await post(b.handler, {
       messages: restored.messages,
       conversation: key,
-      elicitResponses: [{ callId, elicitId: question!.type === 'elicit_request' ? question!.request.id : '', token: (token as { token: string }).token, result: { action: 'accept', content: { stars: 5 } } }],
+      elicitResponses: [
+        {
+          callId,
+          elicitId: question!.type === 'elicit_request' ? question!.request.id : '',
+          token: (token as { token: string }).token,
+          result: { action: 'accept', content: { stars: 5 } },
+        },
+      ],
     })
     expect(find(done, 'tool_result')).toMatchObject({ callId, result: { booked: true, ticket: 'TK-OSL', stars: 5 } })
     expect(ledger.rows().filter((r) => r.kind === 'ticket')).toHaveLength(2) // the cut-off step, once more, same key
-    expect(new Set(ledger.rows().filter((r) => r.kind === 'ticket').map((r) => r.key)).size).toBe(1)
+    expect(
+      new Set(
+        ledger
+          .rows()
+          .filter((r) => r.kind === 'ticket')
+          .map((r) => r.key),
+      ).size,
+    ).toBe(1)
   }, 60_000)
 
   it('is not taken over while its server lives: a slow step keeps its lock through many leases', async () => {
@@ -227,7 +240,6 @@ describe('a call running when its server stopped', () => {
   }, 60_000)
 })
 
-
 type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, { method: string; params: { message?: string } }>; requestState: string }
 
 async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
@@ -247,8 +259,7 @@ async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof
     await server.close()
   }
   cleanups.push(die)
-  const call = (params: Record<string, unknown>) =>
-    client.callTool({ name: 'book_ticket', arguments: { route: 'OSL' }, ...params }, { allowInputRequired: true }) as Promise<Round>
+  const call = (params: Record<string, unknown>) => client.callTool({ name: 'book_ticket', arguments: { route: 'OSL' }, ...params }, { allowInputRequired: true }) as Promise<Round>
   return { server, store, call, die }
 }
 
@@ -348,8 +359,16 @@ describe('calls of a chat handler and an MCP server sharing one store', () => {
     expect(await b.store.get(s.mcpCallId)).toMatchObject({ surface: 'mcp', status: 'waiting' })
     // Nor can the chat side answer or cancel it — not even its own dev tooling, which skips tokens.
     const foreign = /belongs to this server's MCP endpoint, not its chat; answer or cancel it there/
-    expect(await b.handler.calls.resume(s.mcpCallId, { trusted: true, replay: () => undefined })).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringMatching(foreign) })
-    expect(await b.handler.calls.abort(s.mcpCallId, undefined, 'cancelled', { trusted: true })).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringMatching(foreign) })
+    expect(await b.handler.calls.resume(s.mcpCallId, { trusted: true, replay: () => undefined })).toMatchObject({
+      ok: false,
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(foreign),
+    })
+    expect(await b.handler.calls.abort(s.mcpCallId, undefined, 'cancelled', { trusted: true })).toMatchObject({
+      ok: false,
+      code: 'NOT_FOUND',
+      message: expect.stringMatching(foreign),
+    })
     expect(await b.store.get(s.mcpCallId)).toMatchObject({ surface: 'mcp', status: 'waiting' })
     expect(await b.store.get(s.chatCallId)).toMatchObject({ surface: 'chat', status: 'waiting' })
   }, 90_000)

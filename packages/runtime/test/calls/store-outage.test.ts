@@ -54,12 +54,19 @@ describe('a question the store did not take', () => {
     servers.push(server)
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
     const user: McpMessage = { role: 'user', content: [{ type: 'text', text: 'pick my seat' }] }
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user] }) })
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [user] }),
+    })
     const events: ChatStreamEvent[] = []
     for await (const e of readChatEvents(res.body!)) events.push(e)
 
     expect(events.filter((e) => e.type === 'elicit_request')).toEqual([])
-    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'STORE_UNAVAILABLE', message: 'ask_seat could not go on: its question could not be saved. The server could not reach its storage just now. Try again in a moment.' })
+    expect(events.find((e) => e.type === 'error')).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      message: 'ask_seat could not go on: its question could not be saved. The server could not reach its storage just now. Try again in a moment.',
+    })
     expect(JSON.stringify(events)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1:6390/) // the store's address stays in the log
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({ toolName: 'ask_seat', isError: true })
     expect(finished).toEqual(['finally'])

@@ -34,7 +34,10 @@ const bigContext = createMcpTool('big_context')
 
 const model = createScriptedModel({
   onUserMessage: [
-    { match: /book a flight from (\w+) to (\w+)/i, reply: (_t, m) => ({ text: 'Searching flights. ', toolCalls: [{ name: 'book_flight', input: { from: m![1]!, destination: m![2]! } }] }) },
+    {
+      match: /book a flight from (\w+) to (\w+)/i,
+      reply: (_t, m) => ({ text: 'Searching flights. ', toolCalls: [{ name: 'book_flight', input: { from: m![1]!, destination: m![2]! } }] }),
+    },
     { match: /hold/, reply: { toolCalls: [{ name: 'hold', input: {} }] } },
     { match: /big/, reply: { toolCalls: [{ name: 'big_context', input: {} }] } },
     { match: /report/, reply: { toolCalls: [{ name: 'long_report', input: {} }] } },
@@ -76,8 +79,7 @@ async function start(options: Partial<Parameters<typeof createChatHandler>[0]> =
 }
 
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
-const ofType = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) =>
-  events.filter((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const ofType = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) => events.filter((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
 const one = <T extends ChatStreamEvent['type']>(events: ChatStreamEvent[], type: T) => {
   const found = ofType(events, type)
   expect(found, `exactly one ${type} in ${JSON.stringify(events.map((e) => e.type))}`).toHaveLength(1)
@@ -134,11 +136,20 @@ describe('createChatHandler over HTTP', () => {
     const types = third.map((e) => e.type)
     expect(types.filter((t) => t !== 'text_delta')).toEqual(['elicit_answered', 'tool_progress', 'tool_progress', 'tool_result', 'conversation_state'])
     // The answer, in one line for the tool card once the seat picker is gone.
-    expect(one(third, 'elicit_answered')).toEqual({ type: 'elicit_answered', callId: pickSeat.callId, elicitId: pickSeat.request.id, key: 'pickSeat', action: 'accept', summary: 'Row: 12 · Seat: C' })
+    expect(one(third, 'elicit_answered')).toEqual({
+      type: 'elicit_answered',
+      callId: pickSeat.callId,
+      elicitId: pickSeat.request.id,
+      key: 'pickSeat',
+      action: 'accept',
+      summary: 'Row: 12 · Seat: C',
+    })
     expect(types.indexOf('text_delta')).toBeGreaterThan(types.indexOf('tool_result'))
     const result = one(third, 'tool_result')
     expect(result.result).toMatchObject({ booked: true, ticketNumber: 'TK-CA-287-12C', seat: '12C', price: 349, tip: 'Arrive two hours early.' })
-    const text = ofType(third, 'text_delta').map((e) => e.text).join('')
+    const text = ofType(third, 'text_delta')
+      .map((e) => e.text)
+      .join('')
     expect(text).toMatch(/^book_flight done: .*TK-CA-287-12C/)
     const conversation = stateOf(third)
     expect(conversation.map((m) => [m.role, m.content.map((b) => b.type).join('+')])).toEqual([
@@ -206,7 +217,11 @@ describe('createChatHandler over HTTP', () => {
     const aborted = await post({ messages: stateOf(first), abort: { callId: req.callId, token: req.token, reason: 'user left' } })
     expect(cleanupLog).toEqual(['hold finally'])
     expect(one(aborted, 'tool_result')).toMatchObject({ callId: req.callId, isError: true })
-    expect(ofType(aborted, 'text_delta').map((e) => e.text).join('')).toMatch(/hold failed: The user cancelled this tool call \(user left\)/)
+    expect(
+      ofType(aborted, 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toMatch(/hold failed: The user cancelled this tool call \(user left\)/)
     expect(handler.calls.size).toBe(0)
   })
 
@@ -233,15 +248,19 @@ describe('createChatHandler over HTTP', () => {
   it('stops the turn when the client disconnects: no tool is started after it and the model is not called again', async () => {
     const gate = withResolvers<void>()
     const started: string[] = []
-    const gated = createMcpTool('gated').elicits({}).execute(function* () {
-      started.push('gated')
-      yield* gate.operation
-      return 'done'
-    })
-    const counted = createMcpTool('counted').elicits({}).execute(function* () {
-      started.push('counted')
-      return 'counted'
-    })
+    const gated = createMcpTool('gated')
+      .elicits({})
+      .execute(function* () {
+        started.push('gated')
+        yield* gate.operation
+        return 'done'
+      })
+    const counted = createMcpTool('counted')
+      .elicits({})
+      .execute(function* () {
+        started.push('counted')
+        return 'counted'
+      })
     let turnSignal: AbortSignal | undefined
     let modelCalls = 0
     const twoTools: ChatModel = {
@@ -281,7 +300,11 @@ describe('createChatHandler over HTTP', () => {
       role: 'user',
       content: [{ type: 'tool_result', toolUseId: pick.callId, isError: true, content: [{ type: 'text', text: `Error: ${message}` }] }],
     })
-    expect(ofType(lost, 'text_delta').map((e) => e.text).join('')).toMatch(/book_flight failed: Error: This tool call is no longer running/)
+    expect(
+      ofType(lost, 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toMatch(/book_flight failed: Error: This tool call is no longer running/)
   })
 
   it('answers bad requests with a clear 4xx and keeps serving', async () => {
@@ -306,7 +329,11 @@ describe('createChatHandler over HTTP', () => {
     expect(await rawStatus(url, 'TRACE')).toBe(405)
     // DELETE deletes a conversation, and (like GET) says what it needs.
     expect(await rawStatus(url, 'DELETE')).toBe(400)
-    expect(ofType(await post({ messages: [user('hi')] }), 'text_delta').map((e) => e.text).join('')).toBe('Hello from the demo model.')
+    expect(
+      ofType(await post({ messages: [user('hi')] }), 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Hello from the demo model.')
   })
 
   it('ends with conversation_state even when the model fails mid-stream, after an error event with a code and a sentence (the upstream text goes to the log)', async () => {
@@ -409,12 +436,18 @@ describe('createChatHandler over HTTP', () => {
 
     // Another client, told apart by a key of the app's own, still gets its call.
     const keyed = await start({ limits: { maxCallsPerClient: 2 }, clientKey: (request) => request.headers.get('x-user') ?? 'anonymous' })
-    const as = (who: string) => fetch(keyed.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': who }, body: JSON.stringify({ messages: [user('hold')] }) }).then((r) => r.text())
+    const as = (who: string) =>
+      fetch(keyed.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': who }, body: JSON.stringify({ messages: [user('hold')] }) }).then((r) => r.text())
     await as('mallory')
     await as('mallory')
     expect(await as('mallory')).toMatch(/You already hold 2 tool calls/)
     expect(await as('alice')).toMatch(/"type":"elicit_request"/)
-    expect(keyed.handler.calls.list().map((c) => c.client).sort()).toEqual(['alice', 'mallory', 'mallory'])
+    expect(
+      keyed.handler.calls
+        .list()
+        .map((c) => c.client)
+        .sort(),
+    ).toEqual(['alice', 'mallory', 'mallory'])
   })
 
   it('keeps two conversations apart', async () => {
@@ -439,9 +472,7 @@ describe('createChatHandler over HTTP', () => {
     const firsts = await Promise.all(Array.from({ length: 200 }, (_, i) => post({ messages: [user(`book a flight from C${i} to D${i}`)] })))
     expect(handler.calls.size).toBe(200)
     const asked = firsts.map((events) => question(events))
-    const seconds = await Promise.all(
-      firsts.map((events, i) => post(answer(asked[i]!, stateOf(events), { action: 'accept', content: { flightId: i % 2 ? 'SH-142' : 'CA-287' } }))),
-    )
+    const seconds = await Promise.all(firsts.map((events, i) => post(answer(asked[i]!, stateOf(events), { action: 'accept', content: { flightId: i % 2 ? 'SH-142' : 'CA-287' } }))))
     const thirds = await Promise.all(
       seconds.map((events, i) => post(answer(question(events, asked[i]), stateOf(events), { action: 'accept', content: { row: (i % 30) + 1, seat: 'B' } }))),
     )

@@ -26,7 +26,11 @@ describe('useChat controller against createChatHandler', () => {
     await chat.sendMessage('Book me a flight')
     ;(await nextEmission(chat, FlightList)).respond({ flightId: 'SH-142' })
     ;(await nextEmission(chat, SeatPicker)).respond({ row: 9, seat: 'A' })
-    await until(chat, () => chat.getState().status === 'ready' && chat.getState().items.at(-1)?.kind === 'assistant' && (chat.getState().items.at(-1) as { text: string }).text.startsWith('Booked'))
+    await until(
+      chat,
+      () =>
+        chat.getState().status === 'ready' && chat.getState().items.at(-1)?.kind === 'assistant' && (chat.getState().items.at(-1) as { text: string }).text.startsWith('Booked'),
+    )
     const tool = chat.getState().items.find((i): i is ToolItem => i.kind === 'tool')!
     expect(tool).toMatchObject({ status: 'completed', result: { ticketNumber: 'TK-SH-142-9A', seat: '9A', tip: 'Use terminal 4.' } })
     expect(tool.logs).toEqual([{ level: 'info', message: 'Found 2 flights' }])
@@ -71,7 +75,10 @@ describe('useChat controller against createChatHandler', () => {
     await chat.sendMessage('hi there')
     const failed = chat.getState().items[0]!
     expect(failed).toMatchObject({ kind: 'user', text: 'hi there', failed: true })
-    expect(chat.getState()).toMatchObject({ status: 'error', error: { code: 'CHAT_ENDPOINT_ERROR', message: expect.stringMatching(/could not be reached \(Failed to fetch\); checking again/) } })
+    expect(chat.getState()).toMatchObject({
+      status: 'error',
+      error: { code: 'CHAT_ENDPOINT_ERROR', message: expect.stringMatching(/could not be reached \(Failed to fetch\); checking again/) },
+    })
     down = false
     await until(chat, () => chat.getState().status === 'ready') // the background check found the server
     expect(chat.getState().error).toBeUndefined()

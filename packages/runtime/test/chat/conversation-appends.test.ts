@@ -70,7 +70,9 @@ describe('a turn costs the store what it adds, not what came before', () => {
     chat.dispose()
     // A reload: every message there for the model, the transcript's latest turns within the bound.
     const key = JSON.parse(storage.data.get('mcp-bridge:chat:main')!) as ConversationKey
-    const snapshot = (await (await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } }))).json()) as ConversationSnapshot
+    const snapshot = (await (
+      await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } }))
+    ).json()) as ConversationSnapshot
     expect(snapshot.messages).toHaveLength(80)
     expect(snapshot.messages.at(-2)!.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^39 x/) })
     expect(Buffer.byteLength(JSON.stringify(snapshot.events))).toBeLessThanOrEqual(maxTranscriptBytes)
@@ -122,10 +124,19 @@ describe('conversations kept whole by earlier versions', () => {
   async function carriesOn(store: CallStore) {
     const handler = createChatHandler({ tools: [], model, store })
     const before = await snapshotOf(handler)
-    expect(before).toMatchObject({ revision: 3, messages: legacy(0).state.messages, events: [{ type: 'user_message', text: 'hello from before' }, { type: 'text_delta', text: 'Noted.' }] })
+    expect(before).toMatchObject({
+      revision: 3,
+      messages: legacy(0).state.messages,
+      events: [
+        { type: 'user_message', text: 'hello from before' },
+        { type: 'text_delta', text: 'Noted.' },
+      ],
+    })
     const retried = await handler(turn({ requestId: 'old-request' }))
     expect([retried.status, ((await retried.json()) as { code: string }).code]).toEqual([409, 'REQUEST_ALREADY_APPLIED'])
-    const next = await handler(turn({ requestId: 'new-request', conversationRevision: 3, messages: [...legacy(0).state.messages, { role: 'user', content: [{ type: 'text', text: 'and now' }] }] }))
+    const next = await handler(
+      turn({ requestId: 'new-request', conversationRevision: 3, messages: [...legacy(0).state.messages, { role: 'user', content: [{ type: 'text', text: 'and now' }] }] }),
+    )
     expect(next.status).toBe(200)
     await next.text()
     const after = await snapshotOf(handler)
@@ -137,7 +148,9 @@ describe('conversations kept whole by earlier versions', () => {
 
   it('SQLite: a row of the whole record (no head column yet) is read, and carried on in the new form', async () => {
     const path = join(dir, 'legacy.db')
-    const { default: Database } = (await import('libsql')) as unknown as { default: new (path: string) => { exec(sql: string): void; prepare(sql: string): { run(...a: unknown[]): unknown }; close(): void } }
+    const { default: Database } = (await import('libsql')) as unknown as {
+      default: new (path: string) => { exec(sql: string): void; prepare(sql: string): { run(...a: unknown[]): unknown }; close(): void }
+    }
     const old = new Database(path)
     old.exec('CREATE TABLE mcp_bridge_conversations (id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL)')
     const record = legacy(Date.now())

@@ -65,9 +65,7 @@ const sleep0 = () => new Promise((resolve) => setTimeout(resolve, 50))
 /** What a person sees of the items (ids are per page). */
 const seen = (items: readonly ChatItem[]) =>
   items.map((i) =>
-    i.kind === 'tool'
-      ? { tool: i.toolName, status: i.status, logs: i.logs, progress: i.progress, result: i.result, asks: i.elicitation?.request.key }
-      : { [i.kind]: i.text },
+    i.kind === 'tool' ? { tool: i.toolName, status: i.status, logs: i.logs, progress: i.progress, result: i.result, asks: i.elicitation?.request.key } : { [i.kind]: i.text },
   )
 
 const keyIn = (storage: ReturnType<typeof memoryStorage>) => JSON.parse(storage.data.get('mcp-bridge:chat:main')!) as ConversationKey
@@ -234,7 +232,11 @@ describe('conversations survive reloads and restarts', () => {
     // One call on the server; the retry was refused (409) and the page restored it instead.
     expect(posts).toBe(2)
     expect(handler.calls.size).toBe(1)
-    expect(seen(chat.getState().items)).toEqual([{ user: 'Book me a flight' }, { assistant: 'On it. ' }, expect.objectContaining({ tool: 'book_flight', status: 'awaiting_input', asks: 'pickFlight' })])
+    expect(seen(chat.getState().items)).toEqual([
+      { user: 'Book me a flight' },
+      { assistant: 'On it. ' },
+      expect.objectContaining({ tool: 'book_flight', status: 'awaiting_input', asks: 'pickFlight' }),
+    ])
     chat.dispose()
   }, 20_000)
 
@@ -246,8 +248,7 @@ describe('conversations survive reloads and restarts', () => {
     await nextEmission(chat, FlightList)
     const key = keyIn(storage)
     expect(handler.calls.size).toBe(1)
-    const del = (secret: string) =>
-      handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${secret}` } }))
+    const del = (secret: string) => handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${secret}` } }))
     expect((await del('w'.repeat(43))).status).toBe(404)
     expect((await getSnapshot(handler, key)).status).toBe(200)
     expect((await del(key.secret)).status).toBe(204)
@@ -269,11 +270,17 @@ describe('conversations survive reloads and restarts', () => {
     await chat.sendMessage('Book me a flight')
     await nextEmission(chat, FlightList)
     const titles = () => chat.getState().conversations.map((c) => [c.title, c.current])
-    expect(titles()).toEqual([['Book me a flight', true], ['count to two', false]])
+    expect(titles()).toEqual([
+      ['Book me a flight', true],
+      ['count to two', false],
+    ])
     // Reopen the first: as it was, from the server.
     await chat.openConversation(first.id)
     expect(chat.getState().items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant'])
-    expect(titles()).toEqual([['Book me a flight', false], ['count to two', true]])
+    expect(titles()).toEqual([
+      ['Book me a flight', false],
+      ['count to two', true],
+    ])
     chat.renameConversation(first.id, '  Counting  ')
     expect(chat.getState().conversations.find((c) => c.id === first.id)?.title).toBe('Counting')
     // A reload (a new page on the same storage) lists them too.
@@ -370,7 +377,10 @@ describe('a conversation one client keeps growing', () => {
   })
 
   it('boundTranscript drops whole turns from the front and keeps at least the last event', () => {
-    const turn = (n: number): TranscriptEvent[] => [{ type: 'user_message', text: `q${n}` }, { type: 'text_delta', text: `a${n}`.padEnd(50, '.') }]
+    const turn = (n: number): TranscriptEvent[] => [
+      { type: 'user_message', text: `q${n}` },
+      { type: 'text_delta', text: `a${n}`.padEnd(50, '.') },
+    ]
     const events = [...turn(1), ...turn(2), ...turn(3)]
     const size = (es: TranscriptEvent[]) => es.reduce((n, e) => n + Buffer.byteLength(JSON.stringify(e)) + 1, 0)
     expect(boundTranscript(events, size(events))).toEqual(events)

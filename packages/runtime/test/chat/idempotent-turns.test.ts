@@ -69,7 +69,7 @@ describe('a turn with a request id', () => {
     await handler.close()
   })
 
-  it("a request from a page behind the stored conversation is refused (409 CONVERSATION_MOVED_ON) and writes nothing; the end of a turn names the revision it saved", async () => {
+  it('a request from a page behind the stored conversation is refused (409 CONVERSATION_MOVED_ON) and writes nothing; the end of a turn names the revision it saved', async () => {
     booked = 0
     const handler = createChatHandler({ tools: [book], model })
     const conversation = { id: 'idempotent-turns-0003', secret: 'z'.repeat(40) }

@@ -72,22 +72,24 @@ const model = createScriptedModel({
 })
 
 /** A chat server sharing `db`, signing users in with `authenticate` (see chat-instance.ts for how it dies). */
-const instance = (db: string, clock: TestClock, tool: ReturnType<typeof saveNote>) => chatInstance(db, clock, { tools: [tool], model, authenticate, limits: { lockLeaseMs: LEASE } }, cleanups)
+const instance = (db: string, clock: TestClock, tool: ReturnType<typeof saveNote>) =>
+  chatInstance(db, clock, { tools: [tool], model, authenticate, limits: { lockLeaseMs: LEASE } }, cleanups)
 
 const key = { id: 'conversation-identity-1', secret: 's'.repeat(40) }
 const user = (text: string): McpMessage => ({ role: 'user', content: [{ type: 'text', text }] })
 const as = (session: string | undefined): Record<string, string> => (session ? { cookie: `theme=dark; session=${session}` } : {})
 
 async function post(handler: ChatHandler, body: ChatRequestBody, session: string | undefined): Promise<ChatStreamEvent[]> {
-  const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', ...as(session) }, body: JSON.stringify(body) }))
+  const response = await handler(
+    new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', ...as(session) }, body: JSON.stringify(body) }),
+  )
   expect(response.status).toBe(200)
   const events: ChatStreamEvent[] = []
   for await (const e of readChatEvents(response.body!)) events.push(e)
   return events
 }
 
-const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) =>
-  events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
+const find = <T extends ChatStreamEvent['type']>(events: readonly ChatStreamEvent[], type: T) => events.findLast((e): e is Extract<ChatStreamEvent, { type: T }> => e.type === type)
 
 /** Ada asks for a note on `handler`: the call waits on its question. */
 async function adaAsks(handler: ChatHandler) {
@@ -118,11 +120,21 @@ describe('in-app tools act as the signed-in user', () => {
 
     // Bob, with Ada's token, on either instance: refused, nothing changed. Through the
     // conversation he cannot even write (it is not his); with the call's token alone, the call says no.
-    const throughConversation = await b.handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', ...as('sess-bob') }, body: JSON.stringify(ada.answer('Bob was here')) }))
+    const throughConversation = await b.handler(
+      new Request('http://127.0.0.1/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as('sess-bob') },
+        body: JSON.stringify(ada.answer('Bob was here')),
+      }),
+    )
     expect(throughConversation.status).toBe(403)
     expect(await throughConversation.json()).toMatchObject({ code: 'CONVERSATION_FORBIDDEN' })
     const bobAnswers = await post(b.handler, { ...ada.answer('Bob was here'), conversation: undefined }, 'sess-bob')
-    expect(find(bobAnswers, 'elicit_refused')).toMatchObject({ callId: ada.callId, code: 'FORBIDDEN', message: expect.stringContaining('belongs to another signed-in user; nothing was changed') })
+    expect(find(bobAnswers, 'elicit_refused')).toMatchObject({
+      callId: ada.callId,
+      code: 'FORBIDDEN',
+      message: expect.stringContaining('belongs to another signed-in user; nothing was changed'),
+    })
     const bobCancels = await post(a.handler, { messages: ada.messages, abort: { callId: ada.callId, token: ada.token } }, 'sess-bob')
     expect(find(bobCancels, 'error')).toMatchObject({ code: 'FORBIDDEN' })
     // Nobody signed in is not Ada either.
@@ -132,9 +144,12 @@ describe('in-app tools act as the signed-in user', () => {
     expect((await a.store.get(ada.callId))?.status).toBe('waiting')
 
     // Bob holding the conversation's id and secret finds nothing to read or delete; Ada does.
-    const read = (session: string) => b.handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}`, ...as(session) } }))
+    const read = (session: string) =>
+      b.handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}`, ...as(session) } }))
     expect((await read('sess-bob')).status).toBe(404)
-    const bobDeletes = await b.handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key.secret}`, ...as('sess-bob') } }))
+    const bobDeletes = await b.handler(
+      new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key.secret}`, ...as('sess-bob') } }),
+    )
     expect(bobDeletes.status).toBe(404)
     expect((await read('sess-ada')).status).toBe(200)
 
@@ -164,13 +179,21 @@ describe('in-app tools act as the signed-in user', () => {
   it('a session authenticate refuses gets 401 with its sentence; without authenticate nothing changes for anyone', async () => {
     const clock = createTestClock()
     const a = await instance(join(dir, 'refused.db'), clock, saveNote())
-    const expired = await a.handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', ...as('sess-stolen') }, body: JSON.stringify({ messages: [user('a note')] }) }))
+    const expired = await a.handler(
+      new Request('http://127.0.0.1/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...as('sess-stolen') },
+        body: JSON.stringify({ messages: [user('a note')] }),
+      }),
+    )
     expect(expired.status).toBe(401)
     expect(await expired.json()).toMatchObject({ code: 'UNAUTHENTICATED', message: 'Your session has expired: sign in again.' })
     // An authenticate that returns what is not a caller is a clear 401, not a crash.
     const wrong = createChatHandler({ tools: [saveNote()], model, authenticate: (() => ({ id: 'u-ada' })) as never })
     cleanups.push(() => wrong.close())
-    const response = await wrong(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a note')] }) }))
+    const response = await wrong(
+      new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [user('a note')] }) }),
+    )
     expect(response.status).toBe(401)
     expect(await response.json()).toMatchObject({ code: 'UNAUTHENTICATED', message: expect.stringContaining('must return { subject: string') })
     expect(() => createChatHandler({ tools: [saveNote()], model, authenticate: 'cookie' as never })).toThrow(/authenticate.*must be a function/)

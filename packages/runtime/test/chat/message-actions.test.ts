@@ -98,7 +98,10 @@ describe('the last turn replaced', () => {
     const sent = bodies.length
     await chat.editLastMessage('Book me a hotel')
     expect(bodies).toHaveLength(sent)
-    expect(chat.getState().error).toMatchObject({ code: 'QUESTION_PENDING', message: expect.stringMatching(/cannot be replaced while the call of book_flight above is still waiting for you/) })
+    expect(chat.getState().error).toMatchObject({
+      code: 'QUESTION_PENDING',
+      message: expect.stringMatching(/cannot be replaced while the call of book_flight above is still waiting for you/),
+    })
     expect(shown(chat.getState().items)).toEqual(['user:Book me a flight', 'tool:awaiting_input'])
     // The server's own check, for a client that skips the controller's.
     const key = JSON.parse(store.getItem('mcp-bridge:chat:main')!) as { id: string; secret: string }
@@ -111,7 +114,9 @@ describe('the last turn replaced', () => {
     )
     expect(response.status).toBe(409)
     expect(await response.json()).toMatchObject({ code: 'TURN_STILL_OPEN', message: expect.stringMatching(/still running or waiting for an answer; it cannot be replaced/) })
-    const snapshot = (await (await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } }))).json()) as { events: Array<{ type: string }> }
+    const snapshot = (await (await handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${key.secret}` } }))).json()) as {
+      events: Array<{ type: string }>
+    }
     expect(snapshot.events.map((e) => e.type)).toEqual(['user_message', 'tool_call', 'tool_log', 'elicit_request'])
     chat.dispose()
     await handler.close()

@@ -32,7 +32,13 @@ function fakeV3(parts: LanguageModelV3StreamPart[]): LanguageModelV3 & { calls: 
 
 const conversation: McpMessage[] = [
   { role: 'user', content: [{ type: 'text', text: 'Book it' }] },
-  { role: 'assistant', content: [{ type: 'text', text: 'Sure' }, { type: 'tool_use', id: 't1', name: 'book_flight', input: { from: 'A' } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Sure' },
+      { type: 'tool_use', id: 't1', name: 'book_flight', input: { from: 'A' } },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', toolUseId: 't1', content: [{ type: 'text', text: '{"booked":true}' }] }] },
 ]
 
@@ -43,12 +49,19 @@ describe('createAiSdkModel (AI SDK language models, specification v3 and v4)', (
       { type: 'text-start', id: 'x' },
       { type: 'text-delta', id: 'x', delta: 'Done' },
       { type: 'tool-call', toolCallId: 'c2', toolName: 'choose_color', input: '{"hint":"blue"}' },
-      { type: 'finish', usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } }, finishReason: { unified: 'tool-calls', raw: 'tool_calls' } } as LanguageModelV3StreamPart,
+      {
+        type: 'finish',
+        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      } as LanguageModelV3StreamPart,
     ])
     const chat = createAiSdkModel(model)
     expect(chat.id).toBe('fake:fake-1')
     const parts = await collect(
-      chat.stream({ system: 'Be brief', messages: conversation, tools: [{ name: 'choose_color', description: 'Pick', inputSchema: { type: 'object' } }], maxTokens: 50 }, new AbortController().signal),
+      chat.stream(
+        { system: 'Be brief', messages: conversation, tools: [{ name: 'choose_color', description: 'Pick', inputSchema: { type: 'object' } }], maxTokens: 50 },
+        new AbortController().signal,
+      ),
     )
     expect(parts).toEqual([
       { type: 'text-delta', text: 'Done' },
@@ -61,17 +74,27 @@ describe('createAiSdkModel (AI SDK language models, specification v3 and v4)', (
     expect(call.prompt).toEqual([
       { role: 'system', content: 'Be brief' },
       { role: 'user', content: [{ type: 'text', text: 'Book it' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Sure' }, { type: 'tool-call', toolCallId: 't1', toolName: 'book_flight', input: { from: 'A' } }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Sure' },
+          { type: 'tool-call', toolCallId: 't1', toolName: 'book_flight', input: { from: 'A' } },
+        ],
+      },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 't1', toolName: 'book_flight', output: { type: 'text', value: '{"booked":true}' } }] },
     ])
   })
 
   it('surfaces stream errors and non-JSON tool input clearly, and refuses other spec versions', async () => {
-    await expect(collect(createAiSdkModel(fakeV3([{ type: 'error', error: new Error('rate limited') }])).stream({ messages: [], tools: [] }, new AbortController().signal))).rejects.toThrow('rate limited')
+    await expect(
+      collect(createAiSdkModel(fakeV3([{ type: 'error', error: new Error('rate limited') }])).stream({ messages: [], tools: [] }, new AbortController().signal)),
+    ).rejects.toThrow('rate limited')
     await expect(
       collect(createAiSdkModel(fakeV3([{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: '{oops' }])).stream({ messages: [], tools: [] }, new AbortController().signal)),
     ).rejects.toThrow(/tool call t with input that is not JSON/)
-    expect(() => createAiSdkModel({ specificationVersion: 'v2' } as never)).toThrow(/specification v3 or v4, e\.g\. createOpenAI\(\.\.\.\)\.chat\('gpt-4o-mini'\) \(got specification v2\)/)
+    expect(() => createAiSdkModel({ specificationVersion: 'v2' } as never)).toThrow(
+      /specification v3 or v4, e\.g\. createOpenAI\(\.\.\.\)\.chat\('gpt-4o-mini'\) \(got specification v2\)/,
+    )
   })
 
   it('takes a v4 model the same way (v4 only adds what this adapter does not read)', async () => {
@@ -97,7 +120,12 @@ describe('createScriptedModel', () => {
       onUserMessage: [{ match: /color/, reply: { text: 'Opening the picker', toolCalls: [{ name: 'choose_color', input: {} }] } }],
       onSample: (prompt, structured) => (structured ? { cell: 4 } : `tip for ${prompt}`),
     })
-    const parts = await collect(model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'pick a color' }] }], tools: [{ name: 'choose_color', inputSchema: {} }] }, new AbortController().signal))
+    const parts = await collect(
+      model.stream(
+        { messages: [{ role: 'user', content: [{ type: 'text', text: 'pick a color' }] }], tools: [{ name: 'choose_color', inputSchema: {} }] },
+        new AbortController().signal,
+      ),
+    )
     expect(parts.filter((p) => p.type === 'text-delta').map((p) => (p as { text: string }).text)).toEqual(['Open', 'ing ', 'the ', 'pick', 'er'])
     expect(parts.at(-2)).toMatchObject({ type: 'tool-call', name: 'choose_color' })
     const sample = await collect(model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'LAX' }] }], tools: [] }, new AbortController().signal))
@@ -122,7 +150,8 @@ describe('createScriptedModel rules', () => {
       fallback: 'fallback',
     })
     const parts = []
-    for await (const part of model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: `${'a'.repeat(100_000)}x` }] }], tools: [] }, new AbortController().signal)) parts.push(part)
+    for await (const part of model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: `${'a'.repeat(100_000)}x` }] }], tools: [] }, new AbortController().signal))
+      parts.push(part)
     expect(seen).toEqual([1_000])
     // The trailing "x" lies beyond what rules see.
     expect(parts[0]).toEqual({ type: 'text-delta', text: 'fallback' })
@@ -130,8 +159,20 @@ describe('createScriptedModel rules', () => {
 })
 
 describe('createScriptedModel call ids', () => {
-  it('are random and 128-bit, so one user cannot name (or collide with) another user\'s call', async () => {
-    const model = createScriptedModel({ onUserMessage: [{ match: /go/, reply: { toolCalls: [{ name: 'a', input: {} }, { name: 'b', input: {} }] } }] })
+  it("are random and 128-bit, so one user cannot name (or collide with) another user's call", async () => {
+    const model = createScriptedModel({
+      onUserMessage: [
+        {
+          match: /go/,
+          reply: {
+            toolCalls: [
+              { name: 'a', input: {} },
+              { name: 'b', input: {} },
+            ],
+          },
+        },
+      ],
+    })
     const ids: string[] = []
     for (let turn = 0; turn < 2; turn++) {
       for await (const part of model.stream({ messages: [{ role: 'user', content: [{ type: 'text', text: 'go' }] }], tools: [] }, new AbortController().signal)) {

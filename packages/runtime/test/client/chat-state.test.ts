@@ -42,7 +42,13 @@ describe('reduceChat', () => {
     expect(live.calls).toEqual({ c2: { token: 't2', elicitId: 'c2#1' } }) // c1 ended: its token is gone
     const [, assistant, booked, , rating] = live.view.items
     expect(assistant).toMatchObject({ kind: 'assistant', text: 'On it.' })
-    expect(booked).toMatchObject({ kind: 'tool', status: 'completed', answers: [{ summary: 'Flight id: JS-501' }], progress: { message: 'booked' }, logs: [{ message: 'holding seat' }] })
+    expect(booked).toMatchObject({
+      kind: 'tool',
+      status: 'completed',
+      answers: [{ summary: 'Flight id: JS-501' }],
+      progress: { message: 'booked' },
+      logs: [{ message: 'holding seat' }],
+    })
     expect(rating).toMatchObject({ kind: 'tool', status: 'awaiting_input', elicitation: { handledByPlugin: false, submitting: false } })
   })
 

@@ -99,7 +99,11 @@ describe('serveApp', () => {
     expect((await chat()).status).toBe(200)
     expect((await chat()).status).toBe(200)
     const refused = await chat()
-    expect([refused.status, refused.headers.get('retry-after'), await refused.json()]).toEqual([429, '1', { code: 'RATE_LIMITED', message: 'Too many requests from this client; try again in 1 s.' }])
+    expect([refused.status, refused.headers.get('retry-after'), await refused.json()]).toEqual([
+      429,
+      '1',
+      { code: 'RATE_LIMITED', message: 'Too many requests from this client; try again in 1 s.' },
+    ])
     expect((await fetch(new URL('/mcp', s.url), { method: 'POST', body: '{}' })).status).toBe(429) // one bucket for the client
     for (let i = 0; i < 5; i++) expect((await fetch(new URL('/assets/app-1234.js', s.url))).status).toBe(200)
     await clock.advance(1000)
@@ -132,7 +136,9 @@ describe('serveApp', () => {
 
   it('refuses bad definitions and options with errors that say what to write', async () => {
     expect(() => createAppServer({ chat: 'nope' } as never)).toThrow(OptionsError)
-    expect(() => createAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(/createAppServer: invalid options:\n  - mcp: an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/)
+    expect(() => createAppServer({ chat: async () => new Response(), mcp: {} } as never)).toThrow(
+      /createAppServer: invalid options:\n  - mcp: an MCP HTTP handler, createMcpServer\(\.\.\.\)\.createHandler\(\) \(got object\)/,
+    )
     expect(() => createAppServer({ chat: async () => new Response(), model: 1 } as never)).toThrow(/model: unknown key \(known: chat, mcp, close\)/)
     await expect(serveApp({ chat: async () => new Response() } as never)).rejects.toThrow(/takes the value of createAppServer/)
     await expect(serveApp(app(), { port: 70_000 })).rejects.toThrow(OptionsError)

@@ -35,16 +35,19 @@ describe.each(GENERATIONS)('tools/call arguments, %s client', (generation) => {
     open.push(server)
     const client = await connectClient(server, generation)
     open.unshift(client)
-    const refusal = (args: Record<string, unknown>) => client.client.callTool({ name: 'store_note', arguments: args }).then(
-      (result) => `no error: ${textOf(result as never)}`,
-      (error: Error) => error.message,
-    )
+    const refusal = (args: Record<string, unknown>) =>
+      client.client.callTool({ name: 'store_note', arguments: args }).then(
+        (result) => `no error: ${textOf(result as never)}`,
+        (error: Error) => error.message,
+      )
     expect(await refusal(nested(70))).toMatch(/The arguments of "store_note" nest deeper than 64 levels; no tool takes that\. Nothing was run\./)
     // A hostile nesting: refused the same way, never as "Maximum call stack size exceeded".
     const deep = await refusal(nested(200_000))
     expect(deep).toMatch(/nest deeper than 64 levels/)
     expect(deep).not.toMatch(/stack/i)
-    expect(await refusal({ note: 'x'.repeat(70 << 10) })).toMatch(/The arguments of "store_note" are \d+ bytes of JSON; this server takes at most 65536 \(maxArgumentBytes\)\. Nothing was run\./)
+    expect(await refusal({ note: 'x'.repeat(70 << 10) })).toMatch(
+      /The arguments of "store_note" are \d+ bytes of JSON; this server takes at most 65536 \(maxArgumentBytes\)\. Nothing was run\./,
+    )
     // Within the bounds, and after the refusals: served.
     expect((await client.call('store_note', nested(30))).structuredContent).toEqual({ stored: expect.any(Number) })
     expect(server.suspendedCalls).toBe(0)

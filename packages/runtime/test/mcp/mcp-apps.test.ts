@@ -40,15 +40,25 @@ const pickSeat = createMcpTool('pick_seat')
     return confirm.action === 'accept' && confirm.content.ok ? `booked ${flight} ${seat.content.row}${seat.content.letter}` : 'not booked'
   })
 
-const plain = createMcpTool('plain').description('No view.').parameters(z.object({})).elicits({}).execute(function* () {
-  return 'plain'
-})
+const plain = createMcpTool('plain')
+  .description('No view.')
+  .parameters(z.object({}))
+  .elicits({})
+  .execute(function* () {
+    return 'plain'
+  })
 
 const VIEW_HTML = '<!doctype html><html><body><p>pick a seat</p></body></html>'
 const UI_CAPABILITIES: ClientCapabilities = { ...FULL_CAPABILITIES, extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP_MIME_TYPE] } } }
 
 function serve(apps: Partial<McpAppsOptions> = {}, clock?: TestClock): BridgeMcpServer {
-  const server = createMcpServer({ name: 'apps-test', version: '1.0.0', tools: [pickSeat, plain], apps: { views: { pick_seat: () => VIEW_HTML }, ...apps }, ...(clock && { clock }) })
+  const server = createMcpServer({
+    name: 'apps-test',
+    version: '1.0.0',
+    tools: [pickSeat, plain],
+    apps: { views: { pick_seat: () => VIEW_HTML }, ...apps },
+    ...(clock && { clock }),
+  })
   open.push(server)
   return server
 }
@@ -122,7 +132,18 @@ describe('MCP Apps: listing and resources', () => {
   it('refuses views for tools it does not serve, and a view loader that fails says which tool', async () => {
     expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { nope: '<p>' } } })).toThrow(OptionsError)
     expect(() => createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: '<p>' }, claimTimeoutMs: -1 } as McpAppsOptions })).toThrow(/claimTimeoutMs/)
-    const server = createMcpServer({ name: 'x', version: '1', tools: [plain], apps: { views: { plain: () => { throw new Error('dist/mcp-apps/plain.html is missing') } } } })
+    const server = createMcpServer({
+      name: 'x',
+      version: '1',
+      tools: [plain],
+      apps: {
+        views: {
+          plain: () => {
+            throw new Error('dist/mcp-apps/plain.html is missing')
+          },
+        },
+      },
+    })
     open.push(server)
     const host = await connect(server, '2025-11-25', UI_CAPABILITIES)
     await expect(host.client.readResource({ uri: 'ui://x/plain.html' })).rejects.toThrow(/The view of tool "plain" could not be loaded: dist\/mcp-apps\/plain.html is missing/)
@@ -146,13 +167,22 @@ describe.each([
     expect(invalid).toMatchObject({ status: 'refused', issues: [expect.objectContaining({ path: 'row' })] })
     expect(String(invalid.message)).toMatch(/row/i)
 
-    const wrongPass = await view(host, 'mcp_bridge_view_answer', { ...seat, pass: 'forged', elicitId: asked.question!.id, result: { action: 'accept', content: { row: 3, letter: 'B' } } })
+    const wrongPass = await view(host, 'mcp_bridge_view_answer', {
+      ...seat,
+      pass: 'forged',
+      elicitId: asked.question!.id,
+      result: { action: 'accept', content: { row: 3, letter: 'B' } },
+    })
     expect(wrongPass).toMatchObject({ status: 'error', text: expect.stringMatching(/no longer holds that tool call/) })
 
-    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'accept', content: { row: 3, letter: 'B' } } })).toMatchObject({ status: 'accepted' })
+    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: asked.question!.id, result: { action: 'accept', content: { row: 3, letter: 'B' } } })).toMatchObject({
+      status: 'accepted',
+    })
     const confirm = await nextQuestion(host, seat, asked.version!)
     expect(confirm.question).toMatchObject({ key: 'confirm', message: 'Confirm 3B?' })
-    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: confirm.question!.id, result: { action: 'accept', content: { ok: true } } })).toMatchObject({ status: 'accepted' })
+    expect(await view(host, 'mcp_bridge_view_answer', { ...seat, elicitId: confirm.question!.id, result: { action: 'accept', content: { ok: true } } })).toMatchObject({
+      status: 'accepted',
+    })
 
     expect(textOf(await result)).toBe('booked JS-501 3B')
     expect(await nextQuestion(host, seat, confirm.version!)).toMatchObject({ status: 'done', isError: false, text: 'booked JS-501 3B' })
@@ -161,13 +191,17 @@ describe.each([
 })
 
 describe('MCP Apps: graceful everywhere', () => {
-  it.each(['2025-11-25', '2026-07-28'] as const)('a %s client without the extension answers through forms, as before', async (generation) => {
-    const { server, url } = await serveOverHttp()
-    const client = await connect(server, generation, FULL_CAPABILITIES, url)
-    client.elicitAnswers.push(accept({ row: 7, letter: 'C' }), accept({ ok: true }))
-    expect(textOf(await client.call('pick_seat', { flight: 'JS-7' }))).toBe('booked JS-7 7C')
-    expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
-  }, 60_000)
+  it.each(['2025-11-25', '2026-07-28'] as const)(
+    'a %s client without the extension answers through forms, as before',
+    async (generation) => {
+      const { server, url } = await serveOverHttp()
+      const client = await connect(server, generation, FULL_CAPABILITIES, url)
+      client.elicitAnswers.push(accept({ row: 7, letter: 'C' }), accept({ ok: true }))
+      expect(textOf(await client.call('pick_seat', { flight: 'JS-7' }))).toBe('booked JS-7 7C')
+      expect(client.received.filter((r) => r.kind === 'elicit')).toHaveLength(2)
+    },
+    60_000,
+  )
 
   it('an SDK 1.x client (no extension) answers through forms and is not shown the view tools', async () => {
     const server = serve()

@@ -165,7 +165,7 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     const client = await connect(serve([countingTool().tool]), generation)
     const result = await client.call('count', { to: 3 })
     expect(textOf(result)).toBe('counted to 3')
-    const seen = client.received.map((r) => (r.kind === 'log' ? `log:${(r.data as string)}` : r.kind === 'progress' ? `progress:${r.progress}/${r.total}:${r.message}` : r.kind))
+    const seen = client.received.map((r) => (r.kind === 'log' ? `log:${r.data as string}` : r.kind === 'progress' ? `progress:${r.progress}/${r.total}:${r.message}` : r.kind))
     expect(seen.filter((s) => !s.startsWith('progress:') || !s.includes('Fulfilling'))).toEqual([
       'log:step 1',
       'progress:1/3:counted 1',
@@ -280,7 +280,9 @@ describe('a client that cannot answer a question', () => {
     const result = await client.call('book_flight', { from: 'OSL', destination: 'BER' })
     expect(result.isError).toBe(true)
     const text = textOf(result)
-    expect(text).toMatch(/The client could not answer the question \(elicitation\/create\): .*params\.requestedSchema\.properties\.flightId\.type: Required; params\.requestedSchema: Unrecognized key/)
+    expect(text).toMatch(
+      /The client could not answer the question \(elicitation\/create\): .*params\.requestedSchema\.properties\.flightId\.type: Required; params\.requestedSchema: Unrecognized key/,
+    )
     expect(text).not.toContain('"code"')
     expect(text.split('\n')).toHaveLength(1)
     // Nothing will come back for the call: it ended, and holds no place.

@@ -63,7 +63,10 @@ async function serve(auth: Partial<McpAuthOptions> = {}) {
 }
 
 async function connect(resource: string, token: string, generation: '2025-11-25' | '2026-07-28' = '2026-07-28') {
-  const client = new Client({ name: 't', version: '1' }, { capabilities: FULL_CAPABILITIES, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) })
+  const client = new Client(
+    { name: 't', version: '1' },
+    { capabilities: FULL_CAPABILITIES, ...(generation === '2026-07-28' && { versionNegotiation: { mode: { pin: '2026-07-28' } } }) },
+  )
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: true } }))
   const transport = new StreamableHTTPClientTransport(new URL(resource), { requestInit: { headers: { authorization: `Bearer ${token}` } } })
   await client.connect(transport)
@@ -74,7 +77,13 @@ async function connect(resource: string, token: string, generation: '2025-11-25'
 const post = (resource: string, token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
   fetch(resource, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...(token && { authorization: `Bearer ${token}` }), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...headers,
+    },
     body: JSON.stringify(body),
   })
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }
@@ -142,10 +151,25 @@ describe('an MCP endpoint with OAuth', () => {
     }
   })
 
-  it("what one caller starts stays theirs: another token cannot go on with its requestState, nor use its 2025-11-25 session", async () => {
+  it('what one caller starts stays theirs: another token cannot go on with its requestState, nor use its 2025-11-25 session', async () => {
     const { resource } = await serve()
     const round = (token: string, extra: Record<string, unknown>) =>
-      post(resource, token, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'book_trip', arguments: {}, ...extra, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': FULL_CAPABILITIES } } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_trip' })
+      post(
+        resource,
+        token,
+        {
+          jsonrpc: '2.0',
+          id: 3,
+          method: 'tools/call',
+          params: {
+            name: 'book_trip',
+            arguments: {},
+            ...extra,
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': FULL_CAPABILITIES },
+          },
+        },
+        { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'book_trip' },
+      )
     const first = await round('ann|trips:read,trips:write', {})
     const asked = (await readJsonRpc(first)) as { result: { resultType: string; requestState: string; inputRequests: Record<string, unknown> } }
     expect(asked.result.resultType).toBe('input_required')
@@ -181,7 +205,11 @@ describe('an MCP endpoint with OAuth', () => {
 async function readJsonRpc(response: Response): Promise<unknown> {
   const text = await response.text()
   if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).filter(Boolean)
+    const data = text
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trim())
+      .filter(Boolean)
     return JSON.parse(data.at(-1)!)
   }
   return JSON.parse(text)

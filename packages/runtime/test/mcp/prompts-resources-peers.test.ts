@@ -70,7 +70,13 @@ describe.each(peers)('%s', (_name, Client, how, Transport) => {
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource'])
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data'])
     expect((await client.readResource({ uri: 'test://static-binary' })).contents[0]).toMatchObject({ uri: 'test://static-binary', mimeType: 'image/png', blob: expect.any(String) })
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion.values).toEqual(['paris', 'park', 'party'])
-    expect(await client.callTool({ name: 'test_multiple_content_types', arguments: {} })).toMatchObject({ content: [{ type: 'text' }, { type: 'image', mimeType: 'image/png' }, { type: 'resource' }] })
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion.values).toEqual([
+      'paris',
+      'park',
+      'party',
+    ])
+    expect(await client.callTool({ name: 'test_multiple_content_types', arguments: {} })).toMatchObject({
+      content: [{ type: 'text' }, { type: 'image', mimeType: 'image/png' }, { type: 'resource' }],
+    })
   }, 30_000)
 })

@@ -29,9 +29,7 @@ async function manualClient(server: BridgeMcpServer) {
   await client.connect(clientSide)
   open.push({ close: async () => (await client.close(), await handle.close()) })
   const call = (params: Record<string, unknown>) =>
-    client.callTool({ name: 'book_flight', arguments: { from: 'OSL', destination: 'BER' }, ...params }, { allowInputRequired: true }) as Promise<
-      CallToolResult | InputRequired
-    >
+    client.callTool({ name: 'book_flight', arguments: { from: 'OSL', destination: 'BER' }, ...params }, { allowInputRequired: true }) as Promise<CallToolResult | InputRequired>
   return { client, call }
 }
 
@@ -76,9 +74,7 @@ describe('requestState integrity (2026-07-28)', () => {
     const first = asked(await call({}))
     vi.useFakeTimers({ toFake: ['Date'] })
     vi.setSystemTime(Date.now() + 31 * 60_000)
-    await expect(call({ inputResponses: { 'elicit-pickFlight-1': { action: 'decline' } }, requestState: first.requestState })).rejects.toThrow(
-      /Invalid or expired requestState/,
-    )
+    await expect(call({ inputResponses: { 'elicit-pickFlight-1': { action: 'decline' } }, requestState: first.requestState })).rejects.toThrow(/Invalid or expired requestState/)
   })
 
   it('refuses a state moved to another call; a retried round whose answer was taken gets where the call is now, applying nothing twice', async () => {

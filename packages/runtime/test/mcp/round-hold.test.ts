@@ -21,7 +21,11 @@ afterEach(async () => {
 
 type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string }
 
-function serve(clock: TestClock, tool: ReturnType<typeof waitingTool>['tool'], options: { roundHoldMs?: number; inputTimeoutMs?: number; warmCalls?: number } = {}): BridgeMcpServer {
+function serve(
+  clock: TestClock,
+  tool: ReturnType<typeof waitingTool>['tool'],
+  options: { roundHoldMs?: number; inputTimeoutMs?: number; warmCalls?: number } = {},
+): BridgeMcpServer {
   const server = createMcpServer({ name: 's', version: '1', tools: [tool], clock, store: createMemoryStore({ clock }), ...options })
   open.push(server)
   return server

@@ -30,15 +30,21 @@ describe.each(peers)('$name client', (peer) => {
     const client = new ClientClass({ name: 'sdk1-test', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {}, experimental: { [MODEL_CONTEXT_EXTENSION]: {} } } })
     const asked: Array<Record<string, unknown>> = []
     const answers = [{ flightId: 'SH-142' }, { row: 3, seat: 'B' }]
-    client.setRequestHandler(peer.Elicit as never, (async (request: { params: Record<string, unknown> }) => {
-      asked.push(request.params)
-      return { action: 'accept', content: answers.shift() }
-    }) as never)
+    client.setRequestHandler(
+      peer.Elicit as never,
+      (async (request: { params: Record<string, unknown> }) => {
+        asked.push(request.params)
+        return { action: 'accept', content: answers.shift() }
+      }) as never,
+    )
     const samples: Array<Record<string, unknown>> = []
-    client.setRequestHandler(peer.Sample as never, (async (request: { params: Record<string, unknown> }) => {
-      samples.push(request.params)
-      return { role: 'assistant', content: { type: 'text', text: 'Pack light.' }, model: 'm' }
-    }) as never)
+    client.setRequestHandler(
+      peer.Sample as never,
+      (async (request: { params: Record<string, unknown> }) => {
+        samples.push(request.params)
+        return { role: 'assistant', content: { type: 'text', text: 'Pack light.' }, model: 'm' }
+      }) as never,
+    )
     await client.connect(clientSide as never)
     try {
       expect(client.getServerVersion()?.name).toBe('sdk1')
@@ -52,7 +58,9 @@ describe.each(peers)('$name client', (peer) => {
       expect(asked).toHaveLength(2)
       // `mode` exists from 2025-11-25 on: a 2025-06-18 client never sees it.
       expect(asked.map((a) => a.mode)).toEqual(peer.version === '2025-11-25' ? ['form', 'form'] : [undefined, undefined])
-      expect(extractModelContext({ message: asked[0]!.message as string, schema: asked[0]!.requestedSchema as never }).context).toMatchObject({ flights: [{ id: 'SH-142' }, { id: 'CA-287' }] })
+      expect(extractModelContext({ message: asked[0]!.message as string, schema: asked[0]!.requestedSchema as never }).context).toMatchObject({
+        flights: [{ id: 'SH-142' }, { id: 'CA-287' }],
+      })
       expect(samples).toHaveLength(1)
       const contents = (samples[0]!.messages as Array<{ content: unknown }>).map((m) => m.content)
       expect(contents.every((c) => Array.isArray(c) === (peer.version === '2025-11-25'))).toBe(true)
@@ -70,9 +78,11 @@ describe('SDK 1.17 (2025-06-18) client and newer form fields', () => {
       .execute(function* (_p, ctx) {
         return yield* ctx.elicit('tags', { message: 'Which?' })
       })
-    const plain = createMcpTool('plain').elicits({}).execute(function* () {
-      return 'ok'
-    })
+    const plain = createMcpTool('plain')
+      .elicits({})
+      .execute(function* () {
+        return 'ok'
+      })
     const server = createMcpServer({ name: 'sdk1', version: '1.0.0', tools: [pickTags, plain] })
     const [clientSide, serverSide] = Memory117.createLinkedPair()
     server.listen({ transport: serverSide as never })

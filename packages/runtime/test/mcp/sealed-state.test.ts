@@ -12,7 +12,7 @@ const as = (who: string) => ({ mcpReq: { method: 'tools/call' }, who }) as unkno
 const bind = (ctx: ServerContext) => (ctx as unknown as { who: string }).who
 
 describe('sealed requestState', () => {
-  it('verifies what it minted, and refuses any change, another key, a late or another caller\'s state', async () => {
+  it("verifies what it minted, and refuses any change, another key, a late or another caller's state", async () => {
     let now = 1_000_000
     const codec = createSealedStateCodec<{ callId: string }>({ key: KEY, ttlSeconds: 60, bind, now: () => now })
     const state = await codec.mint({ callId: 'c1' }, as('alice'))

@@ -8,7 +8,11 @@ import { add, askAge } from '../fixtures/mcp-tools.ts'
 describe('createMcpServer options', () => {
   it('accepts tools and plugins (a plugin serves its mcp part)', () => {
     const plugin = createPlugin(askAge)
-      .onElicit({ *age() { return { action: 'decline' as const } } })
+      .onElicit({
+        *age() {
+          return { action: 'decline' as const }
+        },
+      })
       .build()
     const server = createMcpServer({ name: 's', version: '1', tools: [add, plugin] })
     expect([...server.tools.keys()]).toEqual(['add', 'ask_age'])
@@ -27,9 +31,12 @@ describe('createMcpServer options', () => {
   })
 
   it('refuses two different tools with one name', () => {
-    const twin = createMcpTool('add').parameters(z.object({})).elicits({}).execute(function* () {
-      return 0
-    })
+    const twin = createMcpTool('add')
+      .parameters(z.object({}))
+      .elicits({})
+      .execute(function* () {
+        return 0
+      })
     expect(() => createMcpServer({ name: 's', version: '1', tools: [add, twin] })).toThrow(/two different tools are named "add"/)
   })
 })

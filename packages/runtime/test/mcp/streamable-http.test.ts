@@ -145,15 +145,18 @@ describe('2025-11-25 sessions', () => {
   const HTTP_URL: { value?: URL } = {}
 
   it('are limited per client — its least recently used session without a request in flight makes room; 429 only when every one answers a request — and in all (503)', async () => {
-    const hang = createMcpTool('hang').elicits({}).execute(function* () {
-      yield* suspend()
-    })
+    const hang = createMcpTool('hang')
+      .elicits({})
+      .execute(function* () {
+        yield* suspend()
+      })
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight, hang], clientKey: (r) => r.headers.get('x-client') ?? 'none' })
     const http = await serveHttp(server, { maxLegacySessionsPerClient: 2, maxLegacySessions: 3 })
     open.push(server, http)
     HTTP_URL.value = http.url
     const sessionOf = async (response: Response) => (await response.text(), response.headers.get('mcp-session-id')!)
-    const list = (id: string) => post(http.url, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
+    const list = (id: string) =>
+      post(http.url, { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }))
     const first = await sessionOf(await init({ 'x-client': 'mallory' }))
     const second = await sessionOf(await init({ 'x-client': 'mallory' }))
     expect((await list(first)).status).toBe(200) // used last: the second is now the least recently used
@@ -192,11 +195,16 @@ describe('2025-11-25 sessions', () => {
     await Promise.all(calls.map((c) => c.opened))
     const busy = await init({ 'x-client': 'mallory' })
     expect(busy.status).toBe(429)
-    expect(((await busy.json()) as { error: { message: string } }).error.message).toMatch(/You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them answering a request/)
+    expect(((await busy.json()) as { error: { message: string } }).error.message).toMatch(
+      /You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them answering a request/,
+    )
     for (const c of calls) c.stop.abort()
     expect((await init({ 'x-client': 'alice' })).status).toBe(200)
     const full = await init({ 'x-client': 'bob' })
-    expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([503, expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/)])
+    expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([
+      503,
+      expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/),
+    ])
   })
 
   it('an SDK 1.x client that connects, pings and closes without DELETE, twelve times over, is served every time (the dropped GET stream of each leaves its session idle, to make room)', async () => {
@@ -268,11 +276,26 @@ describe('2025-11-25 sessions', () => {
 })
 
 describe('HTTP boundary', () => {
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  })
 
   it.each([
-    ['another Host (DNS rebinding)', {}, { host: 'evil.example' }, /Host "evil\.example" is not served here \(DNS-rebinding protection\)\. If this is your server's name, add "evil\.example" to allowedHosts/],
-    ['a page of another origin', {}, { origin: 'http://evil.example' }, /Pages from http:\/\/evil\.example may not use this server\. If they should, add "http:\/\/evil\.example" to allowedOrigins/],
+    [
+      'another Host (DNS rebinding)',
+      {},
+      { host: 'evil.example' },
+      /Host "evil\.example" is not served here \(DNS-rebinding protection\)\. If this is your server's name, add "evil\.example" to allowedHosts/,
+    ],
+    [
+      'a page of another origin',
+      {},
+      { origin: 'http://evil.example' },
+      /Pages from http:\/\/evil\.example may not use this server\. If they should, add "http:\/\/evil\.example" to allowedOrigins/,
+    ],
     ['an origin not in allowedOrigins', { allowedOrigins: ['https://app.example.com'] }, { origin: 'http://localhost:3000' }, /Pages from http:\/\/localhost:3000/],
     ['a host not in allowedHosts', { allowedHosts: ['api.example.com'] }, {}, /Host "127\.0\.0\.1:\d+" is not served here/],
   ])('refuses %s with 403, naming the value and the option (Origin is checked by default)', async (_what, options, headers, message) => {
@@ -288,7 +311,11 @@ describe('HTTP boundary', () => {
     ['no Origin (not a browser)', {}, {}],
     ['its own origin', {}, { origin: 'SELF' }],
     ['a loopback origin', {}, { origin: 'http://localhost:3000' }],
-    ['a listed host and origin', { allowedHosts: ['api.example.com'], allowedOrigins: ['https://app.example.com'] }, { host: 'api.example.com', origin: 'https://app.example.com' }],
+    [
+      'a listed host and origin',
+      { allowedHosts: ['api.example.com'], allowedOrigins: ['https://app.example.com'] },
+      { host: 'api.example.com', origin: 'https://app.example.com' },
+    ],
     ['any host and origin when both are true', { allowedHosts: true, allowedOrigins: true }, { host: 'evil.example', origin: 'http://evil.example' }],
   ] as const)('serves %s', async (_what, options, headers) => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
@@ -313,10 +340,18 @@ describe('HTTP boundary', () => {
     const session = opened.headers.get('mcp-session-id')!
     await opened.text()
     const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }
-    const batch = JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }])
+    const batch = JSON.stringify([
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+    ])
     const refused = await post(http.url, headers, batch)
     expect(refused.status).toBe(400)
-    expect(JSON.parse(refused.body).error).toEqual({ code: -32600, message: expect.stringMatching(/^Batched JSON-RPC messages are not part of MCP since 2025-06-18 \(this request says 2025-11-25\); send one message per request\. Nothing was run\.$/) })
+    expect(JSON.parse(refused.body).error).toEqual({
+      code: -32600,
+      message: expect.stringMatching(
+        /^Batched JSON-RPC messages are not part of MCP since 2025-06-18 \(this request says 2025-11-25\); send one message per request\. Nothing was run\.$/,
+      ),
+    })
     // One message at a time is served, on a stream that first tells the client when to reconnect.
     const served = await post(http.url, headers, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }))
     expect(served.status).toBe(200)
@@ -372,4 +407,3 @@ describe('cancelling while the person is still answering (2025-11-25)', () => {
     expect(server.suspendedCalls).toBe(0)
   })
 })
-

@@ -61,7 +61,13 @@ describe.each(GENERATIONS)('tool metadata, %s client', (generation) => {
       icons: [{ src: ICON, mimeType: 'image/svg+xml', sizes: ['any'] }],
       outputSchema: { type: 'object', properties: { price: { type: 'number', minimum: 0 }, currency: { enum: ['EUR', 'USD'] } }, required: ['price', 'currency'] },
     })
-    expect(client.client.getServerVersion()).toMatchObject({ name: 'metadata-test', version: '2.0.0', title: 'Trip tools', description: 'Tools for planning trips.', websiteUrl: 'https://example.com/trips' })
+    expect(client.client.getServerVersion()).toMatchObject({
+      name: 'metadata-test',
+      version: '2.0.0',
+      title: 'Trip tools',
+      description: 'Tools for planning trips.',
+      websiteUrl: 'https://example.com/trips',
+    })
   })
 
   it('sends a valid result as structuredContent that matches the schema (unknown keys dropped), with a text block', async () => {

@@ -13,9 +13,7 @@ describe('x-model-context', () => {
     const { encoded } = roundTrip('Select a flight', { flights: [{ id: 'SH-142', price: 299 }] })
     expect(encoded.schema['x-model-context']).toEqual({ flights: [{ id: 'SH-142', price: 299 }] })
     expect(encoded.schema.properties).toEqual(schema.properties)
-    expect(encoded.message).toBe(
-      `Select a flight\n\n${MODEL_CONTEXT_BOUNDARY}\n{"flights":[{"id":"SH-142","price":299}]}`,
-    )
+    expect(encoded.message).toBe(`Select a flight\n\n${MODEL_CONTEXT_BOUNDARY}\n{"flights":[{"id":"SH-142","price":299}]}`)
   })
 
   it('reads the schema first, then the message, and returns the human part either way', () => {
@@ -107,10 +105,7 @@ describe('x-model-context', () => {
   })
 
   it('cannot pollute prototypes through __proto__ / constructor keys', () => {
-    const hostile = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted2":true}}}') as Record<
-      string,
-      unknown
-    >
+    const hostile = JSON.parse('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted2":true}}}') as Record<string, unknown>
     const { fromSchema, fromMessage } = roundTrip('x', hostile)
     for (const out of [fromSchema.context, fromMessage.context]) {
       expect(Object.getPrototypeOf(out)).toBe(Object.prototype)

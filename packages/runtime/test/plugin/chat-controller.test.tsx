@@ -101,7 +101,13 @@ describe('createChatController', () => {
     ])
     const chat = createChatController({ fetch: server.fetch })
     await chat.sendMessage('hi')
-    expect(chat.getState()).toMatchObject({ status: 'ready', items: [{ kind: 'user', text: 'hi' }, { kind: 'assistant', text: 'Hello ✈️' }] })
+    expect(chat.getState()).toMatchObject({
+      status: 'ready',
+      items: [
+        { kind: 'user', text: 'hi' },
+        { kind: 'assistant', text: 'Hello ✈️' },
+      ],
+    })
     await chat.sendMessage('more')
     expect(server.bodies[1]!.messages).toEqual([user('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Hello ✈️' }] }, user('more')])
     await chat.sendMessage('   ')
@@ -111,9 +117,7 @@ describe('createChatController', () => {
   it('runs the plugin for an elicitation and answers with the session token; the tool completes', async () => {
     const server = endpoint((body, n) => {
       if (n === 1) return [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [user('book')] }]
-      expect(body.elicitResponses).toEqual([
-        { callId: 'call_1', elicitId: 'call_1#1', token: 'tok-123', result: { action: 'accept', content: { flightId: 'CA-287' } } },
-      ])
+      expect(body.elicitResponses).toEqual([{ callId: 'call_1', elicitId: 'call_1#1', token: 'tok-123', result: { action: 'accept', content: { flightId: 'CA-287' } } }])
       return [
         { type: 'tool_log', callId: 'call_1', level: 'info', message: 'booking' },
         { type: 'tool_progress', callId: 'call_1', message: 'Booked', progress: 2, total: 2 },
@@ -151,8 +155,21 @@ describe('createChatController', () => {
       n === 1
         ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
         : n === 2
-          ? [{ type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'INVALID_CONTENT', message: 'no such flight', issues: [{ path: 'flightId', message: 'unknown flight' }] }, { type: 'conversation_state', messages: [] }]
-          : [{ type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: 'ok' }, { type: 'conversation_state', messages: [] }],
+          ? [
+              {
+                type: 'elicit_refused',
+                callId: 'call_1',
+                elicitId: 'call_1#1',
+                code: 'INVALID_CONTENT',
+                message: 'no such flight',
+                issues: [{ path: 'flightId', message: 'unknown flight' }],
+              },
+              { type: 'conversation_state', messages: [] },
+            ]
+          : [
+              { type: 'tool_result', callId: 'call_1', toolName: 'book_flight', result: 'ok' },
+              { type: 'conversation_state', messages: [] },
+            ],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
     await chat.sendMessage('book')
@@ -228,7 +245,10 @@ describe('createChatController', () => {
     const server = endpoint((_b, n) =>
       n === 1
         ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
-        : [{ type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'WRONG_TOKEN', message: 'token mismatch' }, { type: 'conversation_state', messages: [] }],
+        : [
+            { type: 'elicit_refused', callId: 'call_1', elicitId: 'call_1#1', code: 'WRONG_TOKEN', message: 'token mismatch' },
+            { type: 'conversation_state', messages: [] },
+          ],
     )
     const chat = createChatController({ fetch: server.fetch })
     await chat.sendMessage('book')
@@ -240,9 +260,7 @@ describe('createChatController', () => {
 
   it('abort(callId) halts the plugin UI and asks the server to abort the call, with its token', async () => {
     const server = endpoint((_b, n) =>
-      n === 1
-        ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }]
-        : [{ type: 'conversation_state', messages: [] }],
+      n === 1 ? [toolCall, elicitEvent('pickFlight', 1), { type: 'conversation_state', messages: [] }] : [{ type: 'conversation_state', messages: [] }],
     )
     const chat = createChatController({ fetch: server.fetch, plugins: [plugin.client] })
     await chat.sendMessage('book')
@@ -288,7 +306,10 @@ describe('useChat', () => {
   }
 
   it('renders the conversation as it streams, under StrictMode (effects run twice on mount)', async () => {
-    const server = endpoint(() => [{ type: 'text_delta', text: 'Hi there' }, { type: 'conversation_state', messages: [] }])
+    const server = endpoint(() => [
+      { type: 'text_delta', text: 'Hi there' },
+      { type: 'conversation_state', messages: [] },
+    ])
     render(
       <StrictMode>
         <Chat fetch={server.fetch} />

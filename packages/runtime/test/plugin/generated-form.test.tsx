@@ -30,8 +30,16 @@ const everyKind = wireOf(
     rating: z.number().min(0).max(5).default(2.5),
     subscribe: z.boolean().default(true),
     size: z.enum(['s', 'm', 'l']).default('m'),
-    color: z.enum(['r', 'g']).meta({ oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] }),
-    toppings: z.array(z.enum(['cheese', 'ham', 'olives'])).min(1).max(2),
+    color: z.enum(['r', 'g']).meta({
+      oneOf: [
+        { const: 'r', title: 'Red' },
+        { const: 'g', title: 'Green' },
+      ],
+    }),
+    toppings: z
+      .array(z.enum(['cheese', 'ham', 'olives']))
+      .min(1)
+      .max(2),
   }),
 )
 
@@ -94,7 +102,16 @@ describe('GeneratedForm', () => {
     // And the server-side schema accepts exactly that content.
     expect(
       z
-        .object({ name: z.string(), email: z.email(), age: z.int(), rating: z.number(), subscribe: z.boolean(), size: z.string(), color: z.string(), toppings: z.array(z.string()) })
+        .object({
+          name: z.string(),
+          email: z.email(),
+          age: z.int(),
+          rating: z.number(),
+          subscribe: z.boolean(),
+          size: z.string(),
+          color: z.string(),
+          toppings: z.array(z.string()),
+        })
         .safeParse(onSubmit.mock.calls[0]![0].content).success,
     ).toBe(true)
   })

@@ -50,10 +50,12 @@ function toWire(request: ElicitRequest, toolName = 'book_flight', callId = 'call
   return { callId, toolName, request: JSON.parse(JSON.stringify(encodeElicitRequest(request))) }
 }
 
-const answer = (host: BridgeHost<unknown>) => async (question: IncomingQuestion, result: ElicitResult<unknown>): Promise<SendOutcome> => {
-  const o = host.respond({ id: question.request.id, result })
-  return o.ok ? { ok: true } : { ok: false, message: o.message, ...(o.issues && { issues: o.issues }) }
-}
+const answer =
+  (host: BridgeHost<unknown>) =>
+  async (question: IncomingQuestion, result: ElicitResult<unknown>): Promise<SendOutcome> => {
+    const o = host.respond({ id: question.request.id, result })
+    return o.ok ? { ok: true } : { ok: false, message: o.message, ...(o.issues && { issues: o.issues }) }
+  }
 
 async function nextElicit(host: BridgeHost<unknown>): Promise<ElicitRequest> {
   for await (const e of host.subscribe()) if (e.type === 'elicit' && host.pending() === e.request) return e.request

@@ -29,9 +29,11 @@ describe('createPlugin', () => {
   })
 
   it('yields a plugin for a tool whose elicits is {}', () => {
-    const plain = createMcpTool('plain').elicits({}).execute(function* () {
-      return 1
-    })
+    const plain = createMcpTool('plain')
+      .elicits({})
+      .execute(function* () {
+        return 1
+      })
     expect(createPlugin(plain).onElicit({}).build().client.handlers).toEqual({})
   })
 })

@@ -82,7 +82,14 @@ describe('served by createMcpServer', () => {
     expect(client.getServerCapabilities()?.prompts).toBeDefined()
     const { prompts } = await client.listPrompts()
     expect(prompts.map((p) => p.name)).toEqual(['review_code', 'explain_chart', 'broken'])
-    expect(prompts[0]).toMatchObject({ title: 'Review code', description: 'Ask for a review of some code', arguments: [{ name: 'code', required: true }, { name: 'focus', required: false }] })
+    expect(prompts[0]).toMatchObject({
+      title: 'Review code',
+      description: 'Ask for a review of some code',
+      arguments: [
+        { name: 'code', required: true },
+        { name: 'focus', required: false },
+      ],
+    })
     const got = await client.getPrompt({ name: 'review_code', arguments: { code: 'let x = 1', focus: 'style' } })
     expect(got.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Please review this code for style:\n\nlet x = 1' } }])
     await expect(client.getPrompt({ name: 'review_code', arguments: { focus: 'speed' } })).rejects.toThrow(/Arguments of prompt "review_code": code: .*; focus: /)
@@ -116,7 +123,10 @@ describe('served by createMcpServer', () => {
   it('completes arguments as the user types: an enum from its options, others from their completer, with the other arguments as context', async () => {
     const trip = createMcpPrompt('plan_trip')
       .arguments(z.object({ country: z.string(), city: z.string(), pace: z.enum(['slow', 'steady', 'fast']).optional() }))
-      .complete({ city: (typed, { arguments: given }) => (given.country === 'NO' ? ['Oslo', 'Bergen', 'Bodø'] : ['Paris', 'Porto']).filter((c) => c.toLowerCase().startsWith(typed.toLowerCase())) })
+      .complete({
+        city: (typed, { arguments: given }) =>
+          (given.country === 'NO' ? ['Oslo', 'Bergen', 'Bodø'] : ['Paris', 'Porto']).filter((c) => c.toLowerCase().startsWith(typed.toLowerCase())),
+      })
       .messages(({ city }) => `Plan a day in ${city}`)
     expect(() => createMcpPrompt('x').complete({ nope: () => [] } as never)).toThrow(/\.complete\(\) names "nope", which is not an argument/)
     const client = await connectV2(createMcpServer({ name: 'complete', version: '1.0.0', tools: [], prompts: [trip] }))
@@ -129,7 +139,11 @@ describe('served by createMcpServer', () => {
   })
 
   it('refuses a prompts option that is not prompts, or two with one name', () => {
-    expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [{}] as never })).toThrow(/^createMcpServer: prompts\[0\] is not a prompt: make one with createMcpPrompt/)
-    expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [review, review] })).toThrow(/^createMcpServer: prompts\[1\] is a second prompt named "review_code"/)
+    expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [{}] as never })).toThrow(
+      /^createMcpServer: prompts\[0\] is not a prompt: make one with createMcpPrompt/,
+    )
+    expect(() => createMcpServer({ name: 's', version: '1', tools: [], prompts: [review, review] })).toThrow(
+      /^createMcpServer: prompts\[1\] is a second prompt named "review_code"/,
+    )
   })
 })

@@ -77,22 +77,25 @@ describe('elicitation answers with hostile data', () => {
 
   it('never throws; the tool only ever resumes with an answer its schema accepts', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(json, fc.record({ action: fc.constantFrom('accept', 'decline', 'cancel', 'maybe'), content: json }, { requiredKeys: ['action'] })), async (answer) => {
-        const host = createBridgeHost({ tool, params: {}, callId: 'c' })
-        for await (const e of host.subscribe()) if (e.type === 'elicit') break
-        const id = host.pending()!.id
-        const outcome = host.respond({ id, result: answer as never })
-        if (outcome.ok) {
-          const end = await host.outcome
-          expect(end.status).toBe('completed')
-          const result = (end as { result: { action: string; content?: unknown } }).result
-          if (result.action === 'accept') expect(strict.safeParse(result.content).success).toBe(true)
-        } else {
-          expect(['INVALID_RESULT', 'INVALID_CONTENT']).toContain(outcome.code)
-          expect(host.pending()?.id).toBe(id)
-          await host.abort()
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(json, fc.record({ action: fc.constantFrom('accept', 'decline', 'cancel', 'maybe'), content: json }, { requiredKeys: ['action'] })),
+        async (answer) => {
+          const host = createBridgeHost({ tool, params: {}, callId: 'c' })
+          for await (const e of host.subscribe()) if (e.type === 'elicit') break
+          const id = host.pending()!.id
+          const outcome = host.respond({ id, result: answer as never })
+          if (outcome.ok) {
+            const end = await host.outcome
+            expect(end.status).toBe('completed')
+            const result = (end as { result: { action: string; content?: unknown } }).result
+            if (result.action === 'accept') expect(strict.safeParse(result.content).success).toBe(true)
+          } else {
+            expect(['INVALID_RESULT', 'INVALID_CONTENT']).toContain(outcome.code)
+            expect(host.pending()?.id).toBe(id)
+            await host.abort()
+          }
+        },
+      ),
       RUNS,
     )
   })
@@ -100,13 +103,21 @@ describe('elicitation answers with hostile data', () => {
 
 describe('chat request bodies with hostile data', () => {
   const handler = createChatHandler({ tools: [bookFlight], model: createScriptedModel({ fallback: 'ok', onSample: () => 'tip' }) })
-  const post = (body: string) =>
-    handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+  const post = (body: string) => handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
 
   it('answer 200 with a stream that ends in conversation_state, or a 4xx that names the problem; never 500', async () => {
     const body = fc.oneof(
       json.map((v) => JSON.stringify(v)),
-      fc.record({ messages: fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content: fc.array(jsonObject, { maxLength: 3 }) }), { maxLength: 3 }), elicitResponses: fc.array(jsonObject, { maxLength: 3 }), abort: jsonObject }, { requiredKeys: ['messages'] }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            messages: fc.array(fc.record({ role: fc.constantFrom('user', 'assistant', 'system'), content: fc.array(jsonObject, { maxLength: 3 }) }), { maxLength: 3 }),
+            elicitResponses: fc.array(jsonObject, { maxLength: 3 }),
+            abort: jsonObject,
+          },
+          { requiredKeys: ['messages'] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.string({ maxLength: 60 }),
     )
     await fc.assert(

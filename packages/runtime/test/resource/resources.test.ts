@@ -9,7 +9,10 @@ import { createMcpResource, ResourceDefinitionError } from '../../src/index.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
-const config = createMcpResource('config://app').name('App configuration').mimeType('application/json').read(() => JSON.stringify({ theme: 'dark' }))
+const config = createMcpResource('config://app')
+  .name('App configuration')
+  .mimeType('application/json')
+  .read(() => JSON.stringify({ theme: 'dark' }))
 const order = createMcpResource('orders://{id}/summary')
   .name('Order summary')
   .description('One order, by id')
@@ -53,18 +56,28 @@ describe('served by createMcpServer', () => {
     const { client } = await connect()
     expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true })
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app', 'file:///logo.bin', 'broken://x'])
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ uriTemplate: 'orders://{id}/summary', name: 'Order summary', description: 'One order, by id', mimeType: 'text/plain' }])
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
+      { uriTemplate: 'orders://{id}/summary', name: 'Order summary', description: 'One order, by id', mimeType: 'text/plain' },
+    ])
     expect((await client.readResource({ uri: 'config://app' })).contents).toEqual([{ uri: 'config://app', mimeType: 'application/json', text: '{"theme":"dark"}' }])
     expect((await client.readResource({ uri: 'orders://7/summary' })).contents).toEqual([{ uri: 'orders://7/summary', mimeType: 'text/plain', text: 'Order 7: 2 items' }])
     expect((await client.readResource({ uri: 'file:///logo.bin' })).contents).toEqual([{ uri: 'file:///logo.bin', blob: 'AQID' }])
-    await expect(client.readResource({ uri: 'nope://x' })).rejects.toThrow(/Unknown resource "nope:\/\/x"\. This server has: config:\/\/app, file:\/\/\/logo\.bin, broken:\/\/x, orders:\/\/\{id\}\/summary\./)
+    await expect(client.readResource({ uri: 'nope://x' })).rejects.toThrow(
+      /Unknown resource "nope:\/\/x"\. This server has: config:\/\/app, file:\/\/\/logo\.bin, broken:\/\/x, orders:\/\/\{id\}\/summary\./,
+    )
     await expect(client.readResource({ uri: 'broken://x' })).rejects.toThrow(/\.read\(\) returned neither text/)
   })
 
   it("completes a template's variables from its completer", async () => {
     const { client } = await connect()
-    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'orders://{id}/summary' }, argument: { name: 'id', value: '7' } })).completion).toEqual({ values: ['7', '71'], total: 2, hasMore: false })
-    await expect(client.complete({ ref: { type: 'ref/resource', uri: 'orders://{x}' }, argument: { name: 'x', value: '' } })).rejects.toThrow(/Unknown resource template "orders:\/\/\{x\}"\. This server has: orders:\/\/\{id\}\/summary\./)
+    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'orders://{id}/summary' }, argument: { name: 'id', value: '7' } })).completion).toEqual({
+      values: ['7', '71'],
+      total: 2,
+      hasMore: false,
+    })
+    await expect(client.complete({ ref: { type: 'ref/resource', uri: 'orders://{x}' }, argument: { name: 'x', value: '' } })).rejects.toThrow(
+      /Unknown resource template "orders:\/\/\{x\}"\. This server has: orders:\/\/\{id\}\/summary\./,
+    )
     expect(() => createMcpResource('orders://{id}').complete({ idd: () => [] })).toThrow(/\.complete\(\) names "idd", which is not a variable of the template \(id\)/)
   })
 

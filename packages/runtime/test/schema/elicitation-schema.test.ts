@@ -60,14 +60,35 @@ const accepted: Accepted[] = [
   {
     name: 'titled single-select (oneOf via meta)',
     schema: z.object({
-      v: z.enum(['w', 'a']).meta({ oneOf: [{ const: 'w', title: 'Window' }, { const: 'a', title: 'Aisle' }] }),
+      v: z.enum(['w', 'a']).meta({
+        oneOf: [
+          { const: 'w', title: 'Window' },
+          { const: 'a', title: 'Aisle' },
+        ],
+      }),
     }),
-    wire: { v: { type: 'string', oneOf: [{ const: 'w', title: 'Window' }, { const: 'a', title: 'Aisle' }] } },
+    wire: {
+      v: {
+        type: 'string',
+        oneOf: [
+          { const: 'w', title: 'Window' },
+          { const: 'a', title: 'Aisle' },
+        ],
+      },
+    },
   },
   {
     name: 'titled single-select (union of titled literals)',
     schema: z.object({ v: z.union([z.literal('w').meta({ title: 'Window' }), z.literal('a').meta({ title: 'Aisle' })]) }),
-    wire: { v: { type: 'string', oneOf: [{ const: 'w', title: 'Window' }, { const: 'a', title: 'Aisle' }] } },
+    wire: {
+      v: {
+        type: 'string',
+        oneOf: [
+          { const: 'w', title: 'Window' },
+          { const: 'a', title: 'Aisle' },
+        ],
+      },
+    },
   },
   {
     name: 'union of string literals becomes an enum',
@@ -82,13 +103,28 @@ const accepted: Accepted[] = [
   },
   {
     name: 'multi-select enum with min/max items',
-    schema: z.object({ v: z.array(z.enum(['a', 'b', 'c'])).min(1).max(2) }),
+    schema: z.object({
+      v: z
+        .array(z.enum(['a', 'b', 'c']))
+        .min(1)
+        .max(2),
+    }),
     wire: { v: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['a', 'b', 'c'] } } },
   },
   {
     name: 'titled multi-select (anyOf items)',
     schema: z.object({ v: z.array(z.union([z.literal('a').meta({ title: 'A' }), z.literal('b').meta({ title: 'B' })])) }),
-    wire: { v: { type: 'array', items: { anyOf: [{ const: 'a', title: 'A' }, { const: 'b', title: 'B' }] } } },
+    wire: {
+      v: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'a', title: 'A' },
+            { const: 'b', title: 'B' },
+          ],
+        },
+      },
+    },
   },
   {
     name: 'multi-select with default',
@@ -259,9 +295,7 @@ describe('rejected elicitation schemas', () => {
   })
 
   it('reports every bad property at once, each at its own pointer', () => {
-    const result = analyzeResponseSchema(
-      z.object({ ok: z.string(), user: z.object({ n: z.string() }), when: z.date(), tags: z.array(z.string()) }),
-    )
+    const result = analyzeResponseSchema(z.object({ ok: z.string(), user: z.object({ n: z.string() }), when: z.date(), tags: z.array(z.string()) }))
     expect(errors(result.violations).map((v) => [v.property, v.rule, v.pointer])).toEqual([
       ['when', 'unrepresentable', '/properties/when'],
       ['user', 'nested-object', '/properties/user'],

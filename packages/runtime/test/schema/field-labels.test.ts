@@ -7,7 +7,12 @@ import { fieldLabel, summarizeAnswer } from '../../src/schema/field-labels.ts'
 const wire = analyzeResponseSchema(
   z.object({
     flightId: z.string(),
-    cabin: z.enum(['eco', 'biz']).meta({ oneOf: [{ const: 'eco', title: 'Economy' }, { const: 'biz', title: 'Business' }] }),
+    cabin: z.enum(['eco', 'biz']).meta({
+      oneOf: [
+        { const: 'eco', title: 'Economy' },
+        { const: 'biz', title: 'Business' },
+      ],
+    }),
     meals: z.array(z.enum(['veg', 'fish'])),
     window: z.boolean(),
     note: z.string().meta({ title: 'Your note' }).optional(),

@@ -82,7 +82,10 @@ export async function startBooking(url: string, route: string): Promise<Booking>
   }
   return {
     callId: call.callId,
-    answer: { messages: state.messages, elicitResponses: [{ callId: call.callId, elicitId: asked.request.id, token: call.token, result: { action: 'accept', content: { ok: true } } }] },
+    answer: {
+      messages: state.messages,
+      elicitResponses: [{ callId: call.callId, elicitId: asked.request.id, token: call.token, result: { action: 'accept', content: { ok: true } } }],
+    },
   }
 }
 

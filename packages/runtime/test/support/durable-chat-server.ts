@@ -15,9 +15,7 @@ const handler = createChatHandler({
   tools: [ticketDesk(path)],
   store,
   model: createScriptedModel({
-    onUserMessage: [
-      { match: /ticket to (\w+)/, reply: (_t, m) => ({ toolCalls: [{ name: 'book_ticket', input: { route: m![1]! } }] }) },
-    ],
+    onUserMessage: [{ match: /ticket to (\w+)/, reply: (_t, m) => ({ toolCalls: [{ name: 'book_ticket', input: { route: m![1]! } }] }) }],
     onToolResult: (name, result) => `${name}: ${JSON.stringify(result)}`,
     fallback: 'ok',
   }),

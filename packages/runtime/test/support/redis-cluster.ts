@@ -22,7 +22,9 @@ export async function startRedisCluster(size = 3): Promise<RedisCluster> {
   try {
     for (let i = 0; i < size; i++) {
       const bus = await freePort()
-      nodes.push(await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-port', String(bus), '--appendonly', 'yes', '--appendfsync', 'everysec']))
+      nodes.push(
+        await startRedis(['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-port', String(bus), '--appendonly', 'yes', '--appendfsync', 'everysec']),
+      )
     }
     const addresses = nodes.map((n) => `127.0.0.1:${n.port}`)
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes'], { timeout: 30_000 })

@@ -57,11 +57,17 @@ afterAll(async () => {
 const bookTrip = createMcpTool('book_trip')
   .parameters(z.object({ destination: z.string() }))
   .elicits({
-    pickFlight: { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(z.object({ id: z.string(), airline: z.string(), departs: z.string(), arrives: z.string(), price: z.number() })) }) },
+    pickFlight: {
+      response: z.object({ flightId: z.string() }),
+      context: z.object({ flights: z.array(z.object({ id: z.string(), airline: z.string(), departs: z.string(), arrives: z.string(), price: z.number() })) }),
+    },
     pickSeat: { response: z.object({ row: z.int().min(1).max(30), seat: z.enum(['A', 'B', 'C', 'D']) }), context: z.object({ taken: z.array(z.string()) }) },
   })
   .execute(function* ({ destination }, ctx) {
-    const flight = yield* ctx.elicit.strict('pickFlight', { message: `Which flight to ${destination}?`, flights: [{ id: 'SH-142', airline: 'SkyHigh', departs: '08:00', arrives: '11:30', price: 299 }] })
+    const flight = yield* ctx.elicit.strict('pickFlight', {
+      message: `Which flight to ${destination}?`,
+      flights: [{ id: 'SH-142', airline: 'SkyHigh', departs: '08:00', arrives: '11:30', price: 299 }],
+    })
     const seat = yield* ctx.elicit.strict('pickSeat', { message: 'Which seat?', taken: ['1A'] })
     const ticket = yield* ctx.step('issue_ticket', () => Promise.resolve(`TK-${flight.flightId}-${seat.row}${seat.seat}`))
     const tip = yield* ctx.sample({ prompt: `A tip for ${destination}` })
@@ -162,7 +168,11 @@ describe('tracing a durable call', () => {
     expect(parentOf(steps[0]!)).toBe(segments[2]!.spanContext().spanId)
     expect(ofTheCall.filter((s) => s.name === 'sample').map((s) => attribute(s, 'mcp_bridge.sample.replayed'))).toEqual([false])
     // Model calls are GenAI client spans under their turns.
-    expect(spans.filter((s) => s.name === 'chat scripted-demo').every((s) => attribute(s, 'gen_ai.operation.name') === 'chat' && attribute(s, 'gen_ai.request.model') === 'scripted-demo')).toBe(true)
+    expect(
+      spans
+        .filter((s) => s.name === 'chat scripted-demo')
+        .every((s) => attribute(s, 'gen_ai.operation.name') === 'chat' && attribute(s, 'gen_ai.request.model') === 'scripted-demo'),
+    ).toBe(true)
 
     // Nothing anyone typed or answered is in a span.
     const everything = JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events })))
@@ -170,7 +180,9 @@ describe('tracing a durable call', () => {
 
     const all = await collect()
     const sum = (name: string, where: (a: Record<string, unknown>) => boolean = () => true) =>
-      (metric(all, name)?.dataPoints ?? []).filter((p) => where(p.attributes)).reduce((n, p) => n + (typeof p.value === 'number' ? p.value : (p.value as { count: number }).count), 0)
+      (metric(all, name)?.dataPoints ?? [])
+        .filter((p) => where(p.attributes))
+        .reduce((n, p) => n + (typeof p.value === 'number' ? p.value : (p.value as { count: number }).count), 0)
     expect(sum('mcp_bridge.calls.started', (a) => a['gen_ai.tool.name'] === 'book_trip')).toBe(1)
     expect(sum('mcp_bridge.calls.ended', (a) => a['gen_ai.tool.name'] === 'book_trip' && a['mcp_bridge.outcome'] === 'completed')).toBe(1)
     expect(sum('mcp_bridge.input.wait', (a) => a['gen_ai.tool.name'] === 'book_trip')).toBe(2)
@@ -178,7 +190,7 @@ describe('tracing a durable call', () => {
     expect(sum('mcp_bridge.store.duration', (a) => a['mcp_bridge.store'] === 'sqlite' && a['mcp_bridge.store.operation'] === 'update')).toBeGreaterThan(0)
   }, 30_000)
 
-  it('over MCP (2026-07-28): each round is a tools/call server span; the call\'s stretches are one trace under the first, each linked to its round', async () => {
+  it("over MCP (2026-07-28): each round is a tools/call server span; the call's stretches are one trace under the first, each linked to its round", async () => {
     exporter.reset()
     const server = createMcpServer({ name: 'trips', version: '1', tools: [bookTrip] })
     const client = await connectClient(server, '2026-07-28')
@@ -216,7 +228,13 @@ describe('tracing a durable call', () => {
     }
     const logged = captureLogger()
     const handler = createChatHandler({ tools: [], model: unreachable, logger: logged.logger })
-    const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }) }))
+    const response = await handler(
+      new Request('http://127.0.0.1/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }),
+      }),
+    )
     const events: ChatStreamEvent[] = []
     for await (const e of readChatEvents(response.body!)) events.push(e)
     await handler.close()
@@ -226,7 +244,11 @@ describe('tracing a durable call', () => {
     expect(JSON.stringify(events)).not.toContain('10.0.0.5')
     const turn = exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent mcp-bridge')!
     expect(logged.entries).toEqual([
-      { level: 'error', message: 'a chat turn failed', fields: { err: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.5:8080' }), trace_id: turn.spanContext().traceId, span_id: turn.spanContext().spanId } },
+      {
+        level: 'error',
+        message: 'a chat turn failed',
+        fields: { err: expect.objectContaining({ message: 'connect ECONNREFUSED 10.0.0.5:8080' }), trace_id: turn.spanContext().traceId, span_id: turn.spanContext().spanId },
+      },
     ])
     // The model call's span says it failed, and how.
     const call = exporter.getFinishedSpans().find((s) => s.name === 'chat far-away')!

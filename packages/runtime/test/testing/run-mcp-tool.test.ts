@@ -24,18 +24,7 @@ describe('runMcpTool with createMockMcpClient', () => {
       price: 349,
       tip: 'Arrive two hours early at LAX.',
     })
-    expect(run.timeline.map((e) => e.type)).toEqual([
-      'log',
-      'elicit',
-      'elicit_resolved',
-      'elicit',
-      'elicit_resolved',
-      'notify',
-      'sample',
-      'sample_result',
-      'notify',
-      'completed',
-    ])
+    expect(run.timeline.map((e) => e.type)).toEqual(['log', 'elicit', 'elicit_resolved', 'elicit', 'elicit_resolved', 'notify', 'sample', 'sample_result', 'notify', 'completed'])
     expect(client.elicitRequests.map((r) => [r.key, r.id])).toEqual([
       ['pickFlight', 'call_test_1#1'],
       ['pickSeat', 'call_test_1#2'],

@@ -41,7 +41,15 @@ describe('createTestClock', () => {
   it('a sleep that loses a race is removed; the winner goes on', async () => {
     const clock = createTestClock()
     const [scope, destroy] = createScope()
-    const result = scope.run(() => race([clock.sleep(5_000), (function* () { yield* clock.sleep(1_000); return 'fast' })()]))
+    const result = scope.run(() =>
+      race([
+        clock.sleep(5_000),
+        (function* () {
+          yield* clock.sleep(1_000)
+          return 'fast'
+        })(),
+      ]),
+    )
     await clock.settle()
     await clock.advance(1_000)
     expect(await result).toBe('fast')
@@ -68,7 +76,16 @@ describe('systemClock', () => {
 
   it('a sleep longer than a timer can take (or Infinity) does not fire early', async () => {
     const [scope, destroy] = createScope()
-    const long = scope.run(() => race([systemClock.sleep(2 ** 31 + 5), systemClock.sleep(Infinity), (function* () { yield* systemClock.sleep(50); return 'short' })()]))
+    const long = scope.run(() =>
+      race([
+        systemClock.sleep(2 ** 31 + 5),
+        systemClock.sleep(Infinity),
+        (function* () {
+          yield* systemClock.sleep(50)
+          return 'short'
+        })(),
+      ]),
+    )
     expect(await long).toBe('short')
     await destroy()
   })

@@ -14,11 +14,7 @@ describe('createMcpTool', () => {
     const params = z.object({ from: z.string(), to: z.string() })
     const pickFlight = { response: z.object({ flightId: z.string() }), context: z.object({ flights: z.array(flight) }) }
     const confirm = z.object({ ok: z.boolean() })
-    const tool = createMcpTool('book_flight')
-      .description('Book a flight')
-      .parameters(params)
-      .elicits({ pickFlight, confirm })
-      .execute(noop)
+    const tool = createMcpTool('book_flight').description('Book a flight').parameters(params).elicits({ pickFlight, confirm }).execute(noop)
 
     expect(tool.kind).toBe('mcp-tool')
     expect(tool.name).toBe('book_flight')
@@ -144,18 +140,17 @@ describe('createMcpTool', () => {
     // A tool that asks nothing may leave .elicits() out; a handoff (its client phase asks) may not,
     // and JavaScript callers get a clear error.
     expect(b.execute(noop).elicits).toEqual({})
-    expect(() => (b as unknown as { handoff: (p: unknown) => void }).handoff({ before: noop, client: noop, after: noop })).toThrow(/\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/)
+    expect(() => (b as unknown as { handoff: (p: unknown) => void }).handoff({ before: noop, client: noop, after: noop })).toThrow(
+      /\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/,
+    )
   })
 })
 
 describe('tool names (MCP 2025-11-25 guidance)', () => {
-  it.each(['book_flight', 'getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'user-profile', 'a', 'x'.repeat(128)])(
-    'accepts %s',
-    (name) => {
-      expect(toolNameProblem(name)).toBeUndefined()
-      expect(() => createMcpTool(name)).not.toThrow()
-    },
-  )
+  it.each(['book_flight', 'getUser', 'DATA_EXPORT_v2', 'admin.tools.list', 'user-profile', 'a', 'x'.repeat(128)])('accepts %s', (name) => {
+    expect(toolNameProblem(name)).toBeUndefined()
+    expect(() => createMcpTool(name)).not.toThrow()
+  })
 
   it.each([
     ['', /empty/],

@@ -82,7 +82,15 @@ describe.each(GENERATIONS)('a plain form over MCP, %s client', (generation) => {
       const asked = client.received.find((r) => r.kind === 'elicit')!.params as { message: string; requestedSchema: Record<string, unknown> }
       expect(asked.message).toBe('When would you like to eat?\n\nLuigi’s has 1 tables taken tonight.')
       expect(asked.requestedSchema).toMatchObject({
-        properties: { time: { type: 'string', oneOf: [{ const: '19:30', title: '19:30 (free)' }, { const: '21:00', title: '21:00 (free)' }] } },
+        properties: {
+          time: {
+            type: 'string',
+            oneOf: [
+              { const: '19:30', title: '19:30 (free)' },
+              { const: '21:00', title: '21:00 (free)' },
+            ],
+          },
+        },
         'x-model-context': { restaurant: 'Luigi’s' },
       })
     } finally {
@@ -120,7 +128,15 @@ describe('a plain form that throws', () => {
   it('fails the call with PLAIN_FORM_INVALID, naming the tool, key and part', async () => {
     const broken = createMcpTool('broken')
       .elicits({ pick: { response: z.object({ id: z.string() }), context: z.object({ items: z.array(z.string()) }) } })
-      .plainForm({ pick: { choices: { id: () => { throw new Error('no items') } } } })
+      .plainForm({
+        pick: {
+          choices: {
+            id: () => {
+              throw new Error('no items')
+            },
+          },
+        },
+      })
       .execute(function* (_p, ctx) {
         yield* ctx.elicit('pick', { message: 'Pick', items: [] })
       })

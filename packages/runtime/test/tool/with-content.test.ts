@@ -70,15 +70,29 @@ describe('withContent', () => {
       onToolResult: () => 'Here it is.',
     })
     // What the model is given: the last message of each request.
-    const model = { id: scripted.id, stream: (request: Parameters<typeof scripted.stream>[0], signal: AbortSignal) => ((seen = request.messages.at(-1)), scripted.stream(request, signal)) }
+    const model = {
+      id: scripted.id,
+      stream: (request: Parameters<typeof scripted.stream>[0], signal: AbortSignal) => ((seen = request.messages.at(-1)), scripted.stream(request, signal)),
+    }
     const handler = createChatHandler({ tools: [chart], model })
-    const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a chart' }] }] }) }))
+    const response = await handler(
+      new Request('http://127.0.0.1/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'a chart' }] }] }),
+      }),
+    )
     const events: ChatStreamEvent[] = []
     for await (const e of readChatEvents(response.body!)) events.push(e)
     const result = events.find((e) => e.type === 'tool_result')
     expect(result).toMatchObject({ result: { kind: 'mcp-tool-content', structured: { points: 12 } } })
     const block = seen?.content[0]
-    expect(block?.type === 'tool_result' && block.content.map((c) => (c.type === 'text' ? c.text : c.type))).toEqual(['Your chart:', 'image', 'x,y\n1,2', '[chart page: https://example.com/chart]'])
+    expect(block?.type === 'tool_result' && block.content.map((c) => (c.type === 'text' ? c.text : c.type))).toEqual([
+      'Your chart:',
+      'image',
+      'x,y\n1,2',
+      '[chart page: https://example.com/chart]',
+    ])
     await handler.close()
   })
 

@@ -115,9 +115,9 @@ describe('builder types', () => {
     const builder = createMcpTool('no_elicits_handoff')
     // @ts-expect-error .handoff does not exist before .elicits
     void builder.handoff
-    expect(() =>
-      (builder as unknown as { handoff(p: unknown): unknown }).handoff({ *before() {}, *client() {}, *after() {} }),
-    ).toThrow(/\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/)
+    expect(() => (builder as unknown as { handoff(p: unknown): unknown }).handoff({ *before() {}, *client() {}, *after() {} })).toThrow(
+      /\.elicits\(\{\.\.\.\}\) must come before \.handoff\(\)/,
+    )
   })
 
   it('types sample, log, notify and branch', () => {
@@ -203,9 +203,11 @@ describe('builder types', () => {
         return { price: 'free' }
       })
     // Without .returns() any value goes, typed as returned.
-    const free = createMcpTool('free').elicits({}).execute(function* () {
-      return 42 as const
-    })
+    const free = createMcpTool('free')
+      .elicits({})
+      .execute(function* () {
+        return 42 as const
+      })
     expectTypeOf<ToolResult<typeof free>>().toEqualTypeOf<42>()
   })
 })

@@ -89,9 +89,11 @@ describe('createPlugin types', () => {
   })
 
   it('yields a plugin for a tool that elicits nothing', () => {
-    const plain = createMcpTool('plain').elicits({}).execute(function* () {
-      return 1
-    })
+    const plain = createMcpTool('plain')
+      .elicits({})
+      .execute(function* () {
+        return 1
+      })
     const plugin = createPlugin(plain).onElicit({}).build()
     expect(plugin.server.tools).toEqual([plain])
     expectTypeOf(plugin.client.handlers).toEqualTypeOf<{}>()

@@ -98,7 +98,8 @@ type Loaders = Record<string, () => Promise<Record<string, unknown>>>
 export function createBundledModuleLoader(root: string, options: BundledModuleLoaderOptions = {}): BundledModuleLoader {
   const timeoutMs = options.timeoutMs ?? 10_000
   const batchSize = options.batchSize ?? BATCH_SIZE
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new OptionsError('createBundledModuleLoader', { option: 'batchSize', problem: `batchSize must be a whole number of modules, at least 1 (got ${String(batchSize)}).` })
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new OptionsError('createBundledModuleLoader', { option: 'batchSize', problem: `batchSize must be a whole number of modules, at least 1 (got ${String(batchSize)}).` })
   const scratchDir = options.scratchDir ?? join(root, 'node_modules', '.mcp-bridge')
   const runner = lazyModuleLoader(() => createViteModuleLoader(root, options))
   /** The one bundling (see `ModuleLoader.prepare`): later calls wait for it. */
@@ -146,7 +147,15 @@ export function createBundledModuleLoader(root: string, options: BundledModuleLo
     try {
       // The app's config is loaded once; each batch is one more build of the same environment.
       builder = await vite.createBuilder(
-        { root, configFile: options.configFile, configLoader: options.configLoader ?? 'runner', logLevel: 'silent', clearScreen: false, publicDir: false, plugins: [bundleOnly(setup)] },
+        {
+          root,
+          configFile: options.configFile,
+          configLoader: options.configLoader ?? 'runner',
+          logLevel: 'silent',
+          clearScreen: false,
+          publicDir: false,
+          plugins: [bundleOnly(setup)],
+        },
         true,
       )
     } finally {

@@ -69,7 +69,11 @@ export function clientLeaks({ bundle, importersOf, bridgeModules, exportOnly, di
     if (!code) continue
     for (const leak of leaks) {
       if (leak.specifier !== undefined || !code.includes(leak.what)) continue
-      messages.push([`${display(id)}:${leak.at.line}:${leak.at.column}  ${leak.what} (${leak.why}) is in the client chunk; it is kept by:`, ...leak.chain.map((line) => `  ${line}`)].join('\n'))
+      messages.push(
+        [`${display(id)}:${leak.at.line}:${leak.at.column}  ${leak.what} (${leak.why}) is in the client chunk; it is kept by:`, ...leak.chain.map((line) => `  ${line}`)].join(
+          '\n',
+        ),
+      )
     }
   }
   return messages
@@ -77,7 +81,13 @@ export function clientLeaks({ bundle, importersOf, bridgeModules, exportOnly, di
 
 /** Whether `specifier` plausibly names the module `id` (for a message only: nothing is resolved). */
 function namesModule(specifier: string, id: string): boolean {
-  const base = (path: string) => path.replace(/[?#].*$/, '').replace(/^node:/, '').split(/[\\/:]/).pop()!.replace(/\.[cm]?[jt]sx?$/, '')
+  const base = (path: string) =>
+    path
+      .replace(/[?#].*$/, '')
+      .replace(/^node:/, '')
+      .split(/[\\/:]/)
+      .pop()!
+      .replace(/\.[cm]?[jt]sx?$/, '')
   return base(specifier) === base(id)
 }
 

@@ -139,7 +139,7 @@ export function renderClientRegistry(outDir: string, plugins: readonly RegistryP
   sorted.forEach((p, i) => lines.push(importLine(outDir, p.file, p.exportName, `plugin${i}`)))
   if (sorted.length) lines.push('')
   lines.push(
-    '/** Every plugin\'s client part: `useChat({ plugins: clientPlugins })`. */',
+    "/** Every plugin's client part: `useChat({ plugins: clientPlugins })`. */",
     `export const clientPlugins = [${sorted.map((_, i) => `plugin${i}.client`).join(', ')}] as const`,
     '',
     'export type ClientPlugins = typeof clientPlugins',
@@ -164,9 +164,9 @@ function relativePath(from: string, to: string): string {
 }
 
 function importLine(outDir: string, file: string, exportName: string, local: string): string {
-  let specifier = relative(dirname(`${outDir}/x`), file).replace(/\\/g, '/').replace(/\.(ts|tsx|mts)$/, '')
+  let specifier = relative(dirname(`${outDir}/x`), file)
+    .replace(/\\/g, '/')
+    .replace(/\.(ts|tsx|mts)$/, '')
   if (!specifier.startsWith('.')) specifier = `./${specifier}`
-  return exportName === 'default'
-    ? `import ${local} from '${specifier}'`
-    : `import { ${exportName} as ${local} } from '${specifier}'`
+  return exportName === 'default' ? `import ${local} from '${specifier}'` : `import { ${exportName} as ${local} } from '${specifier}'`
 }

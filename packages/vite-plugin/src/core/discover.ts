@@ -98,8 +98,12 @@ export function discoverFile(source: ParsedSource, relativePath: string, reader:
     const chain = chainOf(call, source.parents)
     const holder = exportHolder(source, chain.top)
     if (holder.kind === 'nested') {
-      report(call, 'WRAPPED_CALL', `${factory} is called inside a function or expression, which discovery cannot follow. ` +
-        `Define ${WHAT[factory]} at the top level of a module: export const ${HOLDER[factory]} = ${factory}(...)...`)
+      report(
+        call,
+        'WRAPPED_CALL',
+        `${factory} is called inside a function or expression, which discovery cannot follow. ` +
+          `Define ${WHAT[factory]} at the top level of a module: export const ${HOLDER[factory]} = ${factory}(...)...`,
+      )
       continue
     }
     if (factory === PROMPT_FACTORY || factory === RESOURCE_FACTORY) {
@@ -241,7 +245,13 @@ function duplicates(results: FileDiscovery[], kind: 'prompts' | 'resources', cod
     for (const item of r[kind]) {
       const first = seen.get(item.name)
       if (!first) seen.set(item.name, item)
-      else r.diagnostics.push({ ...item.location, severity: 'error', code, message: message(item.name, `${first.exportName} at ${first.location.file}:${first.location.line}:${first.location.column}`) })
+      else
+        r.diagnostics.push({
+          ...item.location,
+          severity: 'error',
+          code,
+          message: message(item.name, `${first.exportName} at ${first.location.file}:${first.location.line}:${first.location.column}`),
+        })
     }
   }
 }
@@ -255,13 +265,20 @@ function readServed(
   at: (n: EsNode) => SourceLocation,
   report: Report,
 ): DiscoveredServed | undefined {
-  const what = factory === PROMPT_FACTORY ? { noun: 'prompt name', example: "createMcpPrompt('review_code')" } : { noun: 'resource URI', example: "createMcpResource('orders://{id}/summary')" }
+  const what =
+    factory === PROMPT_FACTORY
+      ? { noun: 'prompt name', example: "createMcpPrompt('review_code')" }
+      : { noun: 'resource URI', example: "createMcpResource('orders://{id}/summary')" }
   const name = literalArgument(source, call, what.noun, what.example, report)
   if (name === undefined) return undefined
   const exportName = holder.kind === 'default' ? 'default' : holder.name
   const exported = holder.kind === 'default' || holder.exported
   if (!exported) {
-    report(call, 'NOT_EXPORTED', `${factory === PROMPT_FACTORY ? 'Prompt' : 'Resource'} "${name}" (${exportName}) is not exported, so the generated registry cannot import it. Write export const ${exportName} = ...`)
+    report(
+      call,
+      'NOT_EXPORTED',
+      `${factory === PROMPT_FACTORY ? 'Prompt' : 'Resource'} "${name}" (${exportName}) is not exported, so the generated registry cannot import it. Write export const ${exportName} = ...`,
+    )
   }
   return { name, exportName, exported, location: at(call) }
 }
@@ -272,8 +289,11 @@ function reportReExports(program: EsNode, report: Report): void {
     for (const spec of decl.specifiers as EsNode[]) {
       const name = keyName(spec.local)
       if (name !== undefined && name in WHAT) {
-        report(spec, 'RE_EXPORT', `Re-exporting ${name} hides the ${WHAT[name]} made with it from discovery; ` +
-          `import it from "${RUNTIME_MODULE}" directly where tools are defined.`)
+        report(
+          spec,
+          'RE_EXPORT',
+          `Re-exporting ${name} hides the ${WHAT[name]} made with it from discovery; ` + `import it from "${RUNTIME_MODULE}" directly where tools are defined.`,
+        )
       }
     }
   }
@@ -338,7 +358,11 @@ function literalArgument(source: ParsedSource, call: EsNode, noun: string, examp
   const arg = (call.arguments as EsNode[])[0]
   const name = arg && literalText(arg)
   if (name === undefined) {
-    report(arg ?? call, 'NON_LITERAL_NAME', `The ${noun} must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: ${example}.`)
+    report(
+      arg ?? call,
+      'NON_LITERAL_NAME',
+      `The ${noun} must be a string literal (got ${arg ? source.code.slice(arg.start, arg.end) : 'nothing'}), so it can be known without running code: ${example}.`,
+    )
   }
   return name
 }

@@ -8,7 +8,18 @@ import { join } from 'node:path'
 import { type Diagnostic, sortDiagnostics } from './diagnostics.ts'
 import { crossCheck, discoverProject, relative, type FileDiscovery } from './discover.ts'
 import { pluginKeyDiagnostics } from './plugin-keys.ts'
-import { CLIENT_REGISTRY, SERVER_REGISTRY, renderClientRegistry, renderManifest, renderServerRegistry, type ManifestTool, type RegistryPlugin, type RegistryServedSet, type RegistryTool, type RegistryViews } from './codegen.ts'
+import {
+  CLIENT_REGISTRY,
+  SERVER_REGISTRY,
+  renderClientRegistry,
+  renderManifest,
+  renderServerRegistry,
+  type ManifestTool,
+  type RegistryPlugin,
+  type RegistryServedSet,
+  type RegistryTool,
+  type RegistryViews,
+} from './codegen.ts'
 import type { ModuleLoader } from './load-modules.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { ParseCache } from './parsed-source.ts'
@@ -250,6 +261,7 @@ function registryPlugins(root: string, discoveries: readonly FileDiscovery[]): R
 
 /** The exported prompts and resources discovery found: the server registry imports each (duplicates are errors already). */
 function registryServed(root: string, discoveries: readonly FileDiscovery[]): RegistryServedSet {
-  const of = (kind: 'prompts' | 'resources') => discoveries.flatMap((d) => d[kind].filter((x) => x.exported).map((x) => ({ name: x.name, file: join(root, d.file), exportName: x.exportName })))
+  const of = (kind: 'prompts' | 'resources') =>
+    discoveries.flatMap((d) => d[kind].filter((x) => x.exported).map((x) => ({ name: x.name, file: join(root, d.file), exportName: x.exportName })))
   return { prompts: of('prompts'), resources: of('resources') }
 }

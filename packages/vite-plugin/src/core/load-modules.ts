@@ -200,7 +200,9 @@ export function lazyModuleLoader(create: () => Promise<ModuleLoader>): ModuleLoa
     (started ??= create().then(
       (created) => (loader = created),
       (error: unknown) => {
-        throw error instanceof ModuleLoaderUnavailableError ? error : new ModuleLoaderUnavailableError(`The module loader (a Vite server with the app's config) could not start: ${(error as Error).message}`, { cause: error })
+        throw error instanceof ModuleLoaderUnavailableError
+          ? error
+          : new ModuleLoaderUnavailableError(`The module loader (a Vite server with the app's config) could not start: ${(error as Error).message}`, { cause: error })
       },
     ))
   return {

@@ -78,10 +78,10 @@ function problemsOf(user: unknown): string[] {
   if (user.failOnError !== undefined && typeof user.failOnError !== 'boolean') problems.push('failOnError: true or false')
   const server = user.server
   if (server !== undefined && !string(server)) {
-    if (!isObject(server)) problems.push('server: the server module\'s path, or { entry, chatPath?, mcpPath? }')
+    if (!isObject(server)) problems.push("server: the server module's path, or { entry, chatPath?, mcpPath? }")
     else {
       unknownKeys(server, 'server')
-      if (!string(server.entry)) problems.push('server.entry: the server module\'s path (a non-empty string)')
+      if (!string(server.entry)) problems.push("server.entry: the server module's path (a non-empty string)")
       for (const key of ['chatPath', 'mcpPath'] as const) {
         if (server[key] !== undefined && !(typeof server[key] === 'string' && ROUTE_PATH_PATTERN.test(server[key]))) problems.push(`server.${key}: ${ROUTE_PATH_HINT}`)
       }
@@ -154,7 +154,8 @@ export function resolveOptions(user: unknown, root: string): ResolvedOptions {
     publicManifest: o.publicManifest ?? false,
     failOnError: o.failOnError,
     server: resolveServer(o.server, root),
-    apps: o.apps === undefined || o.apps === false ? undefined : { include: list(o.apps === true ? undefined : o.apps.include, []).map((f) => (isAbsolute(f) ? f : resolve(root, f))) },
+    apps:
+      o.apps === undefined || o.apps === false ? undefined : { include: list(o.apps === true ? undefined : o.apps.include, []).map((f) => (isAbsolute(f) ? f : resolve(root, f))) },
   }
 }
 

@@ -27,7 +27,11 @@ function requiredPeers(): Array<{ name: string; range: string }> {
   for (let dir = dirname(fileURLToPath(import.meta.resolve('@mcp-bridge/runtime/build'))); dirname(dir) !== dir; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json')
     if (!existsSync(manifest)) continue
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> }
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name?: string
+      peerDependencies?: Record<string, string>
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>
+    }
     if (pkg.name !== '@mcp-bridge/runtime') continue
     return Object.entries(pkg.peerDependencies ?? {})
       .filter(([name]) => !pkg.peerDependenciesMeta?.[name]?.optional)

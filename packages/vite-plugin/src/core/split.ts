@@ -170,7 +170,10 @@ export function redact(code: string, ranges: readonly (readonly [number, number]
     const from = Math.max(start, at)
     out += code.slice(at, from)
     // The note goes on the first line of the range that has room for it.
-    const lines = code.slice(from, end).replace(/[^\r\n]/g, ' ').split(/(\r?\n)/)
+    const lines = code
+      .slice(from, end)
+      .replace(/[^\r\n]/g, ' ')
+      .split(/(\r?\n)/)
     const roomy = lines.findIndex((line, i) => i % 2 === 0 && line.length >= note.length)
     if (roomy !== -1) lines[roomy] = note + lines[roomy]!.slice(note.length)
     out += lines.join('')
@@ -189,7 +192,10 @@ function stubFor(step: string, arg: EsNode, target: SplitTarget): string {
   if (step === 'handoff') return `{ before: ${fail}, client: ${fail}, after: ${fail} }`
   // onElicit: keep the keys, since createPlugin checks them against the tool.
   const keys = arg.type === 'ObjectExpression' ? (arg.properties as EsNode[]).flatMap((p) => (p.type === 'Property' && !p.computed ? [keyName(p.key)] : [])) : []
-  return `{ ${keys.filter((k) => k !== undefined).map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k!) ? k : JSON.stringify(k)}: ${fail}`).join(', ')} }`
+  return `{ ${keys
+    .filter((k) => k !== undefined)
+    .map((k) => `${/^[A-Za-z_$][\w$]*$/.test(k!) ? k : JSON.stringify(k)}: ${fail}`)
+    .join(', ')} }`
 }
 
 /**

@@ -64,7 +64,7 @@ export const TYPES_UNAVAILABLE: Diagnostic = {
   column: 1,
   severity: 'warning',
   code: 'TYPES_UNAVAILABLE',
-  message: "The type-aware pass needs ts-morph, which is not installed here: `npm install -D ts-morph` turns it on; `mcp-bridge check --no-types` skips it without this warning.",
+  message: 'The type-aware pass needs ts-morph, which is not installed here: `npm install -D ts-morph` turns it on; `mcp-bridge check --no-types` skips it without this warning.',
 }
 
 export async function typeDiagnostics(root: string, discoveries: readonly FileDiscovery[], load: () => Promise<TsMorph> = () => import('ts-morph')): Promise<TypeCheck> {
@@ -81,7 +81,10 @@ export async function typeDiagnostics(root: string, discoveries: readonly FileDi
   const sources = files.map((d) => ({ discovery: d, source: project.addSourceFileAtPath(join(root, d.file)) }))
   project.resolveSourceFileDependencies()
   const diagnostics = sources.flatMap(({ discovery, source }) => fileDiagnostics(m, root, discovery, source))
-  const read = project.getSourceFiles().map((f) => f.getFilePath() as string).filter((f) => !f.includes('/node_modules/'))
+  const read = project
+    .getSourceFiles()
+    .map((f) => f.getFilePath() as string)
+    .filter((f) => !f.includes('/node_modules/'))
   // Every place a tsconfig may be, there or not: one created (or removed) later makes the kept answer stale.
   return { diagnostics, inputs: [...tsconfigCandidates(root), ...read] }
 }
@@ -89,7 +92,11 @@ export async function typeDiagnostics(root: string, discoveries: readonly FileDi
 function fileDiagnostics(m: TsMorph, root: string, discovery: FileDiscovery, source: SourceFile): Diagnostic[] {
   const { Node, SyntaxKind, ts } = m
   const calls = source.getDescendantsOfKind(SyntaxKind.CallExpression)
-  const named = (name: string) => calls.filter((c) => { const e = c.getExpression(); return Node.isPropertyAccessExpression(e) && e.getName() === name })
+  const named = (name: string) =>
+    calls.filter((c) => {
+      const e = c.getExpression()
+      return Node.isPropertyAccessExpression(e) && e.getName() === name
+    })
   // Where the checker's complaints are ours to report: inside .onElicit({...}) (plugins) and
   // inside ctx.elicit(...) calls (tools).
   const handlers = discovery.plugins.length ? named('onElicit') : []
@@ -165,7 +172,10 @@ function handlerProblem(chain: readonly ChainLink[]): string {
   const field = argumentsOf(chain.findLast((l) => l.code === TS_PROPERTY_TYPES_INCOMPATIBLE))[0]
   const [given, wanted] = argumentsOf(chain.findLast((l) => l.code === TS_NOT_ASSIGNABLE))
   if (field?.startsWith('content') && given !== undefined && wanted !== undefined) return `answers with ${field} as ${given}, but the key's response schema wants ${wanted}.`
-  return `does not match its key's types: ${chain.slice(-2).map((l) => l.text).join(' — ')}`
+  return `does not match its key's types: ${chain
+    .slice(-2)
+    .map((l) => l.text)
+    .join(' — ')}`
 }
 
 /** The handler key whose property holds `pos` in `.onElicit({ key(...) {...}, ... })`. */

@@ -89,7 +89,14 @@ function validateModule(root: string, discovery: FileDiscovery, outcome: Outcome
     } else {
       // Paths relative to the project, as everywhere in diagnostics (and stable across machines).
       const message = (error instanceof Error ? error.message.split('\n')[0]! : String(error)).replaceAll(`${root}/`, '')
-      add({ ...discovery.tools[0]!.location, line: 1, column: 1, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `Loading this module failed, so its tools could not be checked: ${message}` })
+      add({
+        ...discovery.tools[0]!.location,
+        line: 1,
+        column: 1,
+        severity: 'error',
+        code: 'MODULE_LOAD_FAILED',
+        message: `Loading this module failed, so its tools could not be checked: ${message}`,
+      })
     }
     return result
   }
@@ -97,7 +104,12 @@ function validateModule(root: string, discovery: FileDiscovery, outcome: Outcome
     if (!discovered.exported) continue
     const value = outcome.exports[discovered.exportName]
     if (!isToolLike(value)) {
-      add({ ...discovered.location, severity: 'error', code: 'MODULE_LOAD_FAILED', message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).` })
+      add({
+        ...discovered.location,
+        severity: 'error',
+        code: 'MODULE_LOAD_FAILED',
+        message: `The export ${discovered.exportName} is not a finished tool; end the chain with .execute(...) or .handoff(...).`,
+      })
       continue
     }
     result.tools.push({ exportName: discovered.exportName, facts: factsOf(value) })

@@ -19,7 +19,15 @@ export const PANEL_PATH = '/__mcp-bridge/'
 /** What the chat handler's devtools give (`@mcp-bridge/runtime/server`'s `ChatDevtools`), as the panel uses it. */
 interface Devtools {
   store: string
-  calls(): Array<{ callId: string; tool: string; live: boolean; status: string; pending?: { key: string; message: string; schema: { json: unknown } }; origin?: unknown; timeline: unknown[] }>
+  calls(): Array<{
+    callId: string
+    tool: string
+    live: boolean
+    status: string
+    pending?: { key: string; message: string; schema: { json: unknown } }
+    origin?: unknown
+    timeline: unknown[]
+  }>
   answer(callId: string, result: unknown): Promise<unknown>
   cancel(callId: string): Promise<unknown>
 }
@@ -66,7 +74,12 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
         const refusal = foreignRequest(req)
         if (refusal) return json(res, 403, { ok: false, code: 'FORBIDDEN', message: refusal })
         const tools = await devtools()
-        if (!tools) return json(res, 404, { ok: false, code: 'NO_APP_SERVER', message: 'This app has no server with a chat handler (mcpBridge({ server })), so there are no calls to answer.' })
+        if (!tools)
+          return json(res, 404, {
+            ok: false,
+            code: 'NO_APP_SERVER',
+            message: 'This app has no server with a chat handler (mcpBridge({ server })), so there are no calls to answer.',
+          })
         const callId = decodeURIComponent(action[1]!)
         const outcome = action[2] === 'answer' ? await tools.answer(callId, JSON.parse(await body(req))) : await tools.cancel(callId)
         return json(res, 200, outcome)

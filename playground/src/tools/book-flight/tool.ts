@@ -7,7 +7,13 @@ export const bookFlight = createMcpTool('book_flight')
   .title('Book a flight')
   // It books (an outside effect), once per call; a repeated call books again.
   .annotations({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true })
-  .icons([{ src: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCI+PHBhdGggZD0iTTIxIDE2di0ybC04LTVWMy41YTEuNSAxLjUgMCAwIDAtMyAwVjlsLTggNXYybDgtMi41VjE5bC0yIDEuNVYyMmwzLjUtMSAzLjUgMXYtMS41TDEzIDE5di01LjV6Ii8+PC9zdmc+', mimeType: 'image/svg+xml', sizes: ['any'] }])
+  .icons([
+    {
+      src: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCI+PHBhdGggZD0iTTIxIDE2di0ybC04LTVWMy41YTEuNSAxLjUgMCAwIDAtMyAwVjlsLTggNXYybDgtMi41VjE5bC0yIDEuNVYyMmwzLjUtMSAzLjUgMXYtMS41TDEzIDE5di01LjV6Ii8+PC9zdmc+',
+      mimeType: 'image/svg+xml',
+      sizes: ['any'],
+    },
+  ])
   .description('Book a flight for the user: they pick a flight, then a seat.')
   .parameters(z.object({ from: z.string().describe('Departure city'), destination: z.string().describe('Arrival city') }))
   .requires({ sampling: true })

@@ -29,6 +29,9 @@ export const buildReport = createMcpTool('build_report')
 
 /** A small bar chart of the sections, as SVG. */
 function chart(sections: number): string {
-  const bars = Array.from({ length: sections }, (_, i) => `<rect x="${8 + i * 14}" y="${60 - ((i * 7) % 40) - 12}" width="10" height="${((i * 7) % 40) + 12}" fill="#2563eb"/>`).join('')
+  const bars = Array.from(
+    { length: sections },
+    (_, i) => `<rect x="${8 + i * 14}" y="${60 - ((i * 7) % 40) - 12}" width="10" height="${((i * 7) % 40) + 12}" fill="#2563eb"/>`,
+  ).join('')
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${16 + sections * 14}" height="64" role="img"><title>Sections of the report</title>${bars}</svg>`
 }

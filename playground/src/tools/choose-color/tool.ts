@@ -11,7 +11,10 @@ export const chooseColor = createMcpTool('choose_color')
   .elicits({
     pick: {
       response: z.object({
-        color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a hex color like #3b82f6').describe('A hex color such as #3b82f6'),
+        color: z
+          .string()
+          .regex(/^#[0-9a-fA-F]{6}$/, 'Use a hex color like #3b82f6')
+          .describe('A hex color such as #3b82f6'),
         name: z.string().max(40).optional().describe('A name for it (optional)'),
       }),
       context: z.object({ defaultColor: z.string() }),

@@ -22,10 +22,7 @@ export type StoredCallStatus = 'running' | 'waiting' | 'completed' | 'failed' | 
 /**
  * How a stored call ended, as a store keeps it.
  */
-export type StoredOutcome =
-  | { status: 'completed'; result: unknown }
-  | { status: 'failed'; message: string; code?: string }
-  | { status: 'aborted'; reason: string }
+export type StoredOutcome = { status: 'completed'; result: unknown } | { status: 'failed'; message: string; code?: string } | { status: 'aborted'; reason: string }
 
 /**
  * What serves a call, recorded with it: the chat handler, the MCP server, or the AI SDK bridge.

@@ -8,7 +8,18 @@ import type { ConversationAppend, ConversationHead, ConversationRecord, Conversa
 /** A record stored whole by an earlier version: its head, state and an empty log. */
 export function fromWholeRecord(text: string): ConversationRecord {
   const old = JSON.parse(text) as ConversationWrite
-  return { id: old.id, secretHash: old.secretHash, revision: old.revision, updatedAt: old.updatedAt, expiresAt: old.expiresAt, ...(old.meta !== undefined && { meta: old.meta }), state: old.state, log: [], logLength: 0, logBytes: 0 }
+  return {
+    id: old.id,
+    secretHash: old.secretHash,
+    revision: old.revision,
+    updatedAt: old.updatedAt,
+    expiresAt: old.expiresAt,
+    ...(old.meta !== undefined && { meta: old.meta }),
+    state: old.state,
+    log: [],
+    logLength: 0,
+    logBytes: 0,
+  }
 }
 
 /** The head only of a record. */

@@ -9,8 +9,21 @@ import type { CallStore } from './call-store.ts'
 
 /** Every operation of the interface (a store of the app's own may keep its methods on a prototype). */
 const OPERATIONS = [
-  'create', 'get', 'update', 'lock', 'renew', 'unlock', 'lockHolder', 'stranded', 'admit', 'release',
-  'getConversation', 'getConversationHead', 'appendConversation', 'putConversation', 'close',
+  'create',
+  'get',
+  'update',
+  'lock',
+  'renew',
+  'unlock',
+  'lockHolder',
+  'stranded',
+  'admit',
+  'release',
+  'getConversation',
+  'getConversationHead',
+  'appendConversation',
+  'putConversation',
+  'close',
 ] as const satisfies ReadonlyArray<Exclude<keyof CallStore, 'kind'>>
 
 export function measureStore(store: CallStore): CallStore {
@@ -22,7 +35,7 @@ export function measureStore(store: CallStore): CallStore {
       if (!otel()) return (operation as (...a: unknown[]) => unknown).apply(store, args)
       const began = performance.now()
       const done = (failed: boolean) => callMetrics.store(performance.now() - began, failed, { 'mcp_bridge.store': store.kind, 'mcp_bridge.store.operation': name })
-      return ((operation as (...a: unknown[]) => Promise<unknown>).apply(store, args)).then(
+      return (operation as (...a: unknown[]) => Promise<unknown>).apply(store, args).then(
         (value) => (done(false), value),
         (error: unknown) => {
           done(true)

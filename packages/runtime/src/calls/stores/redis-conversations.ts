@@ -41,9 +41,7 @@ export function redisConversations(redis: RedisClient, keyPrefix: string, clock:
   }
 
   async function read(id: string, whole: boolean): Promise<ConversationRecord | ConversationHead | undefined> {
-    const reply = (await command(() => redis.eval(READ_CONVERSATION, 2, ...keys(id), whole ? 'whole' : 'head'))) as
-      | [string, string, string, string?, string[]?]
-      | null
+    const reply = (await command(() => redis.eval(READ_CONVERSATION, 2, ...keys(id), whole ? 'whole' : 'head'))) as [string, string, string, string?, string[]?] | null
     if (!reply) return moved(id)
     const head: ConversationHead = { ...(JSON.parse(reply[0]) as ConversationHead), logLength: Number(reply[1]), logBytes: Number(reply[2]) }
     if (!whole) return head
@@ -59,7 +57,16 @@ export function redisConversations(redis: RedisClient, keyPrefix: string, clock:
     async appendConversation(a) {
       const texts = a.entries.map((e) => JSON.stringify(e))
       const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0)
-      const head: ConversationHead = { id: a.id, secretHash: a.secretHash, revision: a.ifRevision + 1, updatedAt: a.updatedAt, expiresAt: a.expiresAt, ...(a.meta !== undefined && { meta: a.meta }), logLength: 0, logBytes: 0 }
+      const head: ConversationHead = {
+        id: a.id,
+        secretHash: a.secretHash,
+        revision: a.ifRevision + 1,
+        updatedAt: a.updatedAt,
+        expiresAt: a.expiresAt,
+        ...(a.meta !== undefined && { meta: a.meta }),
+        logLength: 0,
+        logBytes: 0,
+      }
       const args = [String(a.ifRevision), a.secretHash, JSON.stringify(head), String(bytes), String(a.expiresAt), ...texts]
       const reply = (await command(() => redis.eval(APPEND_CONVERSATION, 2, ...keys(a.id), ...args))) as [number, number] | null
       return reply ? { ...head, logLength: Number(reply[0]), logBytes: Number(reply[1]) } : undefined

@@ -58,7 +58,12 @@ const optionsSchema = z
     url: z.union([redisUrl, z.array(redisUrl).min(1, "give at least one of the cluster's nodes")]),
     cluster: z.boolean().optional(),
     // Braces would change which part of a key Redis Cluster hashes (its hash tag).
-    keyPrefix: z.string().min(1).max(100).regex(/^[^{}]*$/, 'no { or } (they would change how Redis Cluster places the keys)').optional(),
+    keyPrefix: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[^{}]*$/, 'no { or } (they would change how Redis Cluster places the keys)')
+      .optional(),
     onWarning: functionOption().optional(),
     clock: clockOption.optional(),
   })

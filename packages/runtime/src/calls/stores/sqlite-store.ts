@@ -45,7 +45,10 @@ type DatabaseConstructor = new (path: string) => SqliteDatabase
 const optionsSchema = z
   .object({
     path: z.string().min(1, 'give the database file, e.g. "data/calls.db"'),
-    tablePrefix: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/, 'letters, digits and _ only (it becomes part of table names)').optional(),
+    tablePrefix: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,40}$/, 'letters, digits and _ only (it becomes part of table names)')
+      .optional(),
     clock: clockOption.optional(),
   })
   .strict()
@@ -108,9 +111,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
        WHERE ${t.calls}.expires_at <= ?`,
     ),
     get: db.prepare(`SELECT record FROM ${t.calls} WHERE call_id = ? AND expires_at > ?`),
-    update: db.prepare(
-      `UPDATE ${t.calls} SET revision = ?, expires_at = ?, record = ? WHERE call_id = ? AND revision = ? AND expires_at > ?`,
-    ),
+    update: db.prepare(`UPDATE ${t.calls} SET revision = ?, expires_at = ?, record = ? WHERE call_id = ? AND revision = ? AND expires_at > ?`),
     // The row stays after unlock (until = 0) so the fence keeps growing across holders.
     lock: db.prepare(
       `INSERT INTO ${t.locks} (call_id, owner, fence, until) VALUES (?, ?, 1, ?)

@@ -45,13 +45,22 @@ export function SeatPicker({ flightId, taken, rows, onRespond, onCancel, errors,
       <h3>Choose a seat · {flightId}</h3>
       <ul className="legend" aria-label="Legend">
         <li>
-          <span className="seat" aria-hidden="true">A</span> Free
+          <span className="seat" aria-hidden="true">
+            A
+          </span>{' '}
+          Free
         </li>
         <li>
-          <span className="seat taken" aria-hidden="true">×</span> Taken
+          <span className="seat taken" aria-hidden="true">
+            ×
+          </span>{' '}
+          Taken
         </li>
         <li>
-          <span className="seat selected" aria-hidden="true">A</span> Your pick
+          <span className="seat selected" aria-hidden="true">
+            A
+          </span>{' '}
+          Your pick
         </li>
       </ul>
       <div className="cabin" role="grid" aria-label="Cabin: arrow keys move, Enter picks" ref={grid} onKeyDown={onKeyDown}>
