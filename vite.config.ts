@@ -62,6 +62,8 @@ export default defineConfig({
     // work set their own bound; none relies on Vitest's 5 s default.
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The fast project runs first, on its own (group 0), with its own workers; then the rest.
+    sequence: { groupOrder: 1 },
     projects: [
       {
         extends: true,
@@ -72,6 +74,7 @@ export default defineConfig({
           // (one leaves a core idle while a file waits on a timer or an import).
           pool: 'threads',
           maxWorkers: 2,
+          sequence: { groupOrder: 0 },
           include: [...unit('runtime').include, ...unit('vite-plugin').include],
           exclude: ['**/node_modules/**', ...unit('runtime').exclude, ...unit('vite-plugin').exclude],
         },
