@@ -42,9 +42,7 @@ export async function startOAuthApp(issuer: string, port = 0): Promise<{ url: st
       return {
         clientId: String(payload.client_id),
         ...(payload.sub !== undefined && { subject: payload.sub }),
-        scopes: String(payload.scope ?? '')
-          .split(' ')
-          .filter(Boolean),
+        scopes: typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [],
         expiresAt: payload.exp!,
         audience: payload.aud!,
       }

@@ -32,13 +32,7 @@ export const reserveTable = createMcpTool('reserve_table')
       // A free string field becomes a titled select (oneOf const/title; enum + enumNames before 2025-11-25).
       choices: { time: ({ slots }) => slots.filter((s) => s.free).map((s) => ({ value: s.time, title: s.time })) },
       // Joined to the message, for the person.
-      summary: ({ slots }) =>
-        `Taken: ${
-          slots
-            .filter((s) => !s.free)
-            .map((s) => s.time)
-            .join(', ') || 'none'
-        }.`,
+      summary: ({ slots }) => `Taken: ${slots.flatMap((s) => (s.free ? [] : [s.time])).join(', ') || 'none'}.`,
     },
   })
   .execute(function* (params, ctx) {
