@@ -31,6 +31,19 @@ beforeEach(() => {
 
 const send = (text: string) => chromium.send(text)
 
+/** `npm run start:cluster` as it runs it: two instances on one Redis behind a round-robin proxy (uses the build). */
+async function startCluster() {
+  const port = await freePort()
+  const cluster = await startServer(['scripts/cluster.mjs'], {
+    cwd: playground,
+    env: cleanEnv({ PORT: String(port) }),
+    ready: `cluster: http://127.0.0.1:${port}/`,
+    timeoutMs: 60_000,
+    what: 'scripts/cluster.mjs',
+  })
+  return { port, cluster }
+}
+
 describe('the built playground (npm run build && npm run serve)', () => {
   let built: ChildProcess | undefined
   afterAll(() => void built?.kill())
@@ -175,14 +188,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
   // Uses the build of the test above (tests in a file run in order).
   it('npm run start:cluster: two instances on one Redis behind a round-robin proxy; a booking asked on one is answered on the other', async () => {
-    const port = await freePort()
-    const cluster = await startServer(['scripts/cluster.mjs'], {
-      cwd: playground,
-      env: cleanEnv({ PORT: String(port) }),
-      ready: `cluster: http://127.0.0.1:${port}/`,
-      timeoutMs: 60_000,
-      what: 'scripts/cluster.mjs',
-    })
+    const { port, cluster } = await startCluster()
     try {
       const served: string[] = []
       page.on('response', (r) => r.url().includes('/api/chat') && served.push(`${r.request().method()} ${r.headers()['x-served-by']}`))
@@ -208,14 +214,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
 
   // Uses the build of the tests above.
   it("signed in on the cluster: Ada's booking is asked on one instance, answered on the other, and in her name; Bob, holding her conversation's key and the call's token, sees nothing and can answer nothing", async () => {
-    const port = await freePort()
-    const cluster = await startServer(['scripts/cluster.mjs'], {
-      cwd: playground,
-      env: cleanEnv({ PORT: String(port) }),
-      ready: `cluster: http://127.0.0.1:${port}/`,
-      timeoutMs: 60_000,
-      what: 'scripts/cluster.mjs',
-    })
+    const { port, cluster } = await startCluster()
     const base = `http://127.0.0.1:${port}/`
     const signedIn = async (user: string) => {
       const context = await browser.newContext({ viewport: { width: 900, height: 1000 } })

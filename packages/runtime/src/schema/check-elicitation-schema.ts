@@ -111,16 +111,7 @@ function analyzeProperty(prop: unknown, pointer: string, name: string, out: Viol
 
   if (Array.isArray(type)) {
     const nullable = type.includes('null')
-    out.push(
-      err(
-        nullable ? 'nullable' : 'union',
-        pointer,
-        name,
-        nullable
-          ? 'null is not a form value; use .optional() instead of .nullable()'
-          : `a field has one type (got ${type.join(' | ')}); pick one, or use z.enum([...]) for choices`,
-      ),
-    )
+    out.push(nullableOrUnion(nullable, pointer, name, `a field has one type (got ${type.join(' | ')}); pick one, or use z.enum([...]) for choices`))
     return undefined
   }
   if (Array.isArray(prop.anyOf) || Array.isArray(prop.oneOf)) {
@@ -151,16 +142,7 @@ function analyzeProperty(prop: unknown, pointer: string, name: string, out: Viol
         : { ...base, type: 'string', enum: options.map((o) => o.const) }
     }
     const nullable = branches.some((b) => isPlainObject(b) && b.type === 'null')
-    out.push(
-      err(
-        nullable ? 'nullable' : 'union',
-        pointer,
-        name,
-        nullable
-          ? 'null is not a form value; use .optional() instead of .nullable()'
-          : 'unions cannot be a form field; use z.enum([...]) for a choice of strings, or split into separate fields',
-      ),
-    )
+    out.push(nullableOrUnion(nullable, pointer, name, 'unions cannot be a form field; use z.enum([...]) for a choice of strings, or split into separate fields'))
     return undefined
   }
   if ('const' in prop) {
@@ -392,4 +374,9 @@ function unknownKeyword(pointer: string, property: string | undefined, keyword: 
     property,
     `"${keyword}" is not part of MCP elicitation schemas; it is left off the wire and clients will not enforce it (the server still validates with zod)`,
   )
+}
+
+/** A field that may be null (say to use .optional()) or of several types (say `union`). */
+function nullableOrUnion(nullable: boolean, pointer: string, name: string, unionWhy: string): Violation {
+  return err(nullable ? 'nullable' : 'union', pointer, name, nullable ? 'null is not a form value; use .optional() instead of .nullable()' : unionWhy)
 }
