@@ -5,7 +5,7 @@
  *   - the request takes the shape of the negotiated version: the SDK's 2025 shim writes
  *     `mode: "form"` into every elicitation, a field that exists only from 2025-11-25, so a
  *     2025-06-18 client gets it without. (Sampling messages are shaped where they are built, in
- *     `drive-call.ts`.)
+ *     `mcp-surface.ts`.)
  *   - a refusal reads as one sentence. What a client said when it could not answer reaches the
  *     tool's result (through the shim, as "Fulfilling input required by 'tools/call' failed: …"),
  *     and clients often answer with a raw validation dump (a ZodError's JSON, dozens of lines).

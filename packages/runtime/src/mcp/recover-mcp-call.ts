@@ -8,7 +8,7 @@
  */
 import type { RecoveryPlan } from '../calls/registry-types.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
-import { driveCall } from './drive-call.ts'
+import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpRound } from './mcp-call.ts'
 import { newRound, type McpOrigin, type ToolCallService } from './serve-tool-call.ts'
 
@@ -22,7 +22,7 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
     drive: (call) =>
       service.scope.run(function* () {
         // Parked at its question, pinned to nothing: its client retries its last round.
-        const stop = yield* driveCall(service, call, undefined)
+        const stop = yield* mcpCallToStop(service, call, undefined)
         if (stop.kind === 'done' && stop.unsaved) throw stop.unsaved
       }),
   }

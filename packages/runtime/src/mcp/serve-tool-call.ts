@@ -42,7 +42,7 @@ import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, questionSeq, type CallState } from './call-state.ts'
 import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
-import { driveCall } from './drive-call.ts'
+import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import type { McpSession } from './mcp-session.ts'
 import { ParkingSampler } from './parked-sampling.ts'
@@ -170,7 +170,7 @@ export function* serveToolCall(
   const seat = viewSeat(service, session, server, ctx, call, caps)
 
   for (;;) {
-    const stop = yield* driveCall(service, call, ctx, { allowsLog: (level) => session.allowsLog(level), park: false })
+    const stop = yield* mcpCallToStop(service, call, ctx, { allowsLog: (level) => session.allowsLog(level), park: false })
     if (stop.kind === 'done') {
       session.doneWaiting(ctx.mcpReq.id)
       call.extra.detachCancel?.()
@@ -291,7 +291,7 @@ function* resumeCall(
   const { call } = resumed
   if (resumed.replayed) {
     // Not held here (a restart, another instance): replay the journal up to the same question.
-    const stop = yield* driveCall(service, call, ctx, { replayingTo: state.wait.inputKey })
+    const stop = yield* mcpCallToStop(service, call, ctx, { replayingTo: state.wait.inputKey })
     if (stop.kind === 'done') {
       return {
         failed:

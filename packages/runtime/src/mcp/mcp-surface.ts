@@ -40,7 +40,7 @@ export interface McpDrive {
  * replayed up to the question with this input key (see `driveToStop`). `park: false`: the caller
  * parks the call at its question (it knows how long the round may wait, and whether a view holds it).
  */
-export function* driveCall(
+export function* mcpCallToStop(
   drive: McpDrive,
   call: McpCall,
   ctx: ServerContext | undefined,
