@@ -30,17 +30,18 @@ import { scanStranded } from './recovery-scan.ts'
 import { createBridgeHost, type BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { TERMINAL_STATUSES, type BridgeEvent } from '../bridge/events.ts'
 import { completedSteps, type JournalEntry } from '../bridge/journal.ts'
-import { CallSupersededError, DuplicateCallError } from '../errors/call-limit-errors.ts'
+import { DuplicateCallError } from '../errors/call-limit-errors.ts'
 import type { CallRefusal, CallRegistryOptions, LiveCallInfo, ResumeOptions, Resumed, StartCall } from './registry-types.ts'
 import { checkRecord, forbidden, held, refusal } from './call-refusals.ts'
 import { JournalDivergenceError } from '../errors/call-errors.ts'
-import { describeOutcome, hashToken, isFinished, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
+import { describeOutcome, hashToken, storedOutcome, tokenMatches, type RecordChange } from './call-record.ts'
 import { type AnswerWait, ParkedCalls, unansweredReason } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import { CallTrace, type SegmentStart } from './call-trace.ts'
 import { ActivityLog, type CallActivity } from './call-activity.ts'
 import { bothObservers } from '../bridge/call-observer.ts'
 import { admit, type AdmissionLimits } from './admission.ts'
+import { recordFinished, writeRecord, type RecordWrites } from './record-writes.ts'
 import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
 import type { CallLease, CallRecord, CallStore, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
@@ -75,6 +76,8 @@ export class CallRegistry<X = undefined> {
   readonly #leaseMs: number
   readonly clock: Clock
   readonly #limits: AdmissionLimits
+  /** What record writes need: the store, this instance, the clock and the retention times. */
+  readonly #writes: RecordWrites
   /** Recovered calls being driven now (bounded by `recoveryConcurrency`). */
   #recovering = 0
 
@@ -90,6 +93,7 @@ export class CallRegistry<X = undefined> {
     this.#destroy = () => Promise.resolve(destroy())
     this.#wait = { ms: options.idleTimeoutMs, option: options.idleTimeoutOption }
     const { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface } = options
+    this.#writes = { store: this.store, clock: this.clock, instanceId: this.instanceId, surface: options.surface, idleTimeoutMs: options.idleTimeoutMs, leaseMs: this.#leaseMs }
     this.#limits = { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface, claimMs: options.idleTimeoutMs + this.#leaseMs }
     this.#log = options.logger ?? consoleLogger
     this.#parked = new ParkedCalls<LiveCall<X>>(scope, this.clock, (call, reason) => void call.host.abort(reason))
@@ -223,16 +227,7 @@ export class CallRegistry<X = undefined> {
       this.#supersede(live, outcome.status === 'aborted' ? outcome.reason : 'it ended')
       await live.host.outcome
     }
-    const now = this.clock.now()
-    return this.store.update({
-      ...record,
-      status: outcome.status,
-      outcome,
-      revision: record.revision + 1,
-      updatedAt: now,
-      owner: this.instanceId,
-      expiresAt: now + this.options.idleTimeoutMs,
-    })
+    return recordFinished(this.#writes, record, outcome)
   }
 
   /** A new copy of a call (started, replayed or recovered) in the registry's scope. Never refused for capacity. */
@@ -259,7 +254,7 @@ export class CallRegistry<X = undefined> {
         // exists: wait that one tick (the tool waits too), so its entry is stored like any other.
         yield* callPromise(async () => {
           if (!call) await Promise.resolve()
-          if (call) await registry.#write(call, { status: 'running', journal: entries }, true)
+          if (call) await writeRecord(registry.#writes, call, { status: 'running', journal: entries }, true)
         })
       },
       ...(spec.sampling && { sampling: spec.sampling }),
@@ -323,7 +318,7 @@ export class CallRegistry<X = undefined> {
     // record is current, and a requestState minted for it stays valid.
     if (call.storedQuestion !== question.id) {
       try {
-        await this.#write(call, { status: 'waiting', journal: [...call.host.journal], pending: question, waitMs: wait.ms })
+        await writeRecord(this.#writes, call, { status: 'waiting', journal: [...call.host.journal], pending: question, waitMs: wait.ms })
       } catch (error) {
         // Not stored, so not to be asked: an answer could not find it after a restart or on
         // another instance. The call ends here (its `finally` runs); the caller says why.
@@ -570,7 +565,7 @@ export class CallRegistry<X = undefined> {
       call.writes = call.writes.then(() => this.store.release(call)).catch(() => undefined)
       return
     }
-    call.writes = this.#write(call, change)
+    call.writes = writeRecord(this.#writes, call, change)
       .catch(() => undefined)
       .then(() => this.#unlock(call))
   }
@@ -588,68 +583,6 @@ export class CallRegistry<X = undefined> {
     const lease = call.lease
     call.lease = undefined
     if (lease) await this.store.unlock(lease).catch(() => undefined)
-  }
-
-  /**
-   * Write the call's record on top of the revision this copy last wrote. Writes of one call are
-   * chained, so they reach the store in order. With `strict`, a refused write (another instance
-   * advanced the call) throws `CallSupersededError` into the tool, which stops.
-   */
-  #write(call: LiveCall<X>, change: RecordChange, strict = false): Promise<void> {
-    const next = call.writes.then(async () => {
-      if (call.superseded) {
-        if (strict) throw new CallSupersededError(call.callId)
-        return
-      }
-      const now = this.clock.now()
-      const finished = isFinished(change.status)
-      const record: CallRecord = {
-        callId: call.callId,
-        surface: this.options.surface,
-        tool: call.toolName,
-        params: call.params,
-        paramsDigest: call.paramsDigest,
-        client: call.client,
-        ...(call.auth && { auth: call.auth }),
-        status: change.status,
-        journal: change.journal,
-        ...(change.pending && { pending: change.pending }),
-        ...(call.tokenHash !== undefined && { tokenHash: call.tokenHash }),
-        ...(call.origin !== undefined && { origin: call.origin }),
-        ...(call.trace.traceparent !== undefined && { trace: call.trace.traceparent }),
-        owner: this.instanceId,
-        revision: call.revision + 1,
-        createdAt: call.createdAt,
-        updatedAt: now,
-        // A waiting call lives as long as it may wait; a finished one is remembered as long, so a
-        // late answer or requestState for it is still refused as finished.
-        // A waiting call's record outlives its deadline as long again, so an answer that comes too
-        // late is told it timed out rather than that the call is unknown.
-        expiresAt: now + (change.status === 'waiting' ? 2 * this.options.idleTimeoutMs : this.options.idleTimeoutMs + (finished ? 0 : this.#leaseMs)),
-        ...(change.status === 'waiting' && { answerBy: now + (change.waitMs ?? this.options.idleTimeoutMs) }),
-        ...(change.outcome && { outcome: change.outcome }),
-      }
-      // A new call's first record: from the moment it is stored others can find it (a recovery
-      // scan lists running records), so its lock is taken first — a running record whose lock is
-      // free means its server stopped, and another instance would take it over.
-      if (call.revision === 0 && change.status === 'running' && !call.lease) {
-        call.lease = await this.store.lock(call.callId, this.instanceId, this.#leaseMs)
-        if (!call.lease) throw new CallSupersededError(call.callId) // a call of this id is held elsewhere
-      }
-      let written = call.revision === 0 ? await this.store.create(record) : await this.store.update(record)
-      // The record expired while a request held the call for longer than its retention: this
-      // copy is still the current one (nobody can take over a call without its record).
-      if (!written && call.revision > 0 && !(await this.store.get(call.callId))) written = await this.store.create(record)
-      if (written) {
-        call.revision = record.revision
-        call.storedQuestion = change.status === 'waiting' ? change.pending?.id : undefined
-        return
-      }
-      call.superseded = true
-      if (strict) throw new CallSupersededError(call.callId)
-    })
-    call.writes = next.catch(() => undefined)
-    return next
   }
 }
 
