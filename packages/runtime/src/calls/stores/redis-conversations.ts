@@ -7,7 +7,7 @@
  * met there is moved to the new keys at its first read, at its revision, and the old key deleted.
  */
 import type { CallStore, ConversationHead, ConversationRecord } from './call-store.ts'
-import { fromWholeRecord, headOf, writtenHead } from './conversation-format.ts'
+import { appendedHead, fromWholeRecord, headOf, writtenHead } from './conversation-format.ts'
 import type { Clock } from '../../time/clock.ts'
 import { APPEND_CONVERSATION, PUT_CONVERSATION, READ_CONVERSATION } from './redis-scripts.ts'
 import type { RedisClient } from './redis-connection.ts'
@@ -57,16 +57,8 @@ export function redisConversations(redis: RedisClient, keyPrefix: string, clock:
     async appendConversation(a) {
       const texts = a.entries.map((e) => JSON.stringify(e))
       const bytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0)
-      const head: ConversationHead = {
-        id: a.id,
-        secretHash: a.secretHash,
-        revision: a.ifRevision + 1,
-        updatedAt: a.updatedAt,
-        expiresAt: a.expiresAt,
-        ...(a.meta !== undefined && { meta: a.meta }),
-        logLength: 0,
-        logBytes: 0,
-      }
+      // The head without its log's size: the script counts the log and replies its length and bytes.
+      const head: ConversationHead = appendedHead(undefined, a, [])
       const args = [String(a.ifRevision), a.secretHash, JSON.stringify(head), String(bytes), String(a.expiresAt), ...texts]
       const reply = (await command(() => redis.eval(APPEND_CONVERSATION, 2, ...keys(a.id), ...args))) as [number, number] | null
       return reply ? { ...head, logLength: Number(reply[0]), logBytes: Number(reply[1]) } : undefined
