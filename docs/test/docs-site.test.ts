@@ -131,7 +131,7 @@ describe('the troubleshooting page', () => {
   })
 
   it('explains every schema rule', () => {
-    const rules = union('packages/runtime/src/schema/violation.ts', 'ViolationRule')
+    const rules = union('packages/runtime/src/errors/violation.ts', 'ViolationRule')
     expect(rules.length).toBeGreaterThan(20)
     for (const rule of rules) expect(page, rule).toContain(`| \`${rule}\` |`)
   })

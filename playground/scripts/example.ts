@@ -3,7 +3,8 @@
  * bridge, with a scripted client standing in for the user and the model, and prints the
  * timeline; then shows the error a non-flat elicitation schema gets at definition time.
  */
-import { createMcpTool, ElicitationSchemaError } from '@mcp-bridge/runtime'
+import { createMcpTool } from '@mcp-bridge/runtime'
+import { ElicitationSchemaError } from '@mcp-bridge/runtime/errors'
 import { createMockMcpClient, runMcpTool } from '@mcp-bridge/runtime/testing'
 import { z } from 'zod'
 

@@ -12,19 +12,15 @@ import { createRoot } from 'react-dom/client'
 import { createAppViewSession } from './client/app-view-session.ts'
 import { createEmissionStore } from './client/emission-store.ts'
 import { connectToHost, type HostLink } from './client/mcp-app-host-link.ts'
-import { McpBridgeError } from './errors/mcp-bridge-error.ts'
 import type { PluginClientRegistration } from './plugin/types.ts'
 import { McpAppView } from './react/mcp-app-view.tsx'
+import { McpAppViewMountError } from './errors/browser-errors.ts'
 
 export { createAppViewSession } from './client/app-view-session.ts'
 export type { AppViewSession, ViewHost, ViewStatus } from './client/app-view-session.ts'
-export { connectToHost, McpAppHostError, MCP_APPS_PROTOCOL_VERSION } from './client/mcp-app-host-link.ts'
+export { connectToHost, MCP_APPS_PROTOCOL_VERSION } from './client/mcp-app-host-link.ts'
 export type { HostContext, HostLink, HostLinkOptions, ToolResultNotice } from './client/mcp-app-host-link.ts'
 export { McpAppView } from './react/mcp-app-view.tsx'
-
-export class McpAppViewMountError extends McpBridgeError {
-  readonly code = 'MCP_APP_VIEW_MOUNT_FAILED'
-}
 
 /**
  * Where `mountMcpAppView` renders, and the title it shows above the question.

@@ -5,11 +5,11 @@
  *
  * @module
  */
-export { ChatEndpointError, createChatController, QuestionPendingError } from './client/chat-controller.ts'
+export { createChatController } from './client/chat-controller.ts'
 export type { AnswerRecord, ChatController, ChatControllerOptions, ChatItem, ChatState, ChatStatus, PendingElicitation, ToolItem } from './client/chat-controller.ts'
-export { createPluginExecutor, PluginHandlerError } from './client/plugin-executor.ts'
+export { createPluginExecutor } from './client/plugin-executor.ts'
 export type { HandleResult, HandlerOutcome, IncomingQuestion, PluginExecutor, PluginExecutorOptions, SendOutcome } from './client/plugin-executor.ts'
-export { createPluginRegistry, DuplicatePluginError, PluginRegistrationError } from './client/plugin-registry.ts'
+export { createPluginRegistry } from './client/plugin-registry.ts'
 export type { PluginRegistry } from './client/plugin-registry.ts'
 export { createEmissionStore } from './client/emission-store.ts'
 export type { Emission, EmissionSnapshot, EmissionStore, ProgressLine } from './client/emission-store.ts'
@@ -39,4 +39,4 @@ export type {
 } from './protocol/chat-wire.ts'
 export type { ConversationStorage } from './client/conversation-key.ts'
 export { decodeElicitRequest, encodeChatEvent, encodeElicitRequest, readChatEvents } from './protocol/codec.ts'
-export { ChatProtocolError, encodeNdjson, readNdjson } from './protocol/ndjson.ts'
+export { encodeNdjson, readNdjson } from './protocol/ndjson.ts'

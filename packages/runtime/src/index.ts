@@ -1,17 +1,17 @@
 /**
  * @mcp-bridge/runtime — what a tool author needs, isomorphic (safe in client and server bundles):
- * the tool builder and its types, plugins, the errors a tool may catch or throw, and the
- * context helpers. Hosts live in `./server` and `./mcp`, the browser client in `./client` and
- * `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
+ * the tool builder and its types, plugins, and the context helpers. The errors a tool may catch
+ * or throw live in `./errors`; hosts in `./server` and `./mcp`, the browser client in `./client`
+ * and `./react`, test helpers in `./testing`; `./build` is for the Vite plugin only.
  *
  * @module
  */
 export { createMcpTool } from './tool/create-mcp-tool.ts'
-export { withContent, isToolContent, ToolContentError } from './tool/with-content.ts'
+export { withContent, isToolContent } from './tool/with-content.ts'
 export type { ToolContent } from './tool/with-content.ts'
 export type { RichContent } from './sampling/content.ts'
-export { createMcpPrompt, isMcpPrompt, PromptDefinitionError } from './prompt/create-mcp-prompt.ts'
-export { createMcpResource, isMcpResource, ResourceDefinitionError } from './resource/create-mcp-resource.ts'
+export { createMcpPrompt, isMcpPrompt } from './prompt/create-mcp-prompt.ts'
+export { createMcpResource, isMcpResource } from './resource/create-mcp-resource.ts'
 export type { McpResource, McpResourceBuilder, ResourceBody, ResourceContents } from './resource/create-mcp-resource.ts'
 export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
 export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'
@@ -55,40 +55,13 @@ export type {
 } from './tool/context.ts'
 export type { AppCaller, Authenticate, CallerAuth, McpAuth } from './tool/caller-auth.ts'
 
-export { McpBridgeError, ToolProblemError } from './errors/mcp-bridge-error.ts'
-export type { IssueSummary } from './errors/issues.ts'
-export { InvalidToolNameError, ToolDefinitionError } from './errors/definition-errors.ts'
-export { RemovedFromBundleError } from './errors/removed-from-bundle-error.ts'
-export { ElicitationSchemaError } from './schema/elicitation-schema-error.ts'
-export {
-  ConcurrentElicitationError,
-  ElicitContextError,
-  ElicitationCancelledError,
-  ElicitationDeclinedError,
-  ElicitationInvalidResponseError,
-  ElicitInBranchError,
-  JournalDivergenceError,
-  StepFailedError,
-  McpCapabilityError,
-  SamplingResponseError,
-  SamplingSchemaError,
-  SamplingUnavailableError,
-  ToolAbortedError,
-  ToolContextUsageError,
-  ToolParamsError,
-  ToolResultInvalidError,
-  UnknownElicitKeyError,
-  UnsupportedElicitationModeError,
-} from './errors/call-errors.ts'
-export type { ClientCapabilityName } from './errors/call-errors.ts'
-export type { ElicitViolation, Violation, ViolationRule, ViolationSeverity } from './schema/violation.ts'
+export type { ElicitViolation, Violation, ViolationRule, ViolationSeverity } from './errors/violation.ts'
 export type { ElicitationWireSchema, JsonObject, JsonSchema, JsonValue } from './schema/json-schema.ts'
 
 export { encodeModelContext, extractModelContext, MODEL_CONTEXT_BOUNDARY, MODEL_CONTEXT_EXTENSION, MODEL_CONTEXT_KEY } from './model-context/model-context.ts'
-export { PlainFormError } from './tool/plain-form.ts'
 export type { PlainChoice, PlainForms, PlainFormSpec } from './tool/plain-form.ts'
 export type { ExtractedModelContext, ModelContext } from './model-context/model-context.ts'
-export { assertJsonSafe, ModelContextError } from './model-context/json-safe.ts'
+export { assertJsonSafe } from './model-context/json-safe.ts'
 
 export { messageText } from './sampling/content.ts'
 export type { AudioContent, ImageContent, McpContentBlock, McpMessage, TextContent, ToolResultContent, ToolUseContent } from './sampling/content.ts'
@@ -97,7 +70,7 @@ export type { ModelPreferences, SampleExchange, SampleInput, SampleOptions, Samp
 export { DEFAULT_MAX_TOKENS } from './sampling/provider.ts'
 export type { SamplingProvider, SamplingRequest, SamplingResponse, SamplingTool } from './sampling/provider.ts'
 
-export { isMcpPlugin, createPlugin, PluginDefinitionError } from './plugin/create-plugin.ts'
+export { isMcpPlugin, createPlugin } from './plugin/create-plugin.ts'
 export type { BuildablePlugin, PluginBuilder } from './plugin/create-plugin.ts'
 export { generatedForm } from './plugin/generated-form.ts'
 export type { FormContentOf } from './plugin/generated-form.ts'

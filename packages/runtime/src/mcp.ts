@@ -6,12 +6,10 @@
  */
 export { createMcpServer } from './mcp/create-mcp-server.ts'
 export type { BridgeMcpServer } from './mcp/create-mcp-server.ts'
-export { OptionsError } from './errors/options-error.ts'
 export type { McpServerOptions } from './mcp/server-options.ts'
 export type { McpHttpHandler, McpHttpOptions } from './mcp/http-handler.ts'
 export type { McpAuth, McpAuthOptions } from './mcp/auth.ts'
-export { TooManyCallsError } from './errors/call-limit-errors.ts'
 export type { CallState, InputWait } from './mcp/call-state.ts'
-export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, McpAppViewError, viewUri } from './mcp/app-views.ts'
+export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, viewUri } from './mcp/app-views.ts'
 export type { McpAppsOptions, McpAppViewSource } from './mcp/app-views.ts'
 export type { McpBridgeLogger, LogFields } from './telemetry/logger.ts'

@@ -4,11 +4,11 @@
  *
  * @module
  */
-export { createMockMcpClient, MockScriptExhaustedError } from './testing/mock-client.ts'
+export { createMockMcpClient } from './testing/mock-client.ts'
 export type { MockElicitResponse, MockMcpClient, MockMcpClientOptions, MockSampleReply, MockSampleResponse } from './testing/mock-client.ts'
 export { runMcpTool } from './testing/run-mcp-tool.ts'
 export type { RunMcpToolOptions, RunMcpToolResult, TimelineEntry } from './testing/run-mcp-tool.ts'
 export { createScriptedModel } from './testing/scripted-model.ts'
 export type { ScriptedModelRules, ScriptedReply } from './testing/scripted-model.ts'
-export { createTestClock, TestClockError } from './testing/test-clock.ts'
+export { createTestClock } from './testing/test-clock.ts'
 export type { TestClock } from './testing/test-clock.ts'

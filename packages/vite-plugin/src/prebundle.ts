@@ -9,7 +9,7 @@
 import { existsSync, realpathSync } from 'node:fs'
 import { dirname, join, sep } from 'node:path'
 
-const ALWAYS = ['@mcp-bridge/runtime', 'zod']
+const ALWAYS = ['@mcp-bridge/runtime', '@mcp-bridge/runtime/errors', 'zod']
 const WITH_REACT = ['@mcp-bridge/runtime/react', '@mcp-bridge/runtime/ai-sdk/react']
 
 /** The folder a package is installed in, looking up from `root` as Node does; undefined if none. */

@@ -1,4 +1,4 @@
-import type { IssueSummary } from '@mcp-bridge/runtime'
+import type { IssueSummary } from '@mcp-bridge/runtime/errors'
 
 /** Why the last answer was refused (in the component or by the server), one alert a problem. */
 export function ErrorList({ errors }: { errors: readonly IssueSummary[] | undefined }) {

@@ -21,7 +21,7 @@ import { type AnswerWait, ParkedCalls } from './parked-calls.ts'
 import { writeRecord, type RecordWrites } from './record-writes.ts'
 import type { LiveCallInfo, StartCall } from './registry-types.ts'
 import type { CallRecord, StoredQuestion } from './stores/call-store.ts'
-import { StoreUnavailableError } from './stores/store-errors.ts'
+import { StoreUnavailableError } from '../errors/store-errors.ts'
 
 /** Default of `warmCalls`. */
 export const WARM_CALLS = 1_000

@@ -22,7 +22,7 @@ import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { AnswerWait } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import type { StoredQuestion } from './stores/call-store.ts'
-import { StoreUnavailableError } from './stores/store-errors.ts'
+import { StoreUnavailableError } from '../errors/store-errors.ts'
 
 /** A log line or progress report of the tool, as it happened. */
 export type CallReport = Extract<BridgeEvent, { type: 'log' | 'notify' }>

@@ -5,7 +5,8 @@
  */
 import type { AiSdkCallOptions, AiSdkLanguageModel, AiSdkMessage, AiSdkStream, AiSdkStreamPart, AiSdkToolResultPart } from './ai-sdk-spec.ts'
 import type { McpMessage } from '../sampling/content.ts'
-import { ModelError, type ChatModel, type ModelRequest, type ModelStreamPart } from './model.ts'
+import { type ChatModel, type ModelRequest, type ModelStreamPart } from './model.ts'
+import { ModelError } from '../errors/server-errors.ts'
 
 const SPEC_VERSIONS: readonly string[] = ['v3', 'v4']
 

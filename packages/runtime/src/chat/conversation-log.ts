@@ -19,18 +19,14 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
 import { hashToken, tokenMatches } from '../calls/call-record.ts'
 import type { CallStore, ConversationHead, ConversationRecord } from '../calls/stores/call-store.ts'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import { boundTranscript, lastTurnOf, pushToTranscript } from './transcript.ts'
 import type { Clock } from '../time/clock.ts'
+import { ConversationWriteError } from '../errors/server-errors.ts'
 
 /** Writes that lost a race this many times in a row give up (someone is rewriting it in a loop). */
 const MAX_WRITE_ATTEMPTS = 8
-
-export class ConversationWriteError extends McpBridgeError {
-  readonly code = 'CONVERSATION_WRITE_FAILED'
-}
 
 /** The state a conversation was last written whole with (and all of it, in versions before the log). */
 interface StoredState {

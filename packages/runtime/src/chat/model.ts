@@ -3,14 +3,8 @@
  * are MCP content blocks; a model streams text deltas and tool calls. Adapters turn any AI SDK
  * provider model into this (`createAiSdkModel`), and the scripted demo model implements it directly.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { JsonSchema } from '../schema/json-schema.ts'
 import type { McpMessage } from '../sampling/content.ts'
-
-/** A model adapter was misconfigured, or the model sent something unusable. */
-export class ModelError extends McpBridgeError {
-  readonly code = 'MODEL_ERROR'
-}
 
 /**
  * A tool as the chat engine offers it to a model: its name, description and JSON Schema.

@@ -20,14 +20,13 @@ import { conversationSnapshotSchema, type ChatRequestBody, type ConversationKey,
 import { readChatEvents } from '../protocol/codec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
-import { ChatEndpointError, QuestionPendingError } from './chat-errors.ts'
+import { ChatEndpointError, QuestionPendingError } from '../errors/browser-errors.ts'
 import { createChatReducer, initialChatModel, type ChatInput, type ChatModel, type ChatState, type ToolItem } from './chat-state.ts'
 import { conversationKeyStore, type ConversationStorage } from './conversation-key.ts'
 import { createEmissionStore, type EmissionStore } from './emission-store.ts'
 import { createPluginExecutor, type IncomingQuestion, type PluginExecutor, type SendOutcome } from './plugin-executor.ts'
 import { createPluginRegistry, type PluginRegistry } from './plugin-registry.ts'
 
-export { ChatEndpointError, QuestionPendingError } from './chat-errors.ts'
 export type { AnswerRecord, ChatItem, ChatState, ChatStatus, ConversationSummary, PendingElicitation, ToolItem } from './chat-state.ts'
 
 /**

@@ -14,7 +14,7 @@
  * ```
  */
 import type { IssueSummary } from '../errors/issues.ts'
-import { ChatEndpointError } from './chat-errors.ts'
+import { ChatEndpointError } from '../errors/browser-errors.ts'
 import type { ElicitRequestWire, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { LogLevel } from '../tool/context.ts'

@@ -6,15 +6,11 @@
  * `App`, which brings the whole MCP client package (not tree-shakable) and would add ~35 kB gzip
  * to every view. Conformance is checked against ext-apps' own host side (`AppBridge`) in the tests.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { ViewHost } from './app-view-session.ts'
+import { McpAppHostError } from '../errors/browser-errors.ts'
 
 /** The revision of the MCP Apps protocol this view speaks (ext-apps' LATEST_PROTOCOL_VERSION; a test keeps them equal). */
 export const MCP_APPS_PROTOCOL_VERSION = '2026-01-26'
-
-export class McpAppHostError extends McpBridgeError {
-  readonly code = 'MCP_APP_HOST_ERROR'
-}
 
 /**
  * What an MCP Apps host tells its view about where it is shown (the tool call, the theme, …).

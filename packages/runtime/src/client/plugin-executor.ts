@@ -26,6 +26,7 @@ import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 import type { EmissionStore } from './emission-store.ts'
 import type { PluginRegistry } from './plugin-registry.ts'
+import { PluginHandlerError } from '../errors/browser-errors.ts'
 
 /** A question as it arrives: which call asks, and the request on the wire. */
 export interface IncomingQuestion {
@@ -70,13 +71,6 @@ export interface PluginExecutor {
   active(): string[]
   /** Halt every running handler and remove their UI; the executor takes no new questions afterwards. */
   close(): Promise<void>
-}
-
-export class PluginHandlerError extends McpBridgeError {
-  readonly code = 'PLUGIN_HANDLER_FAILED'
-  constructor(toolName: string, key: string, problem: string) {
-    super(`The onElicit handler for "${key}" of tool "${toolName}" ${problem}`)
-  }
 }
 
 /** Thrown into a handler waiting in `ctx.render` when the user dismisses the UI. */

@@ -2,22 +2,9 @@
  * Client-side lookup of plugins by tool name. Registering two plugins for one tool is an error
  * naming both, because silently picking one would make a tool's UI depend on import order.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { PluginClientRegistration } from '../plugin/types.ts'
-
-export class DuplicatePluginError extends McpBridgeError {
-  readonly code = 'DUPLICATE_PLUGIN'
-  constructor(toolName: string, first: string, second: string) {
-    super(
-      `Two plugins are registered for tool "${toolName}": ${first} and ${second}. ` +
-        "Register each tool's plugin once (the generated clientPlugins list already holds every plugin).",
-    )
-  }
-}
-
-export class PluginRegistrationError extends McpBridgeError {
-  readonly code = 'PLUGIN_REGISTRATION_INVALID'
-}
+import { DuplicatePluginError } from '../errors/browser-errors.ts'
+import { PluginRegistrationError } from '../errors/browser-errors.ts'
 
 /**
  * The plugins a chat client knows, by tool name.

@@ -6,7 +6,8 @@
  *
  * @example
  * ```ts
- * import { createChatHandler, OptionsError } from '@mcp-bridge/runtime/server'
+ * import { createChatHandler } from '@mcp-bridge/runtime/server'
+ * import { OptionsError } from '@mcp-bridge/runtime/errors'
  * import { createScriptedModel } from '@mcp-bridge/runtime/testing'
  * import { serverTools } from './mcp-bridge/server.gen.ts'
  *

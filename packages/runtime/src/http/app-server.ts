@@ -4,15 +4,10 @@
  * plugin's `server` option names; the plugin serves it in `vite dev` and `vite preview`, and
  * `vite build` emits `dist/server/index.js`, which serves it with the built client under Node.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { FetchHandler } from './node-adapter.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import type { IssueSummary } from '../errors/issues.ts'
-
-/** Something failed while the app server closed; `cause` holds every failure (the rest still closed). */
-export class AppServerCloseError extends McpBridgeError {
-  readonly code = 'APP_SERVER_CLOSE_FAILED'
-}
+import { AppServerCloseError } from '../errors/server-errors.ts'
 
 /** Something with a `fetch` face: `createMcpServer(...).createHandler()`. */
 export interface FetchEndpoint {

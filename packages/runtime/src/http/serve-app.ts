@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import sirv from 'sirv'
 import { z } from 'zod/v4'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { summarizeIssues } from '../errors/issues.ts'
 import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
 import { appRouteOptionsSchema, appRoutes, resolveAppRoutes, type AppRouteOptions } from './app-routes.ts'
@@ -23,6 +22,7 @@ import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import { forClient } from '../errors/client-errors.ts'
 import { staticRoot } from './static-root.ts'
+import { ServeAppListenError } from '../errors/server-errors.ts'
 
 /**
  * How `serveApp` serves: the built client folder, port and host, signals, socket timeouts, a per-client rate limit, a clock and a logger.
@@ -64,10 +64,6 @@ export interface ServedApp {
   url: string
   /** Stop accepting, cut open connections, close the app server (calls, MCP sessions, store). */
   close(): Promise<void>
-}
-
-export class ServeAppListenError extends McpBridgeError {
-  readonly code = 'SERVE_APP_LISTEN_FAILED'
 }
 
 const optionsSchema = appRouteOptionsSchema.extend({

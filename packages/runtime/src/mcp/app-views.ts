@@ -7,7 +7,7 @@
  * so a server starts as fast with views as without.
  */
 import type { ClientCapabilities } from '@modelcontextprotocol/server'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { McpAppViewError } from '../errors/server-errors.ts'
 
 /** The extension's id, under which a client declares it (`capabilities.extensions`). */
 export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui'
@@ -29,10 +29,6 @@ export interface McpAppsOptions {
    * show this view. In ms; default 15 000. Once a view has taken a call, it keeps it.
    */
   claimTimeoutMs?: number
-}
-
-export class McpAppViewError extends McpBridgeError {
-  readonly code = 'MCP_APP_VIEW_UNAVAILABLE'
 }
 
 export interface ResolvedAppViews {

@@ -12,12 +12,8 @@
  *     `onRefused` learns which tools/call request the question belonged to.
  */
 import type { RequestId, Server } from '@modelcontextprotocol/server'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { speaksBefore20251125 } from './client-capabilities.ts'
-
-export class ClientRefusedError extends McpBridgeError {
-  readonly code = 'CLIENT_REFUSED'
-}
+import { ClientRefusedError } from '../errors/server-errors.ts'
 
 const QUESTIONS: Record<string, string> = { 'elicitation/create': 'the question (elicitation/create)', 'sampling/createMessage': 'the sampling request' }
 

@@ -28,7 +28,6 @@ import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { McpSession } from './mcp-session.ts'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { serveViewTool, VIEW_ANSWER_TOOL, VIEW_NEXT_TOOL, viewToolListing } from './view-tools.ts'
 import { parkCall } from './serve-tool-call.ts'
 import { mcpRecovery } from './recover-mcp-call.ts'
@@ -36,6 +35,7 @@ import { servePrompts } from './serve-prompts.ts'
 import { serveResources } from './serve-resources.ts'
 import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
+import { McpServerClosedError } from '../errors/server-errors.ts'
 
 /**
  * An MCP server made with `createMcpServer`: serve it over stdio (`listen`) or Streamable HTTP (`createHandler`), tell subscribers a resource changed, and `close()` it.
@@ -59,13 +59,6 @@ export interface BridgeMcpServer {
 }
 
 const STATE_GRACE_SECONDS = 30
-
-export class McpServerClosedError extends McpBridgeError {
-  readonly code = 'MCP_SERVER_CLOSED'
-  constructor(name: string) {
-    super(`MCP server "${name}" is closed; create a new one with createMcpServer().`)
-  }
-}
 
 const setLevelParams = z.looseObject({
   level: z.enum(LOG_LEVELS, { error: (issue) => `level must be one of ${LOG_LEVELS.join(', ')} (got ${JSON.stringify(issue.input)})` }),

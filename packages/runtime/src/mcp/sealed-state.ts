@@ -9,8 +9,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { RequestStateCodec, ServerContext } from '@modelcontextprotocol/server'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { OptionsError } from '../errors/options-error.ts'
+import { RequestStateRefusedError } from '../errors/server-errors.ts'
 
 export interface SealedStateOptions {
   /** The HMAC secret, at least 32 bytes (a string is taken as UTF-8). */
@@ -21,17 +21,6 @@ export interface SealedStateOptions {
   bind?: (ctx: ServerContext) => string
   /** Epoch milliseconds (tests pass a clock). */
   now?: () => number
-}
-
-/**
- * A state refused, and why (`malformed`, `mac`, `expired`, `bind`, `no-context`). The SDK answers
- * the client with its frozen "Invalid or expired requestState"; the reason goes to `onError`.
- */
-export class RequestStateRefusedError extends McpBridgeError {
-  readonly code = 'REQUEST_STATE_REFUSED'
-  constructor(readonly reason: 'malformed' | 'mac' | 'expired' | 'bind' | 'no-context') {
-    super(`requestState refused: ${reason}`)
-  }
 }
 
 const PREFIX = 'mb1.'

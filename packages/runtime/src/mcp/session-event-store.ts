@@ -10,13 +10,9 @@
  * cannot resume, and says so).
  */
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { UnknownEventIdError } from '../errors/server-errors.ts'
 
 export const DEFAULT_MAX_SESSION_EVENTS = 1_000
-
-export class UnknownEventIdError extends McpBridgeError {
-  readonly code = 'UNKNOWN_EVENT_ID'
-}
 
 interface StoredEvent {
   id: EventId

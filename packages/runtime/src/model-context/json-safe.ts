@@ -5,19 +5,8 @@
  * We refuse such values up front and name the offending key, so the UI never gets
  * something other than what the tool passed.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { ModelContextError } from '../errors/definition-errors.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
-
-export class ModelContextError extends McpBridgeError {
-  readonly code = 'MODEL_CONTEXT_INVALID'
-  constructor(
-    /** Where the value is, e.g. `flights[2].departs`. */
-    readonly path: string,
-    problem: string,
-  ) {
-    super(`Context value at ${path || '(root)'} ${problem}. Context data must be plain JSON: strings, finite numbers, booleans, null, arrays and plain objects.`)
-  }
-}
 
 /** How deeply JSON data may nest here; deeper input is refused before any recursive code sees it. */
 export const MAX_JSON_DEPTH = 64
@@ -27,7 +16,8 @@ export const MAX_JSON_DEPTH = 64
  *
  * @example
  * ```ts
- * import { assertJsonSafe, ModelContextError } from '@mcp-bridge/runtime'
+ * import { assertJsonSafe } from '@mcp-bridge/runtime'
+ * import { ModelContextError } from '@mcp-bridge/runtime/errors'
  *
  * assertJsonSafe({ flights: [{ id: 'JS-501', price: 299 }] }) // fine
  * try {

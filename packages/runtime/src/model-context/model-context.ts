@@ -10,7 +10,8 @@
  * message back without the section.
  */
 import { isPlainObject, type JsonSchema } from '../schema/json-schema.ts'
-import { assertJsonSafe, ModelContextError } from './json-safe.ts'
+import { assertJsonSafe } from './json-safe.ts'
+import { ModelContextError } from '../errors/definition-errors.ts'
 
 /**
  * The key of the context in an elicitation's `requestedSchema`: `'x-model-context'`.

@@ -3,13 +3,9 @@
  * their tool). One helper for the chat handler and the MCP server, so both refuse the same
  * mistakes with the same words.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
 import { isMcpPlugin } from './create-plugin.ts'
-
-export class ToolListError extends McpBridgeError {
-  readonly code = 'TOOL_LIST_INVALID'
-}
+import { ToolListError } from '../errors/definition-errors.ts'
 
 /** `where` names the option in messages, e.g. `createChatHandler({ tools })`. */
 export function collectTools(entries: unknown, where: string): ReadonlyMap<string, AnyMcpTool> {

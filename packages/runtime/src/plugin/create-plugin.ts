@@ -3,18 +3,11 @@
  * object must name every declared key and no other — enforced by the types, and checked again
  * at run time for JavaScript callers and objects built dynamically.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import { isMcpTool, type AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { ElicitHandlers, McpPlugin, PluginClientRegistration } from './types.ts'
 import type { ToolElicits, ToolParams } from '../tool/mcp-tool.ts'
-
-export class PluginDefinitionError extends McpBridgeError {
-  readonly code = 'PLUGIN_DEFINITION_INVALID'
-  constructor(toolName: string, problem: string) {
-    super(`Plugin for tool "${toolName}": ${problem}`)
-  }
-}
+import { PluginDefinitionError } from '../errors/definition-errors.ts'
 
 /**
  * What `createPlugin(tool)` returns: `.onElicit({...})` takes one handler per key the tool declares.

@@ -13,21 +13,10 @@
  * it may be async. An immutable builder, like `createMcpTool`.
  */
 import { z } from 'zod/v4'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isZodObject, zodTypeName } from '../schema/zod-to-json-schema.ts'
 import { toolNameProblem } from '../tool/tool-name.ts'
 import { promptMessageSchema, type PromptMessage } from './prompt-content.ts'
-
-/** A prompt defined wrongly (its name, its arguments, a builder step misused). */
-export class PromptDefinitionError extends McpBridgeError {
-  readonly code = 'PROMPT_DEFINITION_INVALID'
-  constructor(
-    readonly promptName: string,
-    problem: string,
-  ) {
-    super(`Prompt "${promptName}": ${problem}`)
-  }
-}
+import { PromptDefinitionError } from '../errors/definition-errors.ts'
 
 /** One argument as MCP lists it. */
 export interface PromptArgument {

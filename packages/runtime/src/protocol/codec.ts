@@ -8,7 +8,8 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import type { CompiledElicit } from '../tool/compile-elicits.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import { chatStreamEventSchema, type ChatStreamEvent, type ElicitRequestWire } from './chat-wire.ts'
-import { ChatProtocolError, encodeNdjson, readNdjson } from './ndjson.ts'
+import { encodeNdjson, readNdjson } from './ndjson.ts'
+import { ChatProtocolError } from '../errors/browser-errors.ts'
 
 /**
  * The question as JSON. The context is sent once, as data, never inside the message.

@@ -2,12 +2,7 @@
  * Newline-delimited JSON over a fetch body: one event per line. Lines are split on "\n" only
  * after decoding, so a multi-byte character split across chunks is never corrupted.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-
-/** The other end broke the wire format (a line that is not JSON, an event of no known type). */
-export class ChatProtocolError extends McpBridgeError {
-  readonly code = 'CHAT_PROTOCOL'
-}
+import { ChatProtocolError } from '../errors/browser-errors.ts'
 
 function parseLine(line: string): unknown {
   try {

@@ -11,18 +11,8 @@
  * `.read()` returns text (a string, or `{ text }`), binary (`{ blob }` in base64, or a
  * `Uint8Array`), and may be async. An immutable builder, like `createMcpTool`.
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { Completer } from '../prompt/create-mcp-prompt.ts'
-
-export class ResourceDefinitionError extends McpBridgeError {
-  readonly code = 'RESOURCE_DEFINITION_INVALID'
-  constructor(
-    readonly uri: string,
-    problem: string,
-  ) {
-    super(`Resource "${uri}": ${problem}`)
-  }
-}
+import { ResourceDefinitionError } from '../errors/definition-errors.ts'
 
 /** What `.read()` may return. */
 export type ResourceBody = string | { text: string } | { blob: string } | Uint8Array

@@ -7,7 +7,7 @@ import { analyzeElicitationJsonSchema } from './check-elicitation-schema.ts'
 import { UNREPRESENTABLE_FIXES } from './elicitation-rules.ts'
 import { topLevelProperty } from './inline-refs.ts'
 import type { ElicitationWireSchema, JsonSchema } from './json-schema.ts'
-import type { Violation } from './violation.ts'
+import type { Violation } from '../errors/violation.ts'
 import { isZod4Schema, isZodObject, toJsonSchema, zodTypeName } from './zod-to-json-schema.ts'
 
 export interface ElicitSchemaAnalysis {

@@ -9,7 +9,7 @@
 import { ALLOWED_FORMATS, SAFE_INTEGER_BOUNDS, SILENT_KEYWORDS, WIRE_KEYWORDS } from './elicitation-rules.ts'
 import { encodePointerToken, inlineLocalRefs, MAX_INLINED_NODES, topLevelProperty } from './inline-refs.ts'
 import { exceedsJsonBounds, isPlainObject, type ElicitationWireSchema, type JsonSchema } from './json-schema.ts'
-import type { Violation, ViolationRule } from './violation.ts'
+import type { Violation, ViolationRule } from '../errors/violation.ts'
 
 export interface ElicitationAnalysis {
   violations: Violation[]

@@ -9,12 +9,7 @@
 import { z } from 'zod/v4'
 import { encodePointerToken } from './inline-refs.ts'
 import type { JsonSchema } from './json-schema.ts'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-
-/** A schema that is not a zod 4 schema (zod 3, a plain object...) was given where one is needed. */
-export class NotZod4Error extends McpBridgeError {
-  readonly code = 'NOT_ZOD_4'
-}
+import { NotZod4Error } from '../errors/definition-errors.ts'
 
 export type ZodSchema = z.ZodType
 export type ZodObjectSchema = z.ZodObject

@@ -3,11 +3,11 @@
  * elicitations and sampling requests from queues, in order, and records what it was asked.
  */
 import type { Operation } from 'effection'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { SamplingProvider, SamplingRequest, SamplingResponse } from '../sampling/provider.ts'
 import { SCHEMA_TOOL_NAME } from '../sampling/types.ts'
 import type { ElicitRequest } from '../tool/elicit-request.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
+import { MockScriptExhaustedError } from '../errors/testing-errors.ts'
 
 /**
  * A scripted answer to a question: an `ElicitResult`, or a function of the request that returns one.
@@ -42,11 +42,6 @@ export interface MockMcpClient extends SamplingProvider {
   readonly sampleRequests: readonly SamplingRequest[]
   /** How many scripted answers are left. */
   remaining(): { elicit: number; sample: number }
-}
-
-/** The mock client was asked more than its script answers. */
-export class MockScriptExhaustedError extends McpBridgeError {
-  readonly code = 'MOCK_SCRIPT_EXHAUSTED'
 }
 
 /**

@@ -16,12 +16,8 @@
  * ```
  */
 import { action, type Operation } from 'effection'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { Clock } from '../time/clock.ts'
-
-export class TestClockError extends McpBridgeError {
-  readonly code = 'TEST_CLOCK_MISUSE'
-}
+import { TestClockError } from '../errors/testing-errors.ts'
 
 /**
  * A clock that stands still until a test moves it (`advance`), for leases, idle times and expiry tested in milliseconds.

@@ -5,6 +5,7 @@
  * another instance and recovery see the same caller, and only that caller may answer or cancel.
  */
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { AuthenticationError } from '../errors/server-errors.ts'
 
 /** Who a tool call runs for: `ctx.auth` in a tool. */
 export interface CallerAuth {
@@ -41,11 +42,6 @@ export interface AppCaller {
 
 /** `authenticate(request)`: who sent a request, from the app's own session (a cookie, a header). */
 export type Authenticate = (request: Request) => AppCaller | undefined | Promise<AppCaller | undefined>
-
-/** `authenticate` threw, or returned what is not a caller: the request is refused (401), nothing runs. */
-export class AuthenticationError extends McpBridgeError {
-  readonly code = 'UNAUTHENTICATED'
-}
 
 /** The caller `authenticate` gives for `request`, checked and in `ctx.auth`'s shape. */
 export async function callerOf(authenticate: Authenticate | undefined, request: Request): Promise<CallerAuth | undefined> {

@@ -7,7 +7,7 @@
  */
 import { analyzeContextSchema, analyzeResponseSchema } from '../schema/analyze-elicit-schema.ts'
 import { isPlainObject, type ElicitationWireSchema } from '../schema/json-schema.ts'
-import type { ElicitViolation, Violation } from '../schema/violation.ts'
+import type { ElicitViolation, Violation } from '../errors/violation.ts'
 import { isZod4Schema } from '../schema/zod-to-json-schema.ts'
 import type { z } from 'zod/v4'
 

@@ -12,12 +12,12 @@
  * choices, and warns about a free id-like string that has none (`plainFormWarnings`).
  */
 import type { z } from 'zod/v4'
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import type { ElicitationWireSchema } from '../schema/json-schema.ts'
-import type { ElicitViolation } from '../schema/violation.ts'
+import type { ElicitViolation } from '../errors/violation.ts'
 import type { CompiledElicit } from './compile-elicits.ts'
 import type { ElicitContextOf, ElicitsMap, ResponseSchemaOf } from './elicits.ts'
+import { PlainFormError } from '../errors/definition-errors.ts'
 
 /** One choice of a select: what the answer carries, and what a person reads. */
 export interface PlainChoice {
@@ -48,10 +48,6 @@ export type PlainForms<E extends ElicitsMap> = { [K in keyof E]?: PlainFormSpec<
 export interface RenderedPlainForm {
   choices?: Record<string, PlainChoice[]>
   summary?: string
-}
-
-export class PlainFormError extends McpBridgeError {
-  readonly code = 'PLAIN_FORM_INVALID'
 }
 
 /** Most choices one select offers: a person reads them; more belongs in the tool's own UI. */

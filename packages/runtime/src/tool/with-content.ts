@@ -6,10 +6,10 @@
  *
  *   return withContent([{ type: 'text', text: 'Your chart:' }, { type: 'image', data, mimeType: 'image/png' }], { points: 12 })
  */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { summarizeIssues, formatIssues } from '../errors/issues.ts'
 import { richContentSchema, type RichContent } from '../sampling/content.ts'
 import { z } from 'zod/v4'
+import { ToolContentError } from '../errors/definition-errors.ts'
 
 /**
  * A tool result of MCP content blocks with an optional structured value, as `withContent(...)` makes it.
@@ -18,11 +18,6 @@ export interface ToolContent<S = unknown> {
   readonly kind: 'mcp-tool-content'
   readonly content: readonly RichContent[]
   readonly structured?: S
-}
-
-/** Content a tool returned that is not MCP content. */
-export class ToolContentError extends McpBridgeError {
-  readonly code = 'TOOL_CONTENT_INVALID'
 }
 
 /**

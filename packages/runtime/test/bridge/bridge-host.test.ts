@@ -2,22 +2,17 @@ import { getEventListeners } from 'node:events'
 import { spawn, suspend, withResolvers, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { createMcpTool, type ElicitRequest, type SamplingProvider, type SamplingRequest, type SamplingResponse, SCHEMA_TOOL_NAME } from '../../src/index.ts'
 import {
   ConcurrentElicitationError,
-  createMcpTool,
   ElicitationCancelledError,
   ElicitationDeclinedError,
   ElicitInBranchError,
-  type ElicitRequest,
   JournalDivergenceError,
-  type SamplingProvider,
-  type SamplingRequest,
-  type SamplingResponse,
   SamplingSchemaError,
-  SCHEMA_TOOL_NAME,
   ToolParamsError,
   UnsupportedElicitationModeError,
-} from '../../src/index.ts'
+} from '../../src/errors.ts'
 import { type BridgeHost, type BridgeOutcome, createBridgeHost } from '../../src/server.ts'
 import { createMockMcpClient } from '../../src/testing.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'

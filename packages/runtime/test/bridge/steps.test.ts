@@ -1,7 +1,8 @@
 import { call, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, type ElicitRequest, JournalDivergenceError, type StepFailedError, ToolContextUsageError } from '../../src/index.ts'
+import { createMcpTool, type ElicitRequest } from '../../src/index.ts'
+import { JournalDivergenceError, type StepFailedError, ToolContextUsageError } from '../../src/errors.ts'
 import { type BridgeHost, type BridgeOutcome, createBridgeHost, type JournalEntry, toolResultOf } from '../../src/server.ts'
 
 async function nextElicit(host: BridgeHost<unknown>): Promise<ElicitRequest> {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
-import { StoreUnavailableError } from '../../src/calls/stores/store-errors.ts'
+import { StoreUnavailableError } from '../../src/errors/store-errors.ts'
 import { createTestClock } from '../../src/testing.ts'
 import { book, IDLE, parkedCall, ran, runToQuestion, setupCopies } from './support/copies-fixture.ts'
 

@@ -3,7 +3,8 @@
  * IPv4 address stays whole), and behind proxies you run, the address your proxy saw.
  */
 import { describe, expect, it } from 'vitest'
-import { createClientKey, defaultClientKey, OptionsError } from '../../src/server.ts'
+import { createClientKey, defaultClientKey } from '../../src/server.ts'
+import { OptionsError } from '../../src/errors.ts'
 import { networkOf, recordClientAddress } from '../../src/http/client-address.ts'
 
 const from = (address: string | undefined, headers: Record<string, string> = {}) => {

@@ -7,7 +7,8 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createAppServer, OptionsError, serveApp, ServeAppListenError, type ServedApp } from '../../src/server.ts'
+import { createAppServer, serveApp, type ServedApp } from '../../src/server.ts'
+import { OptionsError, ServeAppListenError } from '../../src/errors.ts'
 import { createTestClock } from '../../src/testing.ts'
 
 const dist = mkdtempSync(join(tmpdir(), 'serve-app-'))

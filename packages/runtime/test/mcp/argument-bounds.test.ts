@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { createMcpServer, OptionsError } from '../../src/mcp.ts'
+import { createMcpServer } from '../../src/mcp.ts'
+import { OptionsError } from '../../src/errors.ts'
 import { connectClient, GENERATIONS, serveHttp, textOf } from './support/mcp-clients.ts'
 
 const open: Array<{ close(): Promise<void> }> = []

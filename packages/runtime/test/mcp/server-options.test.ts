@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool, createPlugin } from '../../src/index.ts'
-import { createMcpServer, OptionsError } from '../../src/mcp.ts'
-import { ToolListError } from '../../src/server.ts'
+import { createMcpServer } from '../../src/mcp.ts'
+import { OptionsError } from '../../src/errors.ts'
+import { ToolListError } from '../../src/errors.ts'
 import { add, askAge } from '../fixtures/mcp-tools.ts'
 
 describe('createMcpServer options', () => {

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { createMcpServer, OptionsError, type BridgeMcpServer } from '../../src/mcp.ts'
+import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
+import { OptionsError } from '../../src/errors.ts'
 import { connectClient, GENERATIONS, textOf, type ScriptedClient } from './support/mcp-clients.ts'
 
 const open: Array<{ close(): Promise<void> }> = []

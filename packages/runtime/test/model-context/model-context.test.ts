@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { encodeModelContext, extractModelContext, MODEL_CONTEXT_BOUNDARY, ModelContextError } from '../../src/index.ts'
+import { encodeModelContext, extractModelContext, MODEL_CONTEXT_BOUNDARY } from '../../src/index.ts'
+import { ModelContextError } from '../../src/errors.ts'
 
 const schema = { type: 'object' as const, properties: { flightId: { type: 'string' } } }
 

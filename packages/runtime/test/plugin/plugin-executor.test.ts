@@ -5,16 +5,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { createMcpTool, type ElicitRequest, type ElicitResult, MODEL_CONTEXT_BOUNDARY, createPlugin, type RenderedProps } from '../../src/index.ts'
 import { type BridgeHost, createBridgeHost } from '../../src/server.ts'
-import {
-  createEmissionStore,
-  createPluginExecutor,
-  createPluginRegistry,
-  type Emission,
-  encodeElicitRequest,
-  type IncomingQuestion,
-  PluginHandlerError,
-  type SendOutcome,
-} from '../../src/client.ts'
+import { createEmissionStore, createPluginExecutor, createPluginRegistry, type Emission, encodeElicitRequest, type IncomingQuestion, type SendOutcome } from '../../src/client.ts'
+import { PluginHandlerError } from '../../src/errors.ts'
 import { z } from 'zod'
 import { createMockMcpClient } from '../../src/testing.ts'
 import { bookFlight, type Flight } from '../fixtures/book-flight.ts'

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createMcpTool, createPlugin, PluginDefinitionError } from '../../src/index.ts'
-import { createPluginRegistry, DuplicatePluginError } from '../../src/client.ts'
+import { createMcpTool, createPlugin } from '../../src/index.ts'
+import { PluginDefinitionError } from '../../src/errors.ts'
+import { createPluginRegistry } from '../../src/client.ts'
+import { DuplicatePluginError } from '../../src/errors.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 
 function* decline() {

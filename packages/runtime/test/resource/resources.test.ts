@@ -5,7 +5,8 @@
  */
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMcpResource, ResourceDefinitionError } from '../../src/index.ts'
+import { createMcpResource } from '../../src/index.ts'
+import { ResourceDefinitionError } from '../../src/errors.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
 

@@ -5,7 +5,8 @@
  */
 import { createScope, race, spawn, type Operation } from 'effection'
 import { describe, expect, it } from 'vitest'
-import { createTestClock, TestClockError } from '../../src/testing.ts'
+import { createTestClock } from '../../src/testing.ts'
+import { TestClockError } from '../../src/errors.ts'
 import { systemClock } from '../../src/server.ts'
 
 describe('createTestClock', () => {

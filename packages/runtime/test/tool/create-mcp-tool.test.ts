@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { createMcpTool, ElicitationSchemaError, InvalidToolNameError, ToolDefinitionError } from '../../src/index.ts'
+import { createMcpTool } from '../../src/index.ts'
+import { ElicitationSchemaError, InvalidToolNameError, ToolDefinitionError } from '../../src/errors.ts'
 import { formatViolation, toolNameProblem } from '../../src/build.ts'
 
 const flight = z.object({ id: z.string(), price: z.number() })

@@ -138,7 +138,7 @@ export function splitModule(code: string, id: string, target: SplitTarget, parse
   const s = new MagicString(code)
   for (const cut of cuts) s.overwrite(cut.node.start, cut.node.end, cut.replacement)
   // The stubs throw the runtime's error class (hoisted like every import, so prepending is safe).
-  s.prepend(`import { RemovedFromBundleError as ${STUB_ERROR} } from '${RUNTIME_MODULE}';\n`)
+  s.prepend(`import { RemovedFromBundleError as ${STUB_ERROR} } from '${RUNTIME_MODULE}/errors';\n`)
   const removed = removePieces(code, dead, graph, s)
   const map = s.generateMap({ source: id, includeContent: true, hires: 'boundary' })
   // The map's copy of the source is what a published `.js.map` shows: it must not carry what

@@ -3,7 +3,7 @@
  * memory installs neither. They are loaded when a store is created, and a missing one is a clear
  * error that says what to install.
  */
-import { StoreDriverMissingError } from './store-errors.ts'
+import { StoreDriverMissingError } from '../../errors/store-errors.ts'
 
 export async function loadDriver<T>(factory: string, name: string, pick: (module: Record<string, unknown>) => unknown): Promise<T> {
   let module: Record<string, unknown>

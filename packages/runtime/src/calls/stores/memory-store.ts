@@ -8,7 +8,7 @@
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
-import { StoreClosedError } from './store-errors.ts'
+import { StoreClosedError } from '../../errors/store-errors.ts'
 import { appendedHead, writtenHead } from './conversation-format.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'

@@ -23,7 +23,7 @@ import { heldUntil, type Admission, type CallLease, type CallRecord, type CallSt
 import { connectRedis, type RedisClient } from './redis-connection.ts'
 import { redisConversations } from './redis-conversations.ts'
 import { ADMIT, HOLDER, INDEX, LOCK, PUT_CALL, RELEASE, RENEW, STRANDED_ONE, UNLOCK } from './redis-scripts.ts'
-import { StoreClosedError, StoreUnavailableError } from './store-errors.ts'
+import { StoreClosedError, StoreUnavailableError } from '../../errors/store-errors.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 

@@ -19,7 +19,7 @@ import { summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { sqliteConversations, type SqliteHandle } from './sqlite-conversations.ts'
-import { StoreClosedError } from './store-errors.ts'
+import { StoreClosedError } from '../../errors/store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 

@@ -1,5 +1,5 @@
 /** What can go wrong with a call store itself (not with a call): a missing driver, a bad option, a closed store. */
-import { McpBridgeError } from '../../errors/mcp-bridge-error.ts'
+import { McpBridgeError } from './mcp-bridge-error.ts'
 
 export class StoreDriverMissingError extends McpBridgeError {
   readonly code = 'STORE_DRIVER_MISSING'

@@ -1,5 +1,5 @@
 /** A tool declared elicitation schemas MCP clients cannot render; thrown at definition time. */
-import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
+import { McpBridgeError } from './mcp-bridge-error.ts'
 import { formatViolation, type ElicitViolation } from './violation.ts'
 
 export class ElicitationSchemaError extends McpBridgeError {
