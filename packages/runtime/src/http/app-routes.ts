@@ -30,16 +30,7 @@ export { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH }
  */
 export type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void
 
-/**
- * The chat and MCP paths with their defaults filled in, checked (`OptionsError` names a bad one).
- *
- * @example
- * ```ts
- * import { resolveAppRoutes } from '@mcp-bridge/runtime/server'
- *
- * resolveAppRoutes({ chatPath: '/chat' }) // { chatPath: '/chat', mcpPath: '/mcp' }
- * ```
- */
+/** The chat and MCP paths with their defaults filled in (`{ chatPath: '/chat' }` → `/chat` and `/mcp`), checked (`OptionsError` names a bad one). */
 export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRouteOptions> {
   const parsed = appRouteOptionsSchema.safeParse(options)
   if (!parsed.success) throw new OptionsError('app routes', summarizeIssues(parsed.error.issues))
