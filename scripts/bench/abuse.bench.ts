@@ -28,7 +28,11 @@ async function scenario(withAbuser: boolean) {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/chat`
   const ask = async (client: string): Promise<{ ok: boolean; ms: number }> => {
     const t0 = performance.now()
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hold' }] }] }) })
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client': client },
+      body: JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hold' }] }] }),
+    })
     const events: ChatStreamEvent[] = []
     for await (const e of readChatEvents(res.body!)) events.push(e)
     return { ok: events.some((e) => e.type === 'elicit_request'), ms: performance.now() - t0 }

@@ -71,10 +71,14 @@ void warm
 const rates: number[] = []
 for (let i = 0; i < 5; i++) rates.push(await roundTrips(50_000))
 rates.sort((a, b) => a - b)
-console.log(`elicit round trips: median ${Math.round(rates[2]!).toLocaleString('en')} /s (5 runs of 50,000; min ${Math.round(rates[0]!).toLocaleString('en')}, max ${Math.round(rates[4]!).toLocaleString('en')}); target >= 200,000 /s (issue 33)`)
+console.log(
+  `elicit round trips: median ${Math.round(rates[2]!).toLocaleString('en')} /s (5 runs of 50,000; min ${Math.round(rates[0]!).toLocaleString('en')}, max ${Math.round(rates[4]!).toLocaleString('en')}); target >= 200,000 /s (issue 33)`,
+)
 
 await heapPerSuspended(1_000)
 const heaps: number[] = []
 for (let i = 0; i < 3; i++) heaps.push((await heapPerSuspended(10_000)).perCall)
 heaps.sort((a, b) => a - b)
-console.log(`heap per suspended call: median ${(heaps[1]! / 1024).toFixed(1)} KB (3 runs of 10,000 suspended at once; ${heaps.map((h) => (h / 1024).toFixed(1)).join(' / ')} KB); target <= 10 KB (issue 33)`)
+console.log(
+  `heap per suspended call: median ${(heaps[1]! / 1024).toFixed(1)} KB (3 runs of 10,000 suspended at once; ${heaps.map((h) => (h / 1024).toFixed(1)).join(' / ')} KB); target <= 10 KB (issue 33)`,
+)

@@ -135,17 +135,29 @@ async function level(concurrency: number, requestsPerSession: number, { print = 
   const ours: Array<Awaited<ReturnType<typeof resumeLoops>>> = []
   const floors: number[] = []
   for (let round = 0; round < (floor ? 3 : 1); round++) {
-    if (floor) floors.push((await resumeLoops(sessions.map((s) => ({ ...s })), requestsPerSession, floorUrl)).perSecond)
+    if (floor)
+      floors.push(
+        (
+          await resumeLoops(
+            sessions.map((s) => ({ ...s })),
+            requestsPerSession,
+            floorUrl,
+          )
+        ).perSecond,
+      )
     ours.push(await resumeLoops(sessions, requestsPerSession, url))
   }
-  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, "bench over")))
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, 'bench over')))
   const best = [...ours].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(ours.length / 2)]!
   const pct = (p: number) => percentile(best.latencies, p)
   const floorRate = floors.length ? floors.sort((a, b) => a - b)[Math.floor(floors.length / 2)]! : undefined
-  if (print) console.log(
-    `resume over HTTP${keep ? ', conversation kept' : ''}, ${String(concurrency).padStart(3)} concurrent: ${Math.round(best.perSecond).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${best.latencies.length} requests` +
-      (floorRate ? `; median of 3 rounds, alternating with the no-logic server on the same store: ${Math.round(floorRate).toLocaleString('en')} req/s — ${(best.perSecond / floorRate).toFixed(2)}× of it, target ≥ 0.5×)` : ')'),
-  )
+  if (print)
+    console.log(
+      `resume over HTTP${keep ? ', conversation kept' : ''}, ${String(concurrency).padStart(3)} concurrent: ${Math.round(best.perSecond).toLocaleString('en').padStart(6)} req/s, p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${best.latencies.length} requests` +
+        (floorRate
+          ? `; median of 3 rounds, alternating with the no-logic server on the same store: ${Math.round(floorRate).toLocaleString('en')} req/s — ${(best.perSecond / floorRate).toFixed(2)}× of it, target ≥ 0.5×)`
+          : ')'),
+    )
 }
 
 /**
@@ -225,7 +237,11 @@ try {
       console.log(`store: ${name}`)
       await level(1, 300, { print: false }) // warm-up
       await level(1, 2000)
-      for (const [concurrency, perSession] of [[50, 60], [200, 15]] as const) await level(concurrency, perSession, { floor: true })
+      for (const [concurrency, perSession] of [
+        [50, 60],
+        [200, 15],
+      ] as const)
+        await level(concurrency, perSession, { floor: true })
       // The same short calls with and without a kept conversation (two more writes per request).
       await level(1, 300)
       await level(1, 300, { keep: true })

@@ -51,5 +51,9 @@ await without.close()
 await withPlugins.close()
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 const m = (k: 'without' | 'with', f: 'ms' | 'cpu') => median(times[k].map((t) => t[f]))
-console.log(`dev regeneration after one tool edit, ${COUNT} tools: without plugin files ${m('without', 'ms').toFixed(0)} ms (CPU ${m('without', 'cpu').toFixed(0)} ms), with their ${COUNT} plugin files ${m('with', 'ms').toFixed(0)} ms (CPU ${m('with', 'cpu').toFixed(0)} ms)`)
-console.log(`with ÷ without: ${(m('with', 'ms') / m('without', 'ms')).toFixed(2)}× wall, ${(m('with', 'cpu') / m('without', 'cpu')).toFixed(2)}× CPU (medians of ${EDITS} interleaved edits)`)
+console.log(
+  `dev regeneration after one tool edit, ${COUNT} tools: without plugin files ${m('without', 'ms').toFixed(0)} ms (CPU ${m('without', 'cpu').toFixed(0)} ms), with their ${COUNT} plugin files ${m('with', 'ms').toFixed(0)} ms (CPU ${m('with', 'cpu').toFixed(0)} ms)`,
+)
+console.log(
+  `with ÷ without: ${(m('with', 'ms') / m('without', 'ms')).toFixed(2)}× wall, ${(m('with', 'cpu') / m('without', 'cpu')).toFixed(2)}× CPU (medians of ${EDITS} interleaved edits)`,
+)

@@ -80,7 +80,10 @@ function project(count: number): string {
   }
   mkdirSync(join(root, 'src/lib'), { recursive: true })
   for (let i = 0; i < Math.ceil(count / 5); i++) {
-    writeFileSync(join(root, `src/lib/util${i}.ts`), `export function util${i}(x: number): number {\n  return x * ${i}\n}\n`.repeat(5).replace(/util(\d+)\(x/g, (_, d) => `util${d}_${Math.random().toString(36).slice(2, 6)}(x`))
+    writeFileSync(
+      join(root, `src/lib/util${i}.ts`),
+      `export function util${i}(x: number): number {\n  return x * ${i}\n}\n`.repeat(5).replace(/util(\d+)\(x/g, (_, d) => `util${d}_${Math.random().toString(36).slice(2, 6)}(x`),
+    )
   }
   return root
 }

@@ -17,17 +17,19 @@ const tool = createMcpTool('hundred_steps')
   .elicits({ confirm: z.object({ ok: z.boolean() }) })
   .execute(function* (params, ctx) {
     let total = 0
-    for (let i = 0; i < STEPS; i++) total += yield* ctx.step(`line ${i}`, function* () {
-      return i
-    })
+    for (let i = 0; i < STEPS; i++)
+      total += yield* ctx.step(`line ${i}`, function* () {
+        return i
+      })
     const answer = yield* ctx.elicit('confirm', { message: `Order ${params.order}: ${total} items. Confirm?` })
     return answer.action
   })
 
 function registry(store: Awaited<ReturnType<typeof createSqliteStore>>) {
   return new CallRegistry<undefined>({
-    idleTimeoutMs: 600_000, maxCalls: 100_000, maxCallsPerClient: 100_000, surface: 'chat', store,
-    maxCallsOption: 'maxCalls', maxCallsPerClientOption: 'maxCallsPerClient', idleTimeoutOption: 'idleTimeoutMs',
+    limits: { idleTimeoutMs: 600_000, maxActiveCalls: 100_000, maxCallsPerClient: 100_000 },
+    surface: 'chat',
+    store,
   })
 }
 async function untilQuestion(call: LiveCall<undefined>) {
@@ -66,14 +68,20 @@ for (const { id, token } of tokens) {
 }
 times.sort((a, b) => a - b)
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!
-console.log(`replay of a ${STEPS}-entry journal on a cold instance (SQLite, lock + read + replay to the question): p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${N} calls)`)
+console.log(
+  `replay of a ${STEPS}-entry journal on a cold instance (SQLite, lock + read + replay to the question): p50 ${pct(50).toFixed(2)} ms, p99 ${pct(99).toFixed(2)} ms (${N} calls)`,
+)
 await cold.close()
 await coldStore.close()
 
 // Bytes: a typical suspended call (two steps and a question), 1,000 of them in a fresh file.
-const small = createMcpTool('small').parameters(z.object({ route: z.string() })).elicits({ confirm: z.object({ ok: z.boolean() }) })
+const small = createMcpTool('small')
+  .parameters(z.object({ route: z.string() }))
+  .elicits({ confirm: z.object({ ok: z.boolean() }) })
   .execute(function* (params, ctx) {
-    const fare = yield* ctx.step('reserve fare', function* () { return { fareId: `F-${params.route}`, price: 120 } })
+    const fare = yield* ctx.step('reserve fare', function* () {
+      return { fareId: `F-${params.route}`, price: 120 }
+    })
     return (yield* ctx.elicit('confirm', { message: `Book ${fare.fareId}?` })).action
   })
 const sizePath = join(dir, 'size.db')

@@ -13,7 +13,6 @@ import { McpBridgeGenerator, createBundledModuleLoader, resolveOptions } from '@
 import { splitModule } from '@mcp-bridge/vite-plugin/core'
 import { fixtures, toolCorpus } from './support/corpus.ts'
 
-
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t0 = performance.now()
   const value = await fn()
@@ -98,7 +97,9 @@ function cliProcess(root: string): void {
     node.push(wall(['-e', '']))
     cli.push(wall([bin, 'generate', '--no-cache']))
   }
-  console.log(`mcp-bridge generate --no-cache, 10 tool files, fresh process: ${median(cli).toFixed(0)} ms wall (node -e "" alone: ${median(node).toFixed(0)} ms; median of 5 pairs; target ≤ 600 ms)`)
+  console.log(
+    `mcp-bridge generate --no-cache, 10 tool files, fresh process: ${median(cli).toFixed(0)} ms wall (node -e "" alone: ${median(node).toFixed(0)} ms; median of 5 pairs; target ≤ 600 ms)`,
+  )
 }
 
 /** The split (client side: execute bodies stubbed, imports pruned, source map) per tool file. */
@@ -223,7 +224,7 @@ function generatedApp(): string {
       "import { clientPlugins } from './mcp-bridge/client.gen.ts'",
       ...cards.map((i) => `import { Card${i} } from './components/Card${i}.tsx'`),
       '',
-      'createRoot(document.getElementById(\'root\')!).render(',
+      "createRoot(document.getElementById('root')!).render(",
       '  <main data-plugins={clientPlugins.length}>',
       ...cards.map((i) => `    <Card${i} title="Card" />`),
       '  </main>,',
@@ -236,14 +237,28 @@ function generatedApp(): string {
   // every later import in the build then goes through a loader thread, ~2× slower, with or
   // without mcp-bridge — a cost of that config, not of the plugin.)
   writeFileSync(join(root, 'vite.config.without.ts'), `import react from '@vitejs/plugin-react'\nexport default { plugins: [react()] }\n`)
-  writeFileSync(join(root, 'vite.config.with.ts'), `import react from '@vitejs/plugin-react'\nimport { mcpBridge } from '@mcp-bridge/vite-plugin'\nexport default { plugins: [react(), mcpBridge()] }\n`)
+  writeFileSync(
+    join(root, 'vite.config.with.ts'),
+    `import react from '@vitejs/plugin-react'\nimport { mcpBridge } from '@mcp-bridge/vite-plugin'\nexport default { plugins: [react(), mcpBridge()] }\n`,
+  )
   return root
 }
 
 const app = generatedApp()
 try {
   const appCache = join((await resolveConfig({ root: app, configFile: false, logLevel: 'silent' }, 'build')).cacheDir, 'mcp-bridge-build.json')
-  buildOverhead('a generated app (200 components, 50 tools with plugins)', { without: join(app, 'vite.config.without.ts'), with: join(app, 'vite.config.with.ts'), cacheFile: appCache, cwd: app, outDir: join(app, 'dist'), touch: join(app, 'src/tools/t0/tool.ts') }, 5)
+  buildOverhead(
+    'a generated app (200 components, 50 tools with plugins)',
+    {
+      without: join(app, 'vite.config.without.ts'),
+      with: join(app, 'vite.config.with.ts'),
+      cacheFile: appCache,
+      cwd: app,
+      outDir: join(app, 'dist'),
+      touch: join(app, 'src/tools/t0/tool.ts'),
+    },
+    5,
+  )
 } finally {
   rmSync(app, { recursive: true, force: true })
 }

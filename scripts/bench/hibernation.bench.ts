@@ -38,8 +38,9 @@ async function heapUsed(): Promise<number> {
 async function run(n: number, warmCalls: number) {
   const store = await createSqliteStore({ path: join(dir, `calls-${++files}.db`) })
   const registry = new CallRegistry<undefined>({
-    idleTimeoutMs: 600_000, maxCalls: 1_000_000, maxCallsPerClient: 1_000_000, surface: 'chat', store, warmCalls,
-    maxCallsOption: 'maxCalls', maxCallsPerClientOption: 'maxCallsPerClient', idleTimeoutOption: 'idleTimeoutMs',
+    limits: { idleTimeoutMs: 600_000, maxActiveCalls: 1_000_000, maxCallsPerClient: 1_000_000, warmCalls },
+    surface: 'chat',
+    store,
   })
   const before = await heapUsed()
   const tokens: Array<{ id: string; token: string }> = []

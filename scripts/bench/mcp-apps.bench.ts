@@ -19,7 +19,10 @@ async function reactBaseline(): Promise<number> {
   const dir = mkdtempSync(join(playground, 'node_modules/.tmp-bench-react-'))
   try {
     const entry = join(dir, 'entry.js')
-    writeFileSync(entry, "import { createElement } from 'react'\nimport { createRoot } from 'react-dom/client'\ncreateRoot(document.getElementById('root')).render(createElement('p', null, 'x'))\n")
+    writeFileSync(
+      entry,
+      "import { createElement } from 'react'\nimport { createRoot } from 'react-dom/client'\ncreateRoot(document.getElementById('root')).render(createElement('p', null, 'x'))\n",
+    )
     const output = (await build({
       configFile: false,
       root: playground,

@@ -24,7 +24,7 @@ const confirm = createMcpTool('confirm')
     return r.action === 'accept' && r.content.ok ? `confirmed ${n}` : 'no'
   })
 
-let server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCallsPerClient: 100_000 })
+let server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], limits: { maxCallsPerClient: 100_000 } })
 
 /** The same tool on the SDK's `McpServer`: ask, and on the retry read the answer. */
 function sdkServer(): McpServer {
@@ -66,7 +66,7 @@ async function callsPerSecond(modern: boolean, total: number, peer: 'ours' | 'sd
 
 /** One client: the total is twice `count`, as one client may hold only part of a full server (70 %). */
 async function heapPerSuspended(count: number): Promise<number> {
-  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], maxSuspendedCalls: 2 * count, maxSuspendedCallsPerClient: count, warmCalls: count })
+  server = createMcpServer({ name: 'bench', version: '1', tools: [confirm], limits: { maxActiveCalls: 2 * count, maxCallsPerClient: count, warmCalls: count } })
   const client = await connect(true, true)
   gc!()
   const before = process.memoryUsage().heapUsed
@@ -80,7 +80,10 @@ async function heapPerSuspended(count: number): Promise<number> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
-for (const [label, modern] of [['2025-11-25', false], ['2026-07-28', true]] as const) {
+for (const [label, modern] of [
+  ['2025-11-25', false],
+  ['2026-07-28', true],
+] as const) {
   await callsPerSecond(modern, 100)
   await callsPerSecond(modern, 100, 'sdk')
   const rates: number[] = []

@@ -20,8 +20,18 @@ const CLIENTS = 5_000
 const CONCURRENCY = 48
 const script = join(import.meta.dirname, 'support', 'waiting-server.ts')
 
-interface Server { url: string; heapUrl: string; child: ChildProcess; kill(): Promise<void> }
-interface Waiting { callId: string; server: number; client: string; answer: ChatRequestBody }
+interface Server {
+  url: string
+  heapUrl: string
+  child: ChildProcess
+  kill(): Promise<void>
+}
+interface Waiting {
+  callId: string
+  server: number
+  client: string
+  answer: ChatRequestBody
+}
 
 async function spawnServer(redisUrls: readonly string[]): Promise<Server> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, redisUrls.join(','), '1000'], { stdio: ['ignore', 'pipe', 'pipe'] })
@@ -48,7 +58,12 @@ async function spawnServer(redisUrls: readonly string[]): Promise<Server> {
 }
 
 async function post(url: string, body: ChatRequestBody, client: string): Promise<ChatStreamEvent[]> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify(body), signal: AbortSignal.timeout(60_000) })
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-client': client },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  })
   const events: ChatStreamEvent[] = []
   for await (const e of readChatEvents(response.body!)) events.push(e)
   return events
@@ -61,12 +76,16 @@ async function park(servers: readonly Server[], i: number): Promise<Waiting> {
   const call = events.find((e) => e.type === 'tool_call')
   const asked = events.find((e) => e.type === 'elicit_request')
   const state = events.find((e) => e.type === 'conversation_state')
-  if (call?.type !== 'tool_call' || asked?.type !== 'elicit_request' || state?.type !== 'conversation_state' || !call.token) throw new Error(`call ${i} did not ask: ${JSON.stringify(events).slice(0, 400)}`)
+  if (call?.type !== 'tool_call' || asked?.type !== 'elicit_request' || state?.type !== 'conversation_state' || !call.token)
+    throw new Error(`call ${i} did not ask: ${JSON.stringify(events).slice(0, 400)}`)
   return {
     callId: call.callId,
     server,
     client,
-    answer: { messages: state.messages, elicitResponses: [{ callId: call.callId, elicitId: asked.request.id, token: call.token, result: { action: 'accept', content: { ok: true } } }] },
+    answer: {
+      messages: state.messages,
+      elicitResponses: [{ callId: call.callId, elicitId: asked.request.id, token: call.token, result: { action: 'accept', content: { ok: true } } }],
+    },
   }
 }
 
@@ -74,7 +93,8 @@ async function park(servers: readonly Server[], i: number): Promise<Waiting> {
 async function answer(url: string, w: Waiting): Promise<number> {
   const t = performance.now()
   const events = await post(url, w.answer, w.client)
-  if (!events.some((e) => e.type === 'tool_result')) throw new Error(`call ${w.callId} was not completed: ${JSON.stringify(events.filter((e) => e.type === 'error' || e.type === 'call_not_found'))}`)
+  if (!events.some((e) => e.type === 'tool_result'))
+    throw new Error(`call ${w.callId} was not completed: ${JSON.stringify(events.filter((e) => e.type === 'error' || e.type === 'call_not_found'))}`)
   return performance.now() - t
 }
 
@@ -82,12 +102,14 @@ async function answer(url: string, w: Waiting): Promise<number> {
 async function pool<T>(from: number, to: number, work: (i: number) => Promise<T>, concurrency = CONCURRENCY): Promise<T[]> {
   const results: T[] = []
   let next = from
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < to) {
-      const i = next++
-      results.push(await work(i))
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < to) {
+        const i = next++
+        results.push(await work(i))
+      }
+    }),
+  )
   return results
 }
 
@@ -131,7 +153,9 @@ async function scenario(label: string, urls: readonly string[]) {
   const top = CHECKPOINTS.at(-1)!
   if (heapAt.has(10_000) && top > 10_000) {
     const marginal = (heapAt.get(top)! - heapAt.get(10_000)!) / (top - 10_000)
-    console.log(`${label}: parked ${parked.toLocaleString('en')} calls in ${(parkMs / 1000).toFixed(0)} s (${Math.round(parked / (parkMs / 1000))}/s); heap per waiting call beyond the warm caches ${(marginal / 1024).toFixed(2)} KB (10,000 → ${top.toLocaleString('en')})`)
+    console.log(
+      `${label}: parked ${parked.toLocaleString('en')} calls in ${(parkMs / 1000).toFixed(0)} s (${Math.round(parked / (parkMs / 1000))}/s); heap per waiting call beyond the warm caches ${(marginal / 1024).toFixed(2)} KB (10,000 → ${top.toLocaleString('en')})`,
+    )
   }
   // kill -9 of one server: every call it parked is answered on the other two.
   await servers[0]!.kill()
@@ -139,7 +163,9 @@ async function scenario(label: string, urls: readonly string[]) {
   const t0 = performance.now()
   let refused = 0
   await pool(0, orphans.length, (i) => answer(servers[1 + (i % 2)]!.url, orphans[i]!).catch(() => void refused++))
-  console.log(`${label}: after kill -9 of one server, its ${orphans.length.toLocaleString('en')} waiting calls answered on the other two in ${((performance.now() - t0) / 1000).toFixed(1)} s; refused ${refused}`)
+  console.log(
+    `${label}: after kill -9 of one server, its ${orphans.length.toLocaleString('en')} waiting calls answered on the other two in ${((performance.now() - t0) / 1000).toFixed(1)} s; refused ${refused}`,
+  )
   await Promise.all(servers.map((s) => s.kill()))
   for (const c of raw) c.disconnect()
 }

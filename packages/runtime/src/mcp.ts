@@ -6,7 +6,8 @@
  */
 export { createMcpServer } from './mcp/create-mcp-server.ts'
 export type { BridgeMcpServer } from './mcp/create-mcp-server.ts'
-export type { McpServerOptions } from './mcp/server-options.ts'
+export type { McpLimits, McpServerOptions } from './mcp/server-options.ts'
+export type { CallLimits } from './calls/call-limits.ts'
 export type { McpHttpHandler, McpHttpOptions } from './mcp/http-handler.ts'
 export type { McpAuth, McpAuthOptions } from './mcp/auth.ts'
 export type { CallState, InputWait } from './mcp/call-state.ts'

@@ -12,4 +12,6 @@ const result = await generator.generate()
 generator.write(result)
 const ms = performance.now() - t0
 await loader.close()
-console.log(JSON.stringify({ ms, tools: result.toolCount, errors: result.diagnostics.filter((d) => d.severity === 'error').length, peakMiB: process.resourceUsage().maxRSS / 1024 }))
+console.log(
+  JSON.stringify({ ms, tools: result.toolCount, errors: result.diagnostics.filter((d) => d.severity === 'error').length, peakMiB: process.resourceUsage().maxRSS / 1024 }),
+)

@@ -45,7 +45,7 @@ export async function* outputsToStop(
   const stops = driveToStop(call, {
     calls: ctx.calls,
     surface: browserQuestions,
-    maxContextBytes: { bytes: ctx.maxContextBytes, option: 'limits.maxContextBytes' },
+    maxContextBytes: ctx.maxContextBytes,
     ...(replayingTo !== undefined && { replayingTo }),
   })
   for (let next = await nextReport(call, stops); ; next = await nextReport(call, stops)) {

@@ -12,7 +12,7 @@
  *     writes the part's new output into the response. Once every call of the message is done,
  *     the model goes on with the results, as after any tool.
  */
-import { registryLimits } from '../chat/registry-limits.ts'
+import { CALL_LIMITS, callLimitsShape, type CallLimits } from '../calls/call-limits.ts'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod/v4'
 import { functionOption } from '../schema/function-option.ts'
@@ -23,7 +23,6 @@ import type { CallStore } from '../calls/stores/call-store.ts'
 import { createMemoryStore } from '../calls/stores/memory-store.ts'
 import { createAiSdkModel } from '../chat/ai-sdk-model.ts'
 import type { AiSdkLanguageModel } from '../chat/ai-sdk-spec.ts'
-import { DEFAULT_LIMITS } from '../chat/engine.ts'
 import { modelSampling } from '../chat/model-sampling.ts'
 import { summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
@@ -41,23 +40,8 @@ import { endedOutput, outputsToStop, type CallCard, type DriveContext } from './
 import { callerOf, type Authenticate, type CallerAuth } from '../tool/caller-auth.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
-/**
- * The bounds of an AI SDK bridge (`createAiSdkBridge({ limits })`).
- */
-export interface AiSdkBridgeLimits {
-  /** Largest context data of one question (default 256 KiB). */
-  maxContextBytes: number
-  /** Calls held at once over every instance sharing the store (default 10,000). */
-  maxActiveCalls: number
-  /** Calls one client (`client` of `prepare`) may hold at once (default 20). */
-  maxCallsPerClient: number
-  /** Waiting calls kept in memory (default 1,000); past it an answer replays one from its journal. */
-  warmCalls: number
-  /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
-  idleTimeoutMs: number
-  /** How long a running call's lock outlives a crashed server, in ms (default 10 s). */
-  lockLeaseMs: number
-}
+/** The bounds of an AI SDK bridge (`createAiSdkBridge({ limits })`): the limits of every surface's calls. */
+export type AiSdkBridgeLimits = CallLimits
 
 /**
  * What `createAiSdkBridge` takes: the tools (the generated `serverTools`), the model for `ctx.sample`, a call store, limits, a logger and a clock.
@@ -135,7 +119,6 @@ export interface AiSdkBridge<T extends AnyMcpTool | McpPlugin = AnyMcpTool | Mcp
   close(): Promise<void>
 }
 
-const positive = z.number().int().positive()
 const optionsSchema = z
   .object({
     tools: z.unknown(),
@@ -145,22 +128,7 @@ const optionsSchema = z
       })
       .optional(),
     store: callStoreOption.optional(),
-    limits: z
-      .object({
-        maxContextBytes: positive,
-        maxActiveCalls: positive,
-        maxCallsPerClient: positive,
-        warmCalls: z.number().int().min(0).max(1_000_000),
-        idleTimeoutMs: z
-          .number()
-          .int()
-          .min(1000, 'at least 1000 ms; a person needs time to answer')
-          .max(24 * 3600_000, 'at most a day (86400000 ms)'),
-        lockLeaseMs: z.number().int().min(1000).max(600_000, 'at most 10 minutes (600000 ms)'),
-      })
-      .partial()
-      .strict()
-      .optional(),
+    limits: z.object(callLimitsShape).partial().strict().optional(),
     logger: loggerOption.optional(),
     clock: clockOption.optional(),
     authenticate: functionOption().optional(),
@@ -210,22 +178,14 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) throw new OptionsError('createAiSdkBridge', summarizeIssues(checked.error.issues))
   const tools = collectTools(options.tools, 'createAiSdkBridge({ tools })')
-  const limits: AiSdkBridgeLimits = {
-    maxContextBytes: DEFAULT_LIMITS.maxContextBytes,
-    maxActiveCalls: DEFAULT_LIMITS.maxActiveCalls,
-    maxCallsPerClient: DEFAULT_LIMITS.maxCallsPerClient,
-    warmCalls: DEFAULT_LIMITS.warmCalls,
-    idleTimeoutMs: DEFAULT_LIMITS.idleTimeoutMs,
-    lockLeaseMs: DEFAULT_LIMITS.lockLeaseMs,
-    ...(checked.data.limits as Partial<AiSdkBridgeLimits> | undefined),
-  }
+  const limits: AiSdkBridgeLimits = { ...CALL_LIMITS, ...(checked.data.limits as Partial<AiSdkBridgeLimits> | undefined) }
   const logger = withTraceIds(options.logger ?? consoleLogger)
   const clock = options.clock ?? systemClock
   const sampling: SamplingProvider | undefined = options.model ? modelSampling(createAiSdkModel(options.model)) : undefined
   const spec = (tool: AnyMcpTool) => ({ tool, ...(sampling && { sampling }), extra: undefined })
 
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
-    ...registryLimits(limits),
+    limits,
     surface: 'ai-sdk',
     store: options.store ?? createMemoryStore({ clock }),
     clock,

@@ -1,7 +1,7 @@
 /**
  * Whether a new call may be held: the limits the store keeps for every instance sharing it. Its
  * client may hold at most `maxCallsPerClient` unfinished calls (fewer past half full: fair
- * shares), all clients `maxCalls`. When that is full, the longest-waiting call of the client
+ * shares), all clients `maxActiveCalls`. When that is full, the longest-waiting call of the client
  * holding the most makes room — if it holds more than this one would with one more, so many
  * addresses cannot fill the server for everyone else. An answer to a call that exists is never
  * refused here: only new calls are admitted.
@@ -11,12 +11,13 @@ import { callMetrics } from '../telemetry/metrics.ts'
 import type { Clock } from '../time/clock.ts'
 import type { CallStore, CallSurface } from './stores/call-store.ts'
 
+/** The options that set the limits, as refusals name them (the same on every surface). */
+const ALL = 'limits.maxActiveCalls'
+const PER_CLIENT = 'limits.maxCallsPerClient'
+
 export interface AdmissionLimits {
-  maxCalls: number
+  maxActiveCalls: number
   maxCallsPerClient: number
-  /** The options that set them, named in refusals (e.g. `limits.maxActiveCalls`). */
-  maxCallsOption: string
-  maxCallsPerClientOption: string
   /** How long a claim counts before the call's first record says what it is (its wait and lease). */
   claimMs: number
   surface: CallSurface
@@ -33,22 +34,23 @@ export async function admit(
   call: { callId: string; client: string },
   evict: (callId: string, reason: string) => Promise<boolean>,
 ): Promise<void> {
-  const { maxCalls, maxCallsPerClient } = limits
+  const { maxActiveCalls, maxCallsPerClient } = limits
   // Counted until its first record says what it is; a call that never writes one is released.
   const claim = { ...call, until: clock.now() + limits.claimMs }
-  const bounds = { perClient: maxCallsPerClient, total: maxCalls }
+  const bounds = { perClient: maxCallsPerClient, total: maxActiveCalls }
   let admission = await store.admit(claim, bounds)
   if (admission.admitted) return
-  callMetrics.refused({ 'mcp_bridge.limit': admission.full === 'client' ? limits.maxCallsPerClientOption : limits.maxCallsOption, 'mcp_bridge.surface': limits.surface })
+  callMetrics.refused({ 'mcp_bridge.limit': admission.full === 'client' ? PER_CLIENT : ALL, 'mcp_bridge.surface': limits.surface })
   if (admission.full === 'client') {
-    const shrunk = admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxCalls } : undefined
-    throw new TooManyCallsError(maxCallsPerClient, limits.maxCallsPerClientOption, true, shrunk)
+    const shrunk =
+      admission.share !== undefined && admission.all !== undefined ? { held: admission.held, share: admission.share, all: admission.all, total: maxActiveCalls } : undefined
+    throw new TooManyCallsError(maxCallsPerClient, PER_CLIENT, true, shrunk)
   }
   const { busiest, clientHeld = 0 } = admission
-  const reason = `the server was full (${limits.maxCallsOption}) and this call's client held the most calls waiting; it was ended to make room for another client's`
+  const reason = `the server was full (${ALL}) and this call's client held the most calls waiting; it was ended to make room for another client's`
   if (busiest && busiest.client !== call.client && busiest.held > clientHeld + 1 && (await evict(busiest.oldest, reason))) {
     admission = await store.admit(claim, bounds)
     if (admission.admitted) return
   }
-  throw new TooManyCallsError(maxCalls, limits.maxCallsOption)
+  throw new TooManyCallsError(maxActiveCalls, ALL)
 }

@@ -23,8 +23,6 @@ import type { LiveCallInfo, StartCall } from './registry-types.ts'
 import type { CallRecord, StoredQuestion } from './stores/call-store.ts'
 import { StoreUnavailableError } from '../errors/store-errors.ts'
 
-/** Default of `warmCalls`. */
-export const WARM_CALLS = 1_000
 /** Why a parked copy stops when it is let go of from memory (its `finally` runs; nothing is recorded). */
 const HIBERNATED = 'it was let go of from memory while it waited; an answer replays it from its journal'
 

@@ -25,7 +25,8 @@ import type { CallerAuth } from '../tool/caller-auth.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 import { admit, type AdmissionLimits } from './admission.ts'
 import type { CallActivity } from './call-activity.ts'
-import { CallCopies, WARM_CALLS } from './call-copies.ts'
+import { CallCopies } from './call-copies.ts'
+import { CALL_LIMITS } from './call-limits.ts'
 import { describeOutcome, hashToken, tokenMatches } from './call-record.ts'
 import { CallRecovery } from './call-recovery.ts'
 import { abortCall, evictCall, resumeCall, type Aborted, type RequestContext } from './call-requests.ts'
@@ -39,9 +40,6 @@ import type { CallStore, StoredQuestion } from './stores/call-store.ts'
 import { createMemoryStore } from './stores/memory-store.ts'
 import { measureStore } from './stores/measured-store.ts'
 
-export { WARM_CALLS }
-/** Default lease of a call's lock; a running call's lease is renewed every third of it. */
-export const LEASE_MS = 10_000
 const RECOVERY_CONCURRENCY = 8
 
 /**
@@ -58,7 +56,8 @@ export class CallRegistry<X = undefined> {
   readonly #destroy: () => Promise<void>
 
   constructor(options: CallRegistryOptions<X>) {
-    const leaseMs = options.leaseMs ?? LEASE_MS
+    const limits = { ...CALL_LIMITS, ...options.limits }
+    const leaseMs = limits.lockLeaseMs
     const clock = (this.clock = options.clock ?? systemClock)
     this.options = Object.freeze({ ...options })
     // Each operation timed (mcp_bridge.store.duration, .errors), when OpenTelemetry is there.
@@ -66,12 +65,13 @@ export class CallRegistry<X = undefined> {
     const instanceId = (this.instanceId = options.instanceId ?? randomBytes(6).toString('base64url'))
     const [scope, destroy] = createScope(options.scope)
     this.#destroy = () => Promise.resolve(destroy())
-    const { surface, maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, idleTimeoutMs } = options
+    const { surface } = options
+    const { idleTimeoutMs } = limits
     const log = options.logger ?? consoleLogger
-    const wait: AnswerWait = { ms: idleTimeoutMs, option: options.idleTimeoutOption }
+    const wait: AnswerWait = { ms: idleTimeoutMs, option: 'limits.idleTimeoutMs' }
     const writes = { store, clock, instanceId, surface, idleTimeoutMs, leaseMs }
-    this.#limits = { maxCalls, maxCallsPerClient, maxCallsOption, maxCallsPerClientOption, surface, claimMs: idleTimeoutMs + leaseMs }
-    const copies = (this.#copies = new CallCopies<X>({ scope, clock, writes, log, wait, warmCalls: options.warmCalls ?? WARM_CALLS }))
+    this.#limits = { maxActiveCalls: limits.maxActiveCalls, maxCallsPerClient: limits.maxCallsPerClient, surface, claimMs: idleTimeoutMs + leaseMs }
+    const copies = (this.#copies = new CallCopies<X>({ scope, clock, writes, log, wait, warmCalls: limits.warmCalls }))
     const recovery = options.recover && new CallRecovery<X>({ copies, store, instanceId, leaseMs, surface, log, plan: options.recover })
     this.#requests = {
       copies,

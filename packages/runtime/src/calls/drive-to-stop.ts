@@ -71,8 +71,8 @@ export interface StopRegistry<X> {
 export interface DriveOptions<X, W> {
   calls: StopRegistry<X>
   surface: StopSurface<X, W>
-  /** The largest context of one question, in bytes, and the option that sets it (named when a call is ended for it). */
-  maxContextBytes: { bytes: number; option: string }
+  /** The largest context of one question, in bytes of JSON (`limits.maxContextBytes`, named when a call is ended for it). */
+  maxContextBytes: number
   /** Replaying the journal up to the question with this id (the one the record waits on). */
   replayingTo?: string
   /** How to park the call at its question (default: the registry's defaults); `false`: the caller parks it. */
@@ -131,8 +131,8 @@ export function driveToStop<X, W>(call: LiveCall<X>, options: DriveOptions<X, W>
             if (call.host.pending() !== event.request) break
             const { request } = event
             const size = Buffer.byteLength(JSON.stringify(request.context))
-            if (size > maxContextBytes.bytes) {
-              yield* until(call.host.abort(`context of "${request.key}" is ${size} bytes (limit ${maxContextBytes.bytes}: ${maxContextBytes.option})`))
+            if (size > maxContextBytes) {
+              yield* until(call.host.abort(`context of "${request.key}" is ${size} bytes (limit ${maxContextBytes}: limits.maxContextBytes)`))
               break
             }
             const stop = yield* stopAt(surface.question(call, request), request)

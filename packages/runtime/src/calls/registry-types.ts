@@ -8,30 +8,20 @@ import type { SamplingProvider } from '../sampling/provider.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import type { CallerAuth } from '../tool/caller-auth.ts'
 import type { Clock } from '../time/clock.ts'
+import type { CallLimits } from './call-limits.ts'
 import type { AnswerWait } from './parked-calls.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallRecord, CallStore, CallSurface } from './stores/call-store.ts'
 
 /**
- * How a `CallRegistry` holds calls: idle timeout, bounds in all and per client, how many stay in memory, the store, and how to carry a call on.
+ * How a `CallRegistry` holds calls: its limits, the store, its surface, and how to carry a call on.
  */
 export interface CallRegistryOptions<X = undefined> {
-  /** Abort a call that waits for its client longer than this (ms). */
-  idleTimeoutMs: number
-  /** Most unfinished calls held at once, by every instance sharing the store. */
-  maxCalls: number
-  /** Most unfinished calls one client may hold at once, on every instance sharing the store. */
-  maxCallsPerClient: number
   /**
-   * Waiting calls whose generators this process keeps in memory (default 1,000): past it, the
-   * longest-waiting is let go of, and an answer replays it from its journal (no step runs again).
-   * 0 keeps none: every answer replays.
+   * The limits of the surface's calls (`CallLimits`; those not given are the defaults), quoted in
+   * refusals by their option names (`limits.maxCallsPerClient`). `maxContextBytes` is the driver's.
    */
-  warmCalls?: number
-  /** The options that set these, named in messages (e.g. `limits.maxActiveCalls`). */
-  maxCallsOption: string
-  maxCallsPerClientOption: string
-  idleTimeoutOption: string
+  limits?: Partial<CallLimits>
   /** Where the registry says what it did on its own (a recovered call). Default: the console. */
   logger?: McpBridgeLogger
   /** Other waits `park` may be given (for the reason a call that outlived one ends with, on any instance). */
@@ -45,12 +35,6 @@ export interface CallRegistryOptions<X = undefined> {
   surface: CallSurface
   /** This instance, as recorded in `owner` (default: random). */
   instanceId?: string
-  /**
-   * How long a call's lock outlives an instance that stopped renewing it (it crashed) — the time
-   * until another instance takes its running calls over (default 10 s; they are scanned for every
-   * half lease, so a crashed call runs again within 15 s).
-   */
-  leaseMs?: number
   /**
    * How a call whose instance stopped while it ran is run on here: what it runs with, and what
    * carries it to its next stop. Without it this registry recovers nothing (another may).

@@ -17,7 +17,8 @@ import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { startSpan } from '../telemetry/tracing.ts'
 import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import { contentText } from '../tool/with-content.ts'
-import { LEASE_MS, WARM_CALLS, type CallRegistry } from '../calls/call-registry.ts'
+import type { CallRegistry } from '../calls/call-registry.ts'
+import { CALL_LIMITS, type CallLimits } from '../calls/call-limits.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import type { LiveCall } from '../calls/live-call.ts'
@@ -35,30 +36,13 @@ import type { ChatModel } from './model.ts'
 import { modelSampling } from './model-sampling.ts'
 
 /**
- * The chat handler's bounds (`createChatHandler({ limits })`): how long a question waits, how many calls are held in all and per client, how large requests and conversations may be.
+ * The chat handler's bounds (`createChatHandler({ limits })`): the limits of every surface's calls (`CallLimits`: how many are held in all and per client, how long a question waits), and how large requests and conversations may be.
  */
-export interface ChatLimits {
+export interface ChatLimits extends CallLimits {
   /** Largest request body accepted (default 1 MiB). */
   maxBodyBytes: number
-  /** Largest context data of one elicitation (default 256 KiB). */
-  maxContextBytes: number
   /** Model calls per request, so a tool loop cannot run forever (default 8). */
   maxSteps: number
-  /**
-   * Tool calls held at once (waiting for users, or running), counted in the store over every
-   * instance sharing it (default 10,000). Past it, the longest-waiting call of the client holding
-   * the most makes room, or the new call is refused.
-   */
-  maxActiveCalls: number
-  /** Tool calls one client (`clientKey`) may hold at once, over every instance (default 20). */
-  maxCallsPerClient: number
-  /**
-   * Waiting calls whose generators this process keeps in memory (default 1,000): past it the
-   * longest-waiting is let go of, and an answer replays it from its journal (no step runs again).
-   */
-  warmCalls: number
-  /** Abort a call nobody answered for this long, in ms (default 30 minutes). */
-  idleTimeoutMs: number
   /** Keep a conversation this long after its last turn, for reloads to restore, in ms (default 7 days). */
   conversationTtlMs: number
   /**
@@ -69,28 +53,18 @@ export interface ChatLimits {
   maxTranscriptBytes: number
   /** Conversations one client (`clientKey`) keeps, default 50: a new one past it forgets its oldest. */
   maxConversationsPerClient: number
-  /**
-   * How long a running call's lock outlives a server that crashed, in ms (default 10 s): after
-   * it, a live instance takes the call over and runs it on from its journal (within 1.5× this).
-   */
-  lockLeaseMs: number
 }
 
 /**
  * The `ChatLimits` a chat handler uses where `limits` does not say.
  */
 export const DEFAULT_LIMITS: ChatLimits = {
+  ...CALL_LIMITS,
   maxBodyBytes: 1 << 20,
-  maxContextBytes: 256 << 10,
   maxSteps: 8,
-  maxActiveCalls: 10_000,
-  maxCallsPerClient: 20,
-  warmCalls: WARM_CALLS,
-  idleTimeoutMs: 30 * 60_000,
   conversationTtlMs: 7 * 24 * 3600_000,
   maxTranscriptBytes: 2 << 20,
   maxConversationsPerClient: 50,
-  lockLeaseMs: LEASE_MS,
 }
 
 export type ChatCall = LiveCall<undefined>
@@ -337,7 +311,7 @@ export interface ChatOrigin {
 function chatStops(ctx: EngineContext): DriveOptions<undefined, ElicitRequestWire> {
   return {
     calls: ctx.calls,
-    maxContextBytes: { bytes: ctx.limits.maxContextBytes, option: 'limits.maxContextBytes' },
+    maxContextBytes: ctx.limits.maxContextBytes,
     surface: browserQuestions,
   }
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod/v4'
 import { functionOption } from '../schema/function-option.ts'
-import { registryLimits } from './registry-limits.ts'
+import { callLimitsShape } from '../calls/call-limits.ts'
 import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import { startSpan } from '../telemetry/tracing.ts'
@@ -111,18 +111,9 @@ const optionsSchema = z
     }),
     limits: z
       .object({
+        ...callLimitsShape,
         maxBodyBytes: positive,
-        maxContextBytes: positive,
         maxSteps: positive.max(100),
-        maxActiveCalls: positive,
-        maxCallsPerClient: positive,
-        warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)'),
-        // A timer cannot wait longer than 2^31 - 1 ms; a day is plenty for a person.
-        idleTimeoutMs: z
-          .number()
-          .int()
-          .min(1000, 'at least 1000 ms; a person needs time to answer')
-          .max(24 * 3600_000, 'at most a day (86400000 ms)'),
         maxConversationsPerClient: z.number().int().min(1).max(100_000),
         maxTranscriptBytes: z
           .number()
@@ -134,7 +125,6 @@ const optionsSchema = z
           .int()
           .min(60_000, 'at least a minute (60000 ms)')
           .max(366 * 24 * 3600_000, 'at most a year'),
-        lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)'),
       })
       .partial()
       .strict()
@@ -184,7 +174,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
   const perClient = new ClientConversations(store, clock, limits.conversationTtlMs, limits.maxConversationsPerClient)
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
-    ...registryLimits(limits),
+    limits,
     surface: 'chat',
     store,
     clock,

@@ -67,7 +67,8 @@ const setLevelParams = z.looseObject({
 /**
  * Serves tools (or plugins), prompts and resources to any MCP client, both protocol generations, over stdio or
  * Streamable HTTP; a question is an MCP elicitation, `ctx.sample` an MCP sampling request. Needs the optional
- * peer `@modelcontextprotocol/server`. `name`, `version` and `tools` are required; bad options throw `OptionsError`.
+ * peer `@modelcontextprotocol/server`. `name`, `version` and `tools` are required; `limits` take the names every
+ * surface uses (`CallLimits`) and MCP's own; bad options throw `OptionsError`.
  *
  * @example
  * ```ts
@@ -75,7 +76,7 @@ const setLevelParams = z.looseObject({
  * import { createMcpServer } from '@mcp-bridge/runtime/mcp'
  * import { serverTools } from './mcp-bridge/server.gen.ts'
  *
- * const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools })
+ * const mcp = createMcpServer({ name: 'my-app', version: '1.0.0', tools: serverTools, limits: { idleTimeoutMs: 10 * 60_000, maxCallsPerClient: 5 } })
  * mcp.listen() // stdio, for desktop clients and the MCP Inspector
  * // or Streamable HTTP:
  * createServer(mcp.createHandler().node).listen(3000, '127.0.0.1')
@@ -86,7 +87,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   // The state outlives its call's expiry a little, so an answer that comes just too late is told
   // why it is refused ("that tool call is over, it was aborted: no answer came within ...")
   // instead of the SDK's bare "Invalid or expired requestState".
-  const ttlSeconds = Math.ceil(options.inputTimeoutMs / 1000) + STATE_GRACE_SECONDS
+  const ttlSeconds = Math.ceil(options.limits.idleTimeoutMs / 1000) + STATE_GRACE_SECONDS
   const { roundHold } = options
   const [scope, destroy] = createScope()
   let closed = false
@@ -126,25 +127,18 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const service: ToolCallService = {
     tools: options.tools,
     calls: new CallRegistry<McpRound>({
-      idleTimeoutMs: options.inputTimeoutMs,
-      idleTimeoutOption: 'inputTimeoutMs',
+      limits: options.limits,
       logger: options.logger,
       otherWaits: [roundHold],
-      maxCalls: options.maxSuspendedCalls,
-      maxCallsOption: 'maxSuspendedCalls',
-      maxCallsPerClient: options.maxSuspendedCallsPerClient,
-      maxCallsPerClientOption: 'maxSuspendedCallsPerClient',
-      warmCalls: options.warmCalls,
       surface: 'mcp',
       clock: options.clock,
       scope,
-      leaseMs: options.lockLeaseMs,
       recover: (record) => mcpRecovery(service, record),
       ...(options.store && { store: options.store }),
     }),
     codec: createCallStateCodec(options.secret, ttlSeconds),
-    maxArgumentBytes: options.maxArgumentBytes,
-    maxContextBytes: options.maxContextBytes,
+    maxArgumentBytes: options.limits.maxArgumentBytes,
+    maxContextBytes: options.limits.maxContextBytes,
     roundHold,
     logger: options.logger,
     clientKey: options.clientKey,
@@ -169,7 +163,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
-        inputRequired: { maxRounds: options.maxRounds, roundTimeoutMs: options.inputTimeoutMs },
+        inputRequired: { maxRounds: options.limits.maxRounds, roundTimeoutMs: options.limits.idleTimeoutMs },
       },
     )
     const server = mcp.server

@@ -30,7 +30,7 @@ export type McpStop = CallStop<McpQuestionWire>
 
 export interface McpDrive {
   calls: CallRegistry<McpRound>
-  /** The largest context of one question (`maxContextBytes`). */
+  /** The largest context of one question (`limits.maxContextBytes`). */
   maxContextBytes: number
 }
 
@@ -50,7 +50,7 @@ export function* mcpCallToStop(
   const stops = driveToStop(call, {
     calls: drive.calls,
     surface: mcpQuestions,
-    maxContextBytes: { bytes: drive.maxContextBytes, option: 'maxContextBytes' },
+    maxContextBytes: drive.maxContextBytes,
     ...(replayingTo !== undefined && { replayingTo }),
     ...(!park && { park: () => false as const }),
   })

@@ -30,7 +30,7 @@ export function createSealedStateCodec<T>(options: SealedStateOptions): RequestS
   const key = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key)
   if (key.byteLength < 32) throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret must be at least 32 bytes (got ${key.byteLength}).` })
   if (!Number.isFinite(options.ttlSeconds) || options.ttlSeconds <= 0)
-    throw new OptionsError('createMcpServer', { option: 'inputTimeoutMs', problem: 'the state lifetime must be a positive number of seconds.' })
+    throw new OptionsError('createMcpServer', { option: 'limits.idleTimeoutMs', problem: 'the state lifetime must be a positive number of seconds.' })
   const now = options.now ?? (() => Date.now())
   const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
   const bindTag = (ctx: ServerContext | undefined): string | undefined => {

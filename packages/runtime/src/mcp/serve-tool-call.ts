@@ -67,7 +67,7 @@ export interface ToolCallService {
   scope: Scope
   /** Largest arguments of one call, in bytes of JSON. */
   maxArgumentBytes: number
-  /** Largest context of one question, in bytes of JSON (`maxContextBytes`). */
+  /** Largest context of one question, in bytes of JSON (`limits.maxContextBytes`). */
   maxContextBytes: number
   /** How long a call parked between 2026-07-28 rounds waits for the next (`roundHoldMs`). */
   roundHold: AnswerWait
@@ -387,7 +387,7 @@ function argumentsProblem(tool: string, args: unknown, max: number): string | un
     return `The arguments of "${tool}" nest deeper than ${MAX_JSON_DEPTH} levels; no tool takes that. Nothing was run.`
   }
   const bytes = Buffer.byteLength(JSON.stringify(args))
-  if (bytes > max) return `The arguments of "${tool}" are ${bytes} bytes of JSON; this server takes at most ${max} (maxArgumentBytes). Nothing was run.`
+  if (bytes > max) return `The arguments of "${tool}" are ${bytes} bytes of JSON; this server takes at most ${max} (limits.maxArgumentBytes). Nothing was run.`
   return undefined
 }
 

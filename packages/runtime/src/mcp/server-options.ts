@@ -19,7 +19,28 @@ import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { resolveAppViews, type McpAppsOptions, type ResolvedAppViews } from './app-views.ts'
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
-import { LEASE_MS, WARM_CALLS } from '../calls/call-registry.ts'
+import { CALL_LIMITS, callLimitsShape, type CallLimits } from '../calls/call-limits.ts'
+
+/**
+ * The limits of an MCP server's calls (`createMcpServer({ limits })`): those of every surface, and what MCP adds.
+ */
+export interface McpLimits extends CallLimits {
+  /**
+   * Largest `tools/call` arguments, in bytes of JSON (default 256 KiB): a suspended call holds
+   * its arguments, so this bounds what each one costs. Larger (or nested deeper than 64 levels)
+   * is refused with -32602 before the tool runs.
+   */
+  maxArgumentBytes: number
+  /**
+   * How long a 2026-07-28 call waits for its client's next round, in ms. Such a client sends
+   * nothing when it gives up between rounds (the protocol has no message for it), so its call
+   * holds its place until then. Default 10 minutes (at most `idleTimeoutMs`); a 2025-11-25
+   * request stays open while the person answers, so its cancellation ends the call at once.
+   */
+  roundHoldMs: number
+  /** Questions (elicitations + samples) per call before the SDK gives up on it (default 100). */
+  maxRounds: number
+}
 
 /**
  * What `createMcpServer` takes: `name`, `version` and `tools` (required), and optionally prompts, resources, MCP Apps views, limits, a call store, a logger and a clock.
@@ -48,54 +69,13 @@ export interface McpServerOptions {
    */
   secret?: string | Uint8Array
   /**
-   * How long a call may wait for the person (or the client's model) to answer, in ms. It is the
-   * requestState's time-to-live, the expiry of a suspended call, and the SDK's per-question
-   * timeout for 2025-11-25 clients — the SDK's default of 60 s is far too short for a person.
-   * Default 30 minutes.
+   * What bounds the server's calls, by the names every surface uses (`CallLimits`: `maxActiveCalls`,
+   * `maxCallsPerClient`, `idleTimeoutMs`, `warmCalls`, `lockLeaseMs`, `maxContextBytes`), and MCP's
+   * own (`maxArgumentBytes`, `roundHoldMs`, `maxRounds`). Each defaults as `McpLimits` says.
    */
-  inputTimeoutMs?: number
+  limits?: Partial<McpLimits>
   /**
-   * How long a 2026-07-28 call waits for its client's next round, in ms. Such a client sends
-   * nothing when it gives up between rounds (the protocol has no message for it), so its call
-   * holds its place until then. Default 10 minutes (at most `inputTimeoutMs`); a 2025-11-25
-   * request stays open while the person answers, so its cancellation ends the call at once.
-   */
-  roundHoldMs?: number
-  /** Questions (elicitations + samples) per call before the SDK gives up on it. Default 100. */
-  maxRounds?: number
-  /**
-   * Calls that may be held (waiting for input, or running) at once, counted in the store over
-   * every instance sharing it. Past it, the longest-waiting call of the client holding the most
-   * makes room, or the new call is refused with a clear error. Default 10,000.
-   */
-  maxSuspendedCalls?: number
-  /** Calls one client (`clientKey`) may hold at once, over every instance sharing the store. Default 20. */
-  maxSuspendedCallsPerClient?: number
-  /**
-   * Waiting calls whose generators this process keeps in memory (default 1,000): past it the
-   * longest-waiting is let go of — its stored record holds all it needs — and an answer replays
-   * it from its journal (no step runs again). 0: every answer replays.
-   */
-  warmCalls?: number
-  /**
-   * How long a running call's lock outlives a server that crashed, in ms (default 10 s): then an
-   * instance sharing the store takes the call over and runs it on from its journal.
-   */
-  lockLeaseMs?: number
-  /**
-   * Largest `tools/call` arguments, in bytes of JSON (default 256 KiB): a suspended call holds
-   * its arguments, so this bounds what each one costs. Larger (or nested deeper than 64 levels)
-   * is refused with -32602 before the tool runs.
-   */
-  maxArgumentBytes?: number
-  /**
-   * Largest context data of one question (`ctx.elicit(key, { context })`), in bytes of JSON
-   * (default 256 KiB, as the chat's `limits.maxContextBytes`): a call asking with more is ended
-   * with that reason, since every client would be sent it and the store would hold it.
-   */
-  maxContextBytes?: number
-  /**
-   * Who an HTTP request is from, for `maxSuspendedCallsPerClient`. Default: the remote address
+   * Who an HTTP request is from, for `limits.maxCallsPerClient`. Default: the remote address
    * (through `handler.node`); a stdio connection is one client.
    */
   clientKey?: ClientKey
@@ -138,16 +118,9 @@ export interface ResolvedServerOptions {
   prompts: ReadonlyMap<string, McpPrompt>
   resources: readonly McpResource[]
   secret: string | Uint8Array
-  inputTimeoutMs: number
+  limits: McpLimits
   /** How long a 2026-07-28 call waits for its next round, and the option that set it. */
   roundHold: AnswerWait
-  maxRounds: number
-  maxSuspendedCalls: number
-  maxSuspendedCallsPerClient: number
-  warmCalls: number
-  lockLeaseMs: number
-  maxArgumentBytes: number
-  maxContextBytes: number
   clientKey: ClientKey
   onError: (error: Error) => void
   logger: McpBridgeLogger
@@ -168,35 +141,20 @@ const optionsSchema = z
     resources: z.array(z.unknown()).optional(),
     instructions: z.string().optional(),
     secret: z.union([z.string(), z.instanceof(Uint8Array)]).optional(),
-    inputTimeoutMs: z
-      .number()
-      .int()
-      .min(1000, 'at least 1000 ms; a person needs minutes')
-      .max(24 * 3600_000)
+    limits: z
+      .object({
+        ...callLimitsShape,
+        roundHoldMs: callLimitsShape.idleTimeoutMs,
+        maxRounds: z.number().int().min(1).max(10_000),
+        maxArgumentBytes: z
+          .number()
+          .int()
+          .min(1024, 'at least 1024 bytes')
+          .max(64 << 20, 'at most 64 MiB'),
+      })
+      .partial()
+      .strict()
       .optional(),
-    roundHoldMs: z
-      .number()
-      .int()
-      .min(1000, 'at least 1000 ms; a person needs minutes')
-      .max(24 * 3600_000)
-      .optional(),
-    maxRounds: z.number().int().min(1).max(10_000).optional(),
-    maxSuspendedCalls: z.number().int().min(1).optional(),
-    maxSuspendedCallsPerClient: z.number().int().min(1).optional(),
-    warmCalls: z.number().int().min(0).max(1_000_000, 'at most 1000000 (each keeps a generator in memory)').optional(),
-    maxArgumentBytes: z
-      .number()
-      .int()
-      .min(1024, 'at least 1024 bytes')
-      .max(64 << 20, 'at most 64 MiB')
-      .optional(),
-    maxContextBytes: z
-      .number()
-      .int()
-      .min(1024, 'at least 1024 bytes')
-      .max(64 << 20, 'at most 64 MiB')
-      .optional(),
-    lockLeaseMs: z.number().int().min(1000, 'at least 1000 ms (a lease renewed every third of it)').max(600_000, 'at most 10 minutes (600000 ms)').optional(),
     clientKey: functionOption().optional(),
     onError: functionOption().optional(),
     logger: loggerOption.optional(),
@@ -220,7 +178,27 @@ const optionsSchema = z
 /** Default of `roundHoldMs`. */
 const ROUND_HOLD_MS = 10 * 60_000
 
+/** Options that moved into `limits` (and what they are called there): named in the error, not just refused as unknown. */
+const MOVED: Record<string, string> = {
+  inputTimeoutMs: 'limits.idleTimeoutMs',
+  maxSuspendedCalls: 'limits.maxActiveCalls',
+  maxSuspendedCallsPerClient: 'limits.maxCallsPerClient',
+  roundHoldMs: 'limits.roundHoldMs',
+  maxRounds: 'limits.maxRounds',
+  warmCalls: 'limits.warmCalls',
+  lockLeaseMs: 'limits.lockLeaseMs',
+  maxArgumentBytes: 'limits.maxArgumentBytes',
+  maxContextBytes: 'limits.maxContextBytes',
+}
+
 export function resolveServerOptions(input: McpServerOptions): ResolvedServerOptions {
+  const moved = Object.keys(input ?? {}).filter((key) => key in MOVED)
+  if (moved.length > 0) {
+    throw new OptionsError(
+      'createMcpServer',
+      moved.map((key) => ({ path: key, message: `moved into limits: give { limits: { ${MOVED[key]!.slice('limits.'.length)}: … } } (the name every surface uses)` })),
+    )
+  }
   const parsed = optionsSchema.safeParse(input)
   if (!parsed.success) {
     throw new OptionsError('createMcpServer', summarizeIssues(parsed.error.issues))
@@ -231,13 +209,15 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
   if (secretBytes < 32) {
     throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).` })
   }
-  const inputTimeoutMs = options.inputTimeoutMs ?? 30 * 60_000
-  if (options.roundHoldMs !== undefined && options.roundHoldMs > inputTimeoutMs) {
+  const given = options.limits ?? {}
+  const idleTimeoutMs = given.idleTimeoutMs ?? CALL_LIMITS.idleTimeoutMs
+  if (given.roundHoldMs !== undefined && given.roundHoldMs > idleTimeoutMs) {
     throw new OptionsError('createMcpServer', {
-      option: 'roundHoldMs',
-      problem: `roundHoldMs (${options.roundHoldMs} ms) is longer than inputTimeoutMs (${inputTimeoutMs} ms); a round cannot wait longer than any answer may take. Give at most ${inputTimeoutMs}, or raise inputTimeoutMs.`,
+      option: 'limits.roundHoldMs',
+      problem: `limits.roundHoldMs (${given.roundHoldMs} ms) is longer than limits.idleTimeoutMs (${idleTimeoutMs} ms); a round cannot wait longer than any answer may take. Give at most ${idleTimeoutMs}, or raise limits.idleTimeoutMs.`,
     })
   }
+  const limits: McpLimits = { ...CALL_LIMITS, maxArgumentBytes: 256 << 10, roundHoldMs: Math.min(ROUND_HOLD_MS, idleTimeoutMs), maxRounds: 100, ...given }
   const tools = collectTools(input.tools, 'createMcpServer({ tools })')
   const prompts = collectPrompts(input.prompts ?? [])
   const resources = collectResources(input.resources ?? [])
@@ -254,18 +234,11 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     prompts,
     resources,
     secret,
-    inputTimeoutMs,
+    limits,
     roundHold:
-      options.roundHoldMs !== undefined || inputTimeoutMs > ROUND_HOLD_MS
-        ? { ms: options.roundHoldMs ?? ROUND_HOLD_MS, option: 'roundHoldMs' }
-        : { ms: inputTimeoutMs, option: 'inputTimeoutMs' },
-    maxRounds: options.maxRounds ?? 100,
-    maxSuspendedCalls: options.maxSuspendedCalls ?? 10_000,
-    maxSuspendedCallsPerClient: options.maxSuspendedCallsPerClient ?? 20,
-    warmCalls: options.warmCalls ?? WARM_CALLS,
-    lockLeaseMs: options.lockLeaseMs ?? LEASE_MS,
-    maxArgumentBytes: options.maxArgumentBytes ?? 256 << 10,
-    maxContextBytes: options.maxContextBytes ?? 256 << 10,
+      given.roundHoldMs !== undefined || idleTimeoutMs > ROUND_HOLD_MS
+        ? { ms: limits.roundHoldMs, option: 'limits.roundHoldMs' }
+        : { ms: idleTimeoutMs, option: 'limits.idleTimeoutMs' },
     clientKey: (input.clientKey as ClientKey | undefined) ?? defaultClientKey,
     onError: (input.onError as ((error: Error) => void) | undefined) ?? (() => {}),
     logger: withTraceIds(input.logger ?? stderrLogger),

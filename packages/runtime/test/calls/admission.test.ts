@@ -8,10 +8,8 @@ import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
 import { createTestClock } from '../../src/testing.ts'
 
 const limits = (patch: Partial<AdmissionLimits> = {}): AdmissionLimits => ({
-  maxCalls: 4,
+  maxActiveCalls: 4,
   maxCallsPerClient: 3,
-  maxCallsOption: 'limits.maxActiveCalls',
-  maxCallsPerClientOption: 'limits.maxCallsPerClient',
   claimMs: 60_000,
   surface: 'chat',
   ...patch,
@@ -22,7 +20,7 @@ describe('admit', () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
     const evict = vi.fn(async () => true)
-    const l = limits({ maxCalls: 100 })
+    const l = limits({ maxActiveCalls: 100 })
     for (const id of ['a1', 'a2', 'a3']) await admit(store, clock, l, { callId: id, client: 'a' }, evict)
     const refused = admit(store, clock, l, { callId: 'a4', client: 'a' }, evict)
     await expect(refused).rejects.toBeInstanceOf(TooManyCallsError)
@@ -35,7 +33,7 @@ describe('admit', () => {
   it('when full, ends the longest-waiting call of the client holding the most (with why) to admit another client', async () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
-    const l = limits({ maxCalls: 4, maxCallsPerClient: 4 })
+    const l = limits({ maxActiveCalls: 4, maxCallsPerClient: 4 })
     for (const id of ['a1', 'a2', 'a3']) {
       await admit(store, clock, l, { callId: id, client: 'a' }, async () => false)
       await clock.advance(10)
@@ -53,7 +51,7 @@ describe('admit', () => {
   it('refuses when full and the busiest client would not hold more than this one (or the eviction found the call moved on)', async () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
-    const l = limits({ maxCalls: 2, maxCallsPerClient: 2 })
+    const l = limits({ maxActiveCalls: 2, maxCallsPerClient: 2 })
     await admit(store, clock, l, { callId: 'a1', client: 'a' }, async () => false)
     await admit(store, clock, l, { callId: 'b1', client: 'b' }, async () => false)
     const evict = vi.fn(async () => true)
@@ -64,7 +62,7 @@ describe('admit', () => {
   it('a claim stops counting after claimMs when the call never wrote a record', async () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
-    const l = limits({ maxCalls: 100, maxCallsPerClient: 1, claimMs: 1_000 })
+    const l = limits({ maxActiveCalls: 100, maxCallsPerClient: 1, claimMs: 1_000 })
     await admit(store, clock, l, { callId: 'a1', client: 'a' }, async () => false)
     await expect(admit(store, clock, l, { callId: 'a2', client: 'a' }, async () => false)).rejects.toBeInstanceOf(TooManyCallsError)
     await clock.advance(1_001)

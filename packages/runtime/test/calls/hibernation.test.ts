@@ -161,7 +161,7 @@ describe('an instance full of waiting calls', () => {
 
 describe.each(GENERATIONS)('MCP calls let go of from memory (%s)', (generation) => {
   it('complete every round with warmCalls 0, two clients at once', async () => {
-    const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], secret: 'a-test-secret-of-at-least-32-bytes!!', warmCalls: 0 })
+    const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], secret: 'a-test-secret-of-at-least-32-bytes!!', limits: { warmCalls: 0 } })
     const [x, y] = await Promise.all([connectClient(server, generation), connectClient(server, generation)])
     try {
       x.elicitAnswers.push(accept({ flightId: 'SH-142' }), accept({ row: 1, seat: 'B' }))

@@ -18,8 +18,8 @@ function parked() {
   return { calls, clock, expired }
 }
 
-const long = { ms: 30 * 60_000, option: 'inputTimeoutMs' }
-const short = { ms: 10 * 60_000, option: 'roundHoldMs' }
+const long = { ms: 30 * 60_000, option: 'limits.idleTimeoutMs' }
+const short = { ms: 10 * 60_000, option: 'limits.roundHoldMs' }
 
 describe('ParkedCalls', () => {
   it('each call expires after its own wait, with the reason of its option; touching one again restarts it', async () => {
@@ -30,15 +30,15 @@ describe('ParkedCalls', () => {
     calls.touch('c', long)
     expect(calls.size).toBe(3)
     await clock.advance(10 * 60_000)
-    expect(expired).toEqual(['b: no answer came within 600 s (roundHoldMs)'])
+    expect(expired).toEqual(['b: no answer came within 600 s (limits.roundHoldMs)'])
     calls.touch('c', short) // parked again, now for a round: its wait starts over, shorter
     await clock.advance(9 * 60_000)
-    expect(expired).toEqual(['b: no answer came within 600 s (roundHoldMs)'])
+    expect(expired).toEqual(['b: no answer came within 600 s (limits.roundHoldMs)'])
     await clock.advance(2 * 60_000)
-    expect(expired).toEqual(['b: no answer came within 600 s (roundHoldMs)', 'c: no answer came within 600 s (roundHoldMs)'])
+    expect(expired).toEqual(['b: no answer came within 600 s (limits.roundHoldMs)', 'c: no answer came within 600 s (limits.roundHoldMs)'])
     expect(calls.has('a')).toBe(true)
     await clock.advance(10 * 60_000)
-    expect(expired.at(-1)).toBe('a: no answer came within 1800 s (inputTimeoutMs)')
+    expect(expired.at(-1)).toBe('a: no answer came within 1800 s (limits.idleTimeoutMs)')
     expect(calls.size).toBe(0)
   })
 

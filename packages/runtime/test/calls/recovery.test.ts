@@ -244,7 +244,7 @@ type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Rec
 
 async function mcpInstance(db: string, clock: TestClock, tool: ReturnType<typeof desk>) {
   const store = await createSqliteStore({ path: db, clock })
-  const server = createMcpServer({ name: 'desk', version: '1', tools: [tool], secret: 'a-test-secret-of-at-least-32-bytes!!', store, clock, lockLeaseMs: LEASE })
+  const server = createMcpServer({ name: 'desk', version: '1', tools: [tool], secret: 'a-test-secret-of-at-least-32-bytes!!', store, clock, limits: { lockLeaseMs: LEASE } })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   const handle = server.listen({ transport: serverSide })
   const client = new Client({ name: 'manual', version: '1' }, { capabilities: FULL_CAPABILITIES, versionNegotiation: { mode: { pin: '2026-07-28' } } })

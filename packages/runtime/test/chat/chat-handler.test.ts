@@ -416,7 +416,7 @@ describe('createChatHandler over HTTP', () => {
   })
 
   it('enforces maxActiveCalls and maxContextBytes without touching existing calls', async () => {
-    const { post, handler } = await start({ limits: { maxActiveCalls: 1, maxContextBytes: 1_000 } })
+    const { post, handler } = await start({ limits: { maxActiveCalls: 1, maxContextBytes: 1_024 } })
     const first = await post({ messages: [user('hold')] })
     const held = question(first)
     const refused = await post({ messages: [user('hold')] })
@@ -424,7 +424,7 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.list()).toMatchObject([{ callId: held.callId, status: 'awaiting_elicit' }])
     await handler.calls.get(held.callId)!.host.abort()
     const big = await post({ messages: [user('big')] })
-    expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1000: limits.maxContextBytes\)/) })
+    expect(one(big, 'tool_result')).toMatchObject({ isError: true, result: expect.stringMatching(/context of "go" is \d+ bytes \(limit 1024: limits.maxContextBytes\)/) })
   })
 
   it('limits the calls one client may hold (default key: the remote address), leaving room for the others', async () => {

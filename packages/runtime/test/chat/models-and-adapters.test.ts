@@ -199,12 +199,7 @@ describe('CallRegistry: a parked call expires unless claimed', () => {
         }
       })
     const registry = new CallRegistry({
-      idleTimeoutMs: 60_000,
-      idleTimeoutOption: 'limits.idleTimeoutMs',
-      maxCalls: 10,
-      maxCallsOption: 'limits.maxActiveCalls',
-      maxCallsPerClient: 10,
-      maxCallsPerClientOption: 'limits.maxCallsPerClient',
+      limits: { idleTimeoutMs: 60_000, maxActiveCalls: 10, maxCallsPerClient: 10 },
       surface: 'chat',
       clock,
     })

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import * as errors from '../../src/errors.ts'
+import type * as BaseModule from '../../src/errors/mcp-bridge-error.ts'
 import { isMcpBridgeError, McpBridgeError, OptionsError, StoreUnavailableError, TooManyCallsError } from '../../src/errors.ts'
 
 const src = join(dirname(fileURLToPath(import.meta.url)), '../../src')
@@ -65,7 +66,7 @@ describe('isMcpBridgeError', () => {
   it('holds where instanceof does not: an error made by another copy of the library (a dev server that loaded it twice)', async () => {
     // A second copy of the base class, as Vite's pre-bundled browser copy beside its SSR copy would be.
     const copy = `${pathToFileURL(join(src, 'errors/mcp-bridge-error.ts')).href}?copy`
-    const other = (await import(/* @vite-ignore */ copy)) as typeof import('../../src/errors/mcp-bridge-error.ts')
+    const other = (await import(/* @vite-ignore */ copy)) as typeof BaseModule
     class OtherStoreUnavailableError extends other.McpBridgeError {
       readonly code = 'STORE_UNAVAILABLE'
     }

@@ -32,7 +32,7 @@ function nested(levels: number): Record<string, unknown> {
 
 describe.each(GENERATIONS)('tools/call arguments, %s client', (generation) => {
   it('refuses arguments nested too deep or too large with -32602 naming the limit, and goes on serving', async () => {
-    const server = createMcpServer({ name: 'bounds', version: '1', tools: [store], maxArgumentBytes: 64 << 10 })
+    const server = createMcpServer({ name: 'bounds', version: '1', tools: [store], limits: { maxArgumentBytes: 64 << 10 } })
     open.push(server)
     const client = await connectClient(server, generation)
     open.unshift(client)
@@ -47,7 +47,7 @@ describe.each(GENERATIONS)('tools/call arguments, %s client', (generation) => {
     expect(deep).toMatch(/nest deeper than 64 levels/)
     expect(deep).not.toMatch(/stack/i)
     expect(await refusal({ note: 'x'.repeat(70 << 10) })).toMatch(
-      /The arguments of "store_note" are \d+ bytes of JSON; this server takes at most 65536 \(maxArgumentBytes\)\. Nothing was run\./,
+      /The arguments of "store_note" are \d+ bytes of JSON; this server takes at most 65536 \(limits\.maxArgumentBytes\)\. Nothing was run\./,
     )
     // Within the bounds, and after the refusals: served.
     expect((await client.call('store_note', nested(30))).structuredContent).toEqual({ stored: expect.any(Number) })
@@ -65,19 +65,19 @@ describe.each(GENERATIONS)('a question whose context is past maxContextBytes, %s
     })
 
   it('ends the call with a reason naming the limit (never sent to the client, never stored), and goes on serving', async () => {
-    const server = createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 4096 })
+    const server = createMcpServer({ name: 'bounds', version: '1', tools: [report], limits: { maxContextBytes: 4096 } })
     open.push(server)
     const client = await connectClient(server, generation)
     open.unshift(client)
     const result = (await client.client.callTool({ name: 'big_report', arguments: { rows: 1000 } })) as { isError?: boolean }
     expect(result.isError).toBe(true)
-    expect(textOf(result as never)).toMatch(/context of "go" is \d+ bytes \(limit 4096: maxContextBytes\)/)
+    expect(textOf(result as never)).toMatch(/context of "go" is \d+ bytes \(limit 4096: limits\.maxContextBytes\)/)
     expect(server.suspendedCalls).toBe(0)
   }, 30_000)
 
   it('refuses a maxContextBytes below 1024 bytes, naming the option', () => {
-    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 10 })).toThrow(OptionsError)
-    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], maxContextBytes: 10 })).toThrow(/maxContextBytes/)
+    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], limits: { maxContextBytes: 10 } })).toThrow(OptionsError)
+    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [report], limits: { maxContextBytes: 10 } })).toThrow(/limits\.maxContextBytes/)
   })
 })
 
@@ -97,7 +97,7 @@ describe('an MCP request body past maxBodyBytes', () => {
   })
 
   it('names bad limits', () => {
-    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [store], maxArgumentBytes: 10 })).toThrow(OptionsError)
+    expect(() => createMcpServer({ name: 'bounds', version: '1', tools: [store], limits: { maxArgumentBytes: 10 } })).toThrow(OptionsError)
     const server = createMcpServer({ name: 'bounds', version: '1', tools: [store] })
     expect(() => server.createHandler({ maxBodyBytes: 1 })).toThrow(/maxBodyBytes.*at least 1024 bytes/)
   })

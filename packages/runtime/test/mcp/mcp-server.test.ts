@@ -212,9 +212,9 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     expect(server.suspendedCalls).toBe(0)
   })
 
-  it('a call whose answer never comes expires after inputTimeoutMs; the tool is aborted and cleaned up', async () => {
+  it('a call whose answer never comes expires after limits.idleTimeoutMs; the tool is aborted and cleaned up', async () => {
     const waiting = waitingTool()
-    const server = serve([waiting.tool], { inputTimeoutMs: 1000 })
+    const server = serve([waiting.tool], { limits: { idleTimeoutMs: 1000 } })
     const client = await connect(server, generation)
     // The person never answers: the client's handler does not resolve until the test ends.
     let release: () => void = () => {}
@@ -226,7 +226,7 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     const outcome = await call
     // The late answer finds the call gone, and says why.
     expect(outcome instanceof Error ? outcome.message : textOf(outcome)).toMatch(
-      /This requestState cannot be used: that tool call is over, it was aborted: no answer came within 1 s \(inputTimeoutMs\)/,
+      /This requestState cannot be used: that tool call is over, it was aborted: no answer came within 1 s \(limits\.idleTimeoutMs\)/,
     )
   })
 })

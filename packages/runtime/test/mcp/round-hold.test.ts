@@ -1,9 +1,9 @@
 /**
  * A 2026-07-28 client that gives up between rounds sends nothing — the protocol has no message for
  * it, and the official v2 client sends none when its call is aborted while the person answers —
- * so its call is held for `roundHoldMs` (default 10 minutes), not the 30 minutes a person may take
- * (`inputTimeoutMs`). A 2025-11-25 request stays open while the person answers: its cancellation
- * ends the call at once, and it waits `inputTimeoutMs` (issue 28 item 4).
+ * so its call is held for `limits.roundHoldMs` (default 10 minutes), not the 30 minutes a person may take
+ * (`limits.idleTimeoutMs`). A 2025-11-25 request stays open while the person answers: its cancellation
+ * ends the call at once, and it waits `limits.idleTimeoutMs` (issue 28 item 4).
  */
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -21,12 +21,8 @@ afterEach(async () => {
 
 type Round = CallToolResult | { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string }
 
-function serve(
-  clock: TestClock,
-  tool: ReturnType<typeof waitingTool>['tool'],
-  options: { roundHoldMs?: number; inputTimeoutMs?: number; warmCalls?: number } = {},
-): BridgeMcpServer {
-  const server = createMcpServer({ name: 's', version: '1', tools: [tool], clock, store: createMemoryStore({ clock }), ...options })
+function serve(clock: TestClock, tool: ReturnType<typeof waitingTool>['tool'], limits: { roundHoldMs?: number; idleTimeoutMs?: number; warmCalls?: number } = {}): BridgeMcpServer {
+  const server = createMcpServer({ name: 's', version: '1', tools: [tool], clock, store: createMemoryStore({ clock }), limits })
   open.push(server)
   return server
 }
@@ -56,7 +52,7 @@ describe('how long a call waits for its client', () => {
     await waiting.cleanedUp
     await until(() => server.suspendedCalls === 0)
     const late = call({ inputResponses: { [Object.keys(first.inputRequests)[0]!]: { action: 'accept', content: { ok: true } } }, requestState: first.requestState })
-    await expect(late).rejects.toThrow(/This requestState cannot be used: that tool call is over, it was aborted: no answer came within 60 s \(roundHoldMs\)\./)
+    await expect(late).rejects.toThrow(/This requestState cannot be used: that tool call is over, it was aborted: no answer came within 60 s \(limits\.roundHoldMs\)\./)
   })
 
   it('one let go of from memory (warmCalls: 0) is timed out by its record, naming roundHoldMs all the same', async () => {
@@ -67,15 +63,15 @@ describe('how long a call waits for its client', () => {
     const first = (await call()) as Extract<Round, { resultType: 'input_required' }>
     await clock.advance(61_000)
     const late = call({ inputResponses: { [Object.keys(first.inputRequests)[0]!]: { action: 'accept', content: { ok: true } } }, requestState: first.requestState })
-    await expect(late).rejects.toThrow(/that tool call is over, it was aborted: no answer came within 60 s \(roundHoldMs\)/)
+    await expect(late).rejects.toThrow(/that tool call is over, it was aborted: no answer came within 60 s \(limits\.roundHoldMs\)/)
     // Nothing of it ran again: its finally ran once, when it was let go of from memory.
     await waiting.cleanedUp
   })
 
-  it('a 2025-11-25 call on the same server waits inputTimeoutMs: its request is open, so the server knows its client is there', async () => {
+  it('a 2025-11-25 call on the same server waits limits.idleTimeoutMs: its request is open, so the server knows its client is there', async () => {
     const clock = createTestClock()
     const waiting = waitingTool()
-    const server = serve(clock, waiting.tool, { roundHoldMs: 60_000, inputTimeoutMs: 600_000 })
+    const server = serve(clock, waiting.tool, { roundHoldMs: 60_000, idleTimeoutMs: 600_000 })
     const client = await connectClient(server, '2025-11-25')
     open.unshift(client)
     let shown: () => void = () => {}
@@ -94,20 +90,20 @@ describe('how long a call waits for its client', () => {
     void result
   })
 
-  it('roundHoldMs is validated: at least a second, at most inputTimeoutMs; without it a shorter inputTimeoutMs holds a round', async () => {
+  it('roundHoldMs is validated: at least a second, at most limits.idleTimeoutMs; without it a shorter limits.idleTimeoutMs holds a round', async () => {
     const clock = createTestClock()
     const { tool } = waitingTool()
-    expect(() => serve(clock, tool, { roundHoldMs: 999 })).toThrow(/roundHoldMs: at least 1000 ms/)
-    expect(() => serve(clock, tool, { roundHoldMs: 120_000, inputTimeoutMs: 60_000 })).toThrow(
-      /roundHoldMs \(120000 ms\) is longer than inputTimeoutMs \(60000 ms\); a round cannot wait longer than any answer may take\. Give at most 60000, or raise inputTimeoutMs\./,
+    expect(() => serve(clock, tool, { roundHoldMs: 999 })).toThrow(/limits\.roundHoldMs: at least 1000 ms/)
+    expect(() => serve(clock, tool, { roundHoldMs: 120_000, idleTimeoutMs: 60_000 })).toThrow(
+      /limits\.roundHoldMs \(120000 ms\) is longer than limits\.idleTimeoutMs \(60000 ms\); a round cannot wait longer than any answer may take\. Give at most 60000, or raise limits\.idleTimeoutMs\./,
     )
     const waiting = waitingTool()
-    const server = serve(clock, waiting.tool, { inputTimeoutMs: 30_000 })
+    const server = serve(clock, waiting.tool, { idleTimeoutMs: 30_000 })
     const call = await modernClient(server)
     const first = (await call()) as Extract<Round, { resultType: 'input_required' }>
     await clock.advance(31_000)
     await waiting.cleanedUp
     const late = call({ inputResponses: { [Object.keys(first.inputRequests)[0]!]: { action: 'decline' } }, requestState: first.requestState })
-    await expect(late).rejects.toThrow(/that tool call is over, it was aborted: no answer came within 30 s \(inputTimeoutMs\)/)
+    await expect(late).rejects.toThrow(/that tool call is over, it was aborted: no answer came within 30 s \(limits\.idleTimeoutMs\)/)
   })
 })

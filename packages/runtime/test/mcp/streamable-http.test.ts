@@ -97,14 +97,14 @@ describe('the session event store', () => {
 })
 
 describe('per-client limit over HTTP', () => {
-  it('refuses a client a call past maxSuspendedCallsPerClient (by remote address); another client still gets one', async () => {
+  it('refuses a client a call past limits.maxCallsPerClient (by remote address); another client still gets one', async () => {
     const waiting = waitingTool()
     const keyed = new Map<string, string>()
     const server = createMcpServer({
       name: 'http-test',
       version: '1.0.0',
       tools: [waiting.tool],
-      maxSuspendedCallsPerClient: 1,
+      limits: { maxCallsPerClient: 1 },
       // The default key (the remote address) is the same for every client of this test; tell them
       // apart by a header, and record what the default would have said.
       clientKey: (request) => {
@@ -127,7 +127,7 @@ describe('per-client limit over HTTP', () => {
     await until(() => server.suspendedCalls === 1)
     const refused = await mallory.call('wait_for_user')
     expect(refused.isError).toBe(true)
-    expect(textOf(refused)).toMatch(/You already hold 1 tool calls on this server \(maxSuspendedCallsPerClient\)/)
+    expect(textOf(refused)).toMatch(/You already hold 1 tool calls on this server \(limits\.maxCallsPerClient\)/)
     const alice = await connect('alice')
     void alice.call('wait_for_user').catch(() => {})
     await until(() => server.suspendedCalls === 2)
