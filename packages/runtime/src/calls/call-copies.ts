@@ -18,6 +18,7 @@ import type { SegmentStart } from './call-trace.ts'
 import type { LiveCall } from './live-call.ts'
 import { endOf, newCopy, type CopyStart } from './new-copy.ts'
 import { type AnswerWait, ParkedCalls } from './parked-calls.ts'
+import { letGo } from './let-go.ts'
 import { writeRecord, type RecordWrites } from './record-writes.ts'
 import type { LiveCallInfo, StartCall } from './registry-types.ts'
 import type { CallRecord, StoredQuestion } from './stores/call-store.ts'
@@ -202,11 +203,11 @@ export class CallCopies<X> {
     this.o.log.error({ callId: call.callId, tool: call.toolName, err: error }, `tool call ${call.callId} (${call.toolName}): ${what}: ${(error as Error).message}`)
   }
 
-  /** Let go of the call's lock, if this copy holds it (a store that does not answer lets it lapse). */
+  /** Give the call's lock back, if this copy holds it. */
   async unlock(call: LiveCall<X>): Promise<void> {
     const lease = call.lease
     call.lease = undefined
-    if (lease) await this.o.writes.store.unlock(lease).catch(() => undefined)
+    if (lease) await letGo(this.o.writes.store, lease)
   }
 
   list(): LiveCallInfo[] {

@@ -7,6 +7,7 @@
 import { TERMINAL_STATUSES } from '../bridge/events.ts'
 import type { McpBridgeLogger } from '../telemetry/logger.ts'
 import type { CallCopies } from './call-copies.ts'
+import { letGo } from './let-go.ts'
 import type { LiveCall } from './live-call.ts'
 import type { RecoveryPlan } from './registry-types.ts'
 import type { CallLease, CallRecord, CallStore, CallSurface } from './stores/call-store.ts'
@@ -52,7 +53,7 @@ export class CallRecovery<X> {
       const ours = record && record.surface === this.r.surface && record.status === 'running' && !record.outcome && !copies.get(callId)
       const plan = ours ? this.r.plan(record) : undefined
       // A tool not served here, or no room: left for another instance (or a later scan).
-      const leave = () => store.unlock(lease).catch(() => undefined)
+      const leave = () => letGo(store, lease)
       if (!plan || !record) return void (await leave())
       let call: LiveCall<X>
       try {

@@ -12,6 +12,7 @@ import type { Clock } from '../time/clock.ts'
 import type { CallCopies } from './call-copies.ts'
 import { describeOutcome, tokenMatches } from './call-record.ts'
 import { checkRecord, forbidden, held, refusal } from './call-refusals.ts'
+import { letGo } from './let-go.ts'
 import type { SegmentStart } from './call-trace.ts'
 import { type AnswerWait, unansweredReason } from './parked-calls.ts'
 import { recordFinished, type RecordWrites } from './record-writes.ts'
@@ -43,7 +44,7 @@ export type Aborted = { ok: true; wasRunning: boolean; toolName: string; complet
 export async function resumeCall<X>(r: RequestContext<X>, callId: string, options: ResumeOptions<X>): Promise<Resumed<X>> {
   const lease = await r.store.lock(callId, r.instanceId, r.leaseMs)
   if (!lease) return held(r.store, callId, r.instanceId, () => r.copies.answering(callId))
-  const release = () => r.store.unlock(lease).catch(() => undefined)
+  const release = () => letGo(r.store, lease)
   const record = await r.store.get(callId)
   const live = r.copies.get(callId)
   const problem = await checkInTime(r, callId, record, options)
@@ -127,7 +128,7 @@ export async function abortCall<X>(
     const completed = completedSteps(record!.journal)
     return { ok: true, wasRunning: false, toolName: record!.tool, ...(completed.length > 0 && { completed }) }
   } finally {
-    await r.store.unlock(lease).catch(() => undefined)
+    await letGo(r.store, lease)
   }
 }
 
@@ -140,7 +141,7 @@ export async function evictCall<X>(r: RequestContext<X>, callId: string, reason:
     if (!record || record.outcome || record.status !== 'waiting') return false
     return await finishInStore(r, record, { status: 'aborted', reason })
   } finally {
-    await r.store.unlock(lease).catch(() => undefined)
+    await letGo(r.store, lease)
   }
 }
 
