@@ -233,7 +233,7 @@ export function mcpBridge(userOptions: McpBridgeOptions = {}): Plugin {
 
     transform: {
       filter: { id: TRANSFORM_IDS, code: RUNTIME_MODULE },
-      handler(code, id) {
+      async handler(code, id) {
         if (ctx.inert || id.includes('/node_modules/') || !TRANSFORM_IDS.test(id) || !code.includes(RUNTIME_MODULE)) return null
         return splitForEnvironment(ctx, this, code, id)
       },
