@@ -4,53 +4,33 @@
  * Vite dev server that pre-bundled the package once for the browser and loads it again for SSR,
  * two installed versions). Given a code, it narrows to the error class with that code.
  */
-import type {
-  ChatEndpointError,
-  ChatProtocolError,
-  DuplicatePluginError,
-  McpAppHostError,
-  McpAppViewMountError,
-  PluginHandlerError,
-  PluginRegistrationError,
-  QuestionPendingError,
-} from './browser-errors.ts'
+import type * as Browser from './browser-errors.ts'
 import type * as Call from './call-errors.ts'
-import type { CallSupersededError, DuplicateCallError, TooManyCallsError } from './call-limit-errors.ts'
+import type * as CallLimit from './call-limit-errors.ts'
 import type * as Definition from './definition-errors.ts'
-import type { ElicitationSchemaError } from './elicitation-schema-error.ts'
+import type * as ElicitationSchema from './elicitation-schema-error.ts'
 import { MCP_BRIDGE_ERROR, type McpBridgeError } from './mcp-bridge-error.ts'
-import type { OptionsError } from './options-error.ts'
-import type { RemovedFromBundleError } from './removed-from-bundle-error.ts'
+import type * as Options from './options-error.ts'
+import type * as RemovedFromBundle from './removed-from-bundle-error.ts'
 import type * as Server from './server-errors.ts'
-import type { StoreClosedError, StoreDriverMissingError, StoreUnavailableError } from './store-errors.ts'
-import type { MockScriptExhaustedError, TestClockError } from './testing-errors.ts'
+import type * as Store from './store-errors.ts'
+import type * as Testing from './testing-errors.ts'
 
-type ValuesOf<M> = { [K in keyof M]: M[K] extends abstract new (...args: never[]) => infer E ? (E extends McpBridgeError ? E : never) : never }[keyof M]
+/** The instances of a module's error classes. */
+type ErrorsOf<M> = { [K in keyof M]: M[K] extends abstract new (...args: never[]) => infer E ? (E extends McpBridgeError ? E : never) : never }[keyof M]
 
-/** Every error class of the library, as its instances. */
+/** Every error class of the library, as its instances (each module of `errors/` that holds some). */
 export type AnyMcpBridgeError =
-  | ValuesOf<typeof Call>
-  | ValuesOf<typeof Definition>
-  | ValuesOf<typeof Server>
-  | ChatEndpointError
-  | ChatProtocolError
-  | DuplicatePluginError
-  | McpAppHostError
-  | McpAppViewMountError
-  | PluginHandlerError
-  | PluginRegistrationError
-  | QuestionPendingError
-  | CallSupersededError
-  | DuplicateCallError
-  | TooManyCallsError
-  | ElicitationSchemaError
-  | OptionsError
-  | RemovedFromBundleError
-  | StoreClosedError
-  | StoreDriverMissingError
-  | StoreUnavailableError
-  | MockScriptExhaustedError
-  | TestClockError
+  | ErrorsOf<typeof Browser>
+  | ErrorsOf<typeof Call>
+  | ErrorsOf<typeof CallLimit>
+  | ErrorsOf<typeof Definition>
+  | ErrorsOf<typeof ElicitationSchema>
+  | ErrorsOf<typeof Options>
+  | ErrorsOf<typeof RemovedFromBundle>
+  | ErrorsOf<typeof Server>
+  | ErrorsOf<typeof Store>
+  | ErrorsOf<typeof Testing>
 
 /** Every stable `code` an error of the library carries. */
 export type McpBridgeErrorCode = AnyMcpBridgeError['code']
