@@ -32,6 +32,7 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
     'test/calls/call-store.contract.test.ts', // redis-server, a Redis Cluster
     'test/calls/durable-calls.test.ts', // redis-server, server processes
     'test/chat/conversation-appends.test.ts', // redis-server
+    'test/calls/store-unreachable.test.ts', // redis-server, stopped
     'test/telemetry/without-otel.test.ts', // a Node process without OpenTelemetry installed
   ],
   'vite-plugin': [

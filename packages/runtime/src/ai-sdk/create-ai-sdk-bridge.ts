@@ -12,6 +12,7 @@
  *     writes the part's new output into the response. Once every call of the message is done,
  *     the model goes on with the results, as after any tool.
  */
+import { forClient } from '../errors/client-errors.ts'
 import { CALL_LIMITS, callLimitsShape, type CallLimits } from '../calls/call-limits.ts'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod/v4'
@@ -241,8 +242,9 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     try {
       call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, ...(caller && { auth: caller }), origin: { aiSdkToolCallId: toolCallId } })
     } catch (error) {
-      // A refusal (limits) or bad arguments: the model reads why, as after any failed tool.
-      yield endedOutput({ callId: toolCallId, token: 'none' }, (error as Error).message)
+      // A refusal (a limit: its own words) or a store that did not answer (a sentence; the details
+      // to the log): the model reads why, as after any failed tool.
+      yield endedOutput({ callId: toolCallId, token: 'none' }, forClient(error, `tool call ${toolCallId} (${tool.name}) could not start`, logger).message)
       return
     }
     // Stop (the request ends) halts a call still running: nobody would see where it went.

@@ -294,7 +294,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
       extra: undefined,
     })
   } catch (error) {
-    return refuse((error as Error).message)
+    return refuse(forClient(error, `tool call ${use.id} (${use.name}) could not start`, ctx.logger).message)
   }
   ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, ...(tool.title !== undefined && { title: tool.title }), params: use.input, token: call.token })
   // A reload while it runs finds its card (and its token, to cancel it).

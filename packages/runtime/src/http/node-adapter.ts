@@ -4,6 +4,7 @@
  * aborts and the response body is cancelled, so the handler stops producing it (a chat turn
  * stops talking to the model) instead of writing into a closed socket.
  */
+import { forClient } from '../errors/client-errors.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { recordClientAddress } from './client-address.ts'
@@ -77,7 +78,7 @@ export function toNodeListener(handler: FetchHandler) {
     } catch (error) {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ code: 'INTERNAL_ERROR', message: (error as Error).message }))
+        res.end(JSON.stringify(forClient(error, `${req.method} ${req.url} failed before its response began`)))
       } else res.destroy(error as Error)
     }
   }

@@ -154,7 +154,7 @@ export function* serveToolCall(
     try {
       call = yield* until(startCall(service, ctx, tool, args, caps, version, traceParent))
     } catch (error) {
-      return errorResult((error as Error).message)
+      return errorResult(forClient(error, `a tools/call of ${name} could not start`, service.logger).message)
     }
   } else {
     const resumed = yield* resumeCall(service, tool, args, state, caps, version, ctx, traceParent)
