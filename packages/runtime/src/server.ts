@@ -5,6 +5,7 @@
  */
 export { createBridgeHost } from './bridge/create-bridge-host.ts'
 export type { BridgeHost, BridgeHostOptions, BridgeOutcome, ElicitResponse, RespondOptions, RespondOutcome } from './bridge/create-bridge-host.ts'
+export type { CompletedStep } from './bridge/journal.ts'
 export type { BridgeEvent, BridgeEventType, BridgeStatus } from './bridge/events.ts'
 export type { JournalEntry } from './bridge/journal.ts'
 export { toolResultOf } from './bridge/tool-result.ts'

@@ -40,7 +40,7 @@ import { isToolContent } from '../tool/with-content.ts'
 import type { AnyMcpTool, ToolResult } from '../tool/mcp-tool.ts'
 import { EventLog, readAsync, TERMINAL_STATUSES, type BridgeEvent, type BridgeStatus, type EventReader } from './events.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
-import { BEFORE_STEP, completedSteps, describeEntry, Journal, type JournalEntry } from './journal.ts'
+import { BEFORE_STEP, completedSteps, describeEntry, Journal, type CompletedStep, type JournalEntry } from './journal.ts'
 import { afterPhaseContext, beforePhaseContext, createToolContext, type StepBody } from './tool-context.ts'
 
 /**
@@ -113,8 +113,8 @@ export type RespondOutcome =
 export type BridgeOutcome<R> =
   | { status: 'completed'; result: R }
   | { status: 'failed'; error: Error }
-  /** `completed`: the steps that had completed before it stopped (their effects stay), when there were any. */
-  | { status: 'aborted'; reason: string; completed?: readonly string[] }
+  /** `completed`: the steps that had completed before it stopped (their effects stay) and what each returned, when there were any. */
+  | { status: 'aborted'; reason: string; completed?: readonly CompletedStep[] }
 
 /** One running tool call. Call its methods on the host (`host.respond(...)`); they are not bound. */
 export interface BridgeHost<R = unknown> {

@@ -46,12 +46,19 @@ export function describeEntry(entry: Pick<JournalEntry, 'kind' | 'name' | 'seq'>
   return `${entry.kind} "${entry.name}" (#${entry.seq})`
 }
 
+/** A step that completed: its name and what it returned (`undefined` when it returned nothing). */
+export interface CompletedStep {
+  name: string
+  result: unknown
+}
+
 /**
- * The steps that completed (their effect happened and stays), by name, in order: what a call
- * stopped by an abort had already done, so nobody is told "cancelled" while a ticket exists.
+ * The steps that completed (their effect happened and stays), in order, with what each returned:
+ * what a call stopped by an abort had already done, so nobody is told "cancelled" while a ticket
+ * exists — and is told its number.
  */
-export function completedSteps(journal: readonly JournalEntry[]): string[] {
-  return journal.flatMap((e) => (e.kind === 'step' && !('error' in e) && e.name !== BEFORE_STEP ? [e.name] : []))
+export function completedSteps(journal: readonly JournalEntry[]): CompletedStep[] {
+  return journal.flatMap((e) => (e.kind === 'step' && !('error' in e) && e.name !== BEFORE_STEP ? [{ name: e.name, result: e.value }] : []))
 }
 
 /** Entries without their sequence number, as callers build them. */

@@ -3,6 +3,7 @@
  * mapper, so both say the same thing). A failure is a result with `isError` that the model reads
  * and can recover from, never an exception that breaks the conversation.
  */
+import type { CompletedStep } from './journal.ts'
 import { JournalDivergenceError, ToolParamsError } from '../errors/call-errors.ts'
 import { isPlainObject } from '../schema/json-schema.ts'
 import type { RichContent } from '../sampling/content.ts'
@@ -60,9 +61,21 @@ export function errorResult(message: string): ToolResultBody {
   return { content: [{ type: 'text', text: message }], isError: true }
 }
 
-/** What a stopped call had done, and did not undo, in words: ` Already done before it stopped: "issue ticket".` */
-export function alreadyDone(completed: readonly string[] | undefined): string {
-  return completed?.length ? `. Already done before it stopped (not undone): ${completed.map((s) => `"${s}"`).join(', ')}.` : ''
+/** A step's result as a stopped call's result quotes it: its JSON, cut at this many characters. */
+const RESULT_CHARS = 200
+
+/**
+ * What a stopped call had done, and did not undo, in words, with what each step returned:
+ * `. Already done before it stopped (not undone): "issue ticket" (its result: "TK-OSL").`
+ */
+export function alreadyDone(completed: readonly CompletedStep[] | undefined): string {
+  if (!completed?.length) return ''
+  const said = completed.map(({ name, result }) => {
+    if (result === undefined) return `"${name}"`
+    const json = JSON.stringify(result) ?? String(result)
+    return `"${name}" (its result: ${json.length > RESULT_CHARS ? `${json.slice(0, RESULT_CHARS)}…` : json})`
+  })
+  return `. Already done before it stopped (not undone): ${said.join(', ')}.`
 }
 
 /** The text of a result, joined (what a UI shows for a failed call). */

@@ -6,7 +6,7 @@
  * held here, replays one from the record, or writes the end to the record directly.
  */
 import { call as callPromise, type Scope } from 'effection'
-import { completedSteps } from '../bridge/journal.ts'
+import { completedSteps, type CompletedStep } from '../bridge/journal.ts'
 import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
 import type { Clock } from '../time/clock.ts'
 import type { CallCopies } from './call-copies.ts'
@@ -35,7 +35,7 @@ export interface RequestContext<X> {
   carryOn: ((lease: CallLease, record: CallRecord) => Promise<void>) | undefined
 }
 
-export type Aborted = { ok: true; wasRunning: boolean; toolName: string; completed?: readonly string[] } | CallRefusal
+export type Aborted = { ok: true; wasRunning: boolean; toolName: string; completed?: readonly CompletedStep[] } | CallRefusal
 
 /**
  * Get a waiting call back to hand it an answer. On success the caller holds the call's lock until

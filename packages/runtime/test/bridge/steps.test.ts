@@ -283,15 +283,15 @@ describe('ctx.patched', () => {
 })
 
 describe('a call stopped after a step', () => {
-  it('says which steps were done (their effects stay), in its outcome and its tool result', async () => {
+  it('says which steps were done (their effects stay) and what each returned (the ticket number), in its outcome and its tool result', async () => {
     const effects: string[] = []
     const host = createBridgeHost({ tool: chargingTool(effects), params: { amount: 5 }, callId: 'c' })
     await nextElicit(host)
     const outcome = await host.abort('cancelled by the user')
-    expect(outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', completed: ['charge card'] })
+    expect(outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', completed: [{ name: 'charge card', result: { chargeId: 'ch_1', amount: 5 } }] })
     expect(toolResultOf(outcome)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card".' }],
+      content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card" (its result: {"chargeId":"ch_1","amount":5}).' }],
     })
     // Nothing done yet: nothing said.
     expect(toolResultOf({ status: 'aborted', reason: 'x' })).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: x' }] })

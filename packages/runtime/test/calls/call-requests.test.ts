@@ -100,7 +100,7 @@ describe('abortCall and evictCall', () => {
     const c = setupCopies()
     await parkedCall(c, 'ada')
     const aborted = await abortCall(requests(c), 'call-ada', undefined, 'the person cancelled', { trusted: true })
-    expect(aborted).toEqual({ ok: true, wasRunning: false, toolName: 'book', completed: ['reserve'] })
+    expect(aborted).toEqual({ ok: true, wasRunning: false, toolName: 'book', completed: [{ name: 'reserve', result: 'F-ada' }] })
     expect(ran).toEqual(['reserve ada', 'finally ada'])
     expect(await c.store.get('call-ada')).toMatchObject({ status: 'aborted', outcome: { status: 'aborted', reason: 'the person cancelled' } })
     expect(await evictCall(requests(c), 'call-ada', 'room for another')).toBe(false)

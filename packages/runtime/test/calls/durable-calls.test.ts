@@ -271,7 +271,7 @@ describe.each(['a redis-server', 'a 3-node Redis Cluster'])('two instances shari
     expect(find(cancelled, 'tool_result')).toMatchObject({
       toolName: 'book_ticket',
       isError: true,
-      result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare".',
+      result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare" (its result: {"fareId":"F-OSL","price":120}).',
     })
     const late = await post(a.url, asked.answer(true))
     expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: cancelled by the user/)
