@@ -17,6 +17,7 @@
  * scope; the SDK's promises (the store, the requestState codec) are awaited with `until`.
  */
 import { randomUUID } from 'node:crypto'
+import { isDeepStrictEqual } from 'node:util'
 import { until, type Operation, type Scope } from 'effection'
 import {
   inputRequired,
@@ -26,6 +27,7 @@ import {
   ProtocolErrorCode,
   type CallToolRequest,
   type CallToolResult,
+  type InputRequest,
   type InputRequiredResult,
   type RequestStateCodec,
   type Server,
@@ -50,6 +52,8 @@ import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
 import { StoreUnavailableError } from '../errors/store-errors.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
+import { formatIssues } from '../errors/issues.ts'
+import type { JournalEntry } from '../bridge/journal.ts'
 import type { Seat } from './view-desk.ts'
 import { exceedsJsonBounds } from '../schema/json-schema.ts'
 import { MAX_JSON_DEPTH } from '../model-context/json-safe.ts'
@@ -161,9 +165,10 @@ export function* serveToolCall(
     if ('failed' in resumed) return resumed.failed
     call = resumed.call
     if (!resumed.answered) {
-      // The retry carries no answer to our question (a client may drop one): ask it again.
+      // The retry carries no answer to our question (a client may drop one), or one that does not
+      // fit: ask it again (saying why).
       if (!isModernRound(ctx)) watchCancellation(call, ctx)
-      return (yield* parkOrFail(service, call, ctx)) ?? (yield* askAgain(service, call, ctx))
+      return (yield* parkOrFail(service, call, ctx)) ?? (yield* askAgain(service, call, ctx, resumed.refused))
     }
   }
   watchCancellation(call, ctx)
@@ -256,7 +261,7 @@ function* resumeCall(
   version: string | undefined,
   ctx: ServerContext,
   traceParent: string | undefined,
-): Operation<{ call: McpCall; answered: boolean } | { failed: CallToolResult | InputRequiredResult }> {
+): Operation<{ call: McpCall; answered: boolean; refused?: string } | { failed: CallToolResult | InputRequiredResult }> {
   if (state?.v !== 2 || state.tool !== tool.name || state.args !== digestArguments(args)) {
     throw invalidState('it was issued for another tool call (different tool or arguments)')
   }
@@ -278,7 +283,7 @@ function* resumeCall(
     if (resumed.code === 'FINISHED' || resumed.code === 'STALE') {
       // A retried round whose answer was taken (its response was lost, or its server stopped
       // and the call was recovered): where the call is now, never its answer applied twice.
-      const now = yield* whereItIsNow(service, state, ctx)
+      const now = yield* whereItIsNow(service, tool, state, ctx)
       if (now) return { failed: now }
     }
     if (resumed.code === 'FINISHED') throw invalidState(`that tool call is over, ${resumed.how}`)
@@ -308,23 +313,37 @@ function* resumeCall(
 
   const answer = ctx.mcpReq.inputResponses?.[state.wait.inputKey]
   if (answer === undefined) return { call, answered: false }
+  let refused: string | undefined
   try {
-    deliver(call, answer)
+    refused = deliver(call, answer)
   } catch (error) {
     yield* parkCall(service, call, !isModernRound(ctx)) // nothing was applied: the call keeps waiting for a proper answer
     throw error
   }
-  return { call, answered: true }
+  // An answer that does not fit: the question stays open, asked again with why.
+  return refused === undefined ? { call, answered: true } : { call, answered: false, refused }
 }
 
 /**
  * For a state whose question was answered (the call's journal went past it): the call's result if
- * it ended, or its current question with a fresh state. `undefined` when the question was never
- * answered (the call ended otherwise: it timed out, it was cancelled), which stays a refusal.
+ * it ended, or its current question with a fresh state — for a retry of that round with its
+ * answer, or with none. A retry with another answer is refused (the first was kept). `undefined`
+ * when the question was never answered (the call ended otherwise: it timed out, it was
+ * cancelled), which stays a refusal.
  */
-function* whereItIsNow(service: ToolCallService, state: CallState, ctx: ServerContext): Operation<CallToolResult | InputRequiredResult | undefined> {
+/** The question asked again after an answer that did not fit: its message begins with why. */
+function withReason(request: InputRequest, refused: string): InputRequest {
+  const params = request.params as { message?: string } | undefined
+  return { ...request, params: { ...request.params, message: `That answer did not fit (${refused}). ${params?.message ?? ''}`.trimEnd() } } as InputRequest
+}
+
+function* whereItIsNow(service: ToolCallService, tool: AnyMcpTool, state: CallState, ctx: ServerContext): Operation<CallToolResult | InputRequiredResult | undefined> {
   const record = yield* until(service.calls.store.get(state.callId))
   if (!record || record.journal.length < questionSeq(state.wait)) return undefined
+  const retried = ctx.mcpReq.inputResponses?.[state.wait.inputKey]
+  if (retried !== undefined && !sameAnswer(tool, record.journal[questionSeq(state.wait) - 1], retried)) {
+    throw invalidState('it is stale: its question was answered already, with another answer (which was kept)')
+  }
   if (record.outcome) return toolResultOf(bridgeOutcomeOf(record.outcome))
   const wire = record.pending?.wire as Pick<McpRound, 'wait' | 'inputRequest'> | undefined
   if (record.status !== 'waiting' || !wire?.wait || !wire.inputRequest) return undefined
@@ -332,24 +351,41 @@ function* whereItIsNow(service: ToolCallService, state: CallState, ctx: ServerCo
   return inputRequired({ inputRequests: { [wire.wait.inputKey]: wire.inputRequest }, requestState: yield* until(service.codec.mint(next, ctx)) })
 }
 
-/** Hand the client's answer to the waiting call. The tool never sees data its schema refuses. */
-function deliver(call: McpCall, answer: unknown): void {
+/**
+ * Hand the client's answer to the waiting call. The tool never sees data its schema refuses: an
+ * answer that does not fit is refused, its question kept open, and why is returned (for the
+ * question asked again); one that is not an elicitation result at all is a protocol error.
+ */
+function deliver(call: McpCall, answer: unknown): string | undefined {
   const wait = call.extra.wait!
   if (wait.kind === 'sample') {
     // The sample step validates the message and throws a SamplingResponseError into the tool if it is malformed.
     call.extra.sampler.current?.resolvers.resolve(answer as never)
-    return
+    return undefined
   }
-  const outcome = call.host.respond({ id: wait.elicitId, result: answer as never }, { invalid: 'throw' })
-  if (!outcome.ok && !outcome.delivered) {
-    // Not an elicitation result at all: a protocol error; the question stays open for a proper answer.
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${wait.inputKey}"]: ${outcome.message}`)
-  }
+  const outcome = call.host.respond({ id: wait.elicitId, result: answer as never })
+  if (outcome.ok) return undefined
+  if (outcome.code === 'INVALID_CONTENT') return formatIssues(outcome.issues ?? [])
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `inputResponses["${wait.inputKey}"]: ${outcome.message}`)
 }
 
-/** Return the pending question with a fresh state (the journal has grown since the last one). */
-function* askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext): Operation<InputRequiredResult> {
-  const { wait, inputRequest } = call.extra
+/** Whether a retried round's answer is the one its question got (as the tool received it: parsed by the key's schema). */
+function sameAnswer(tool: AnyMcpTool, entry: JournalEntry | undefined, retried: unknown): boolean {
+  if (entry?.kind !== 'elicit' || !('result' in entry)) return true // a sample, or a refusal the tool was handed: nothing to compare
+  const given = retried as { action?: unknown; content?: unknown } | null
+  if (given?.action !== entry.result.action) return false
+  if (entry.result.action !== 'accept') return true
+  const parsed = tool.compiled[entry.name]?.response.safeParse(given.content)
+  return parsed?.success === true && isDeepStrictEqual(parsed.data, entry.result.content)
+}
+
+/**
+ * Return the pending question with a fresh state (the journal has grown since the last one);
+ * after an answer that did not fit, its message says why first.
+ */
+function* askAgain(service: ToolCallService, call: McpCall, ctx: ServerContext, refused?: string): Operation<InputRequiredResult> {
+  const { wait } = call.extra
+  const inputRequest = refused === undefined ? call.extra.inputRequest : withReason(call.extra.inputRequest!, refused)
   const state: CallState = {
     v: 2,
     callId: call.callId,

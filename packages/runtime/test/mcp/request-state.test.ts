@@ -90,18 +90,23 @@ describe('requestState integrity (2026-07-28)', () => {
     expect(((await call({ inputResponses: answer, requestState: first.requestState })) as CallToolResult).structuredContent).toEqual(done.structuredContent)
 
     const again = asked(await call({}))
-    const seat = asked(await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'SH-142' } } }, requestState: again.requestState }))
-    // A retry of that round (with its answer, or another) gets the question the call asks now; its answer is not applied again.
-    const now = asked(await call({ inputResponses: answer, requestState: again.requestState }))
+    const pick = { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'SH-142' } } }
+    const seat = asked(await call({ inputResponses: pick, requestState: again.requestState }))
+    // A retry of that round with its answer gets the question the call asks now; the answer is not applied again.
+    const now = asked(await call({ inputResponses: pick, requestState: again.requestState }))
     expect(Object.keys(now.inputRequests)).toEqual(['elicit-pickSeat-2'])
     expect(now.inputRequests).toEqual(seat.inputRequests)
+    // With another answer it is refused, saying so: that question was answered already.
+    await expect(call({ inputResponses: answer, requestState: again.requestState })).rejects.toThrow(
+      /This requestState cannot be used: it is stale: its question was answered already, with another answer \(which was kept\)/,
+    )
     const booked = (await call({ inputResponses: { 'elicit-pickSeat-2': { action: 'decline' } }, requestState: now.requestState })) as CallToolResult
     expect(booked.structuredContent).toEqual({ booked: false, reason: 'decline' })
-    // The older state, once more: the call's result, not a second booking.
-    expect(((await call({ inputResponses: answer, requestState: again.requestState })) as CallToolResult).structuredContent).toEqual(booked.structuredContent)
-    await expect(call({ inputResponses: { 'elicit-pickSeat-2': { action: 'accept', content: { row: 4, seat: 'D' } } }, requestState: seat.requestState })).resolves.toMatchObject({
-      structuredContent: booked.structuredContent,
-    })
+    // The older state, once more with its answer: the call's result, not a second booking.
+    expect(((await call({ inputResponses: pick, requestState: again.requestState })) as CallToolResult).structuredContent).toEqual(booked.structuredContent)
+    await expect(call({ inputResponses: { 'elicit-pickSeat-2': { action: 'accept', content: { row: 4, seat: 'D' } } }, requestState: seat.requestState })).rejects.toThrow(
+      /it is stale: its question was answered already, with another answer/,
+    )
   })
 
   it('a state of a question asked again gets the result once the question was answered through the newer state', async () => {
