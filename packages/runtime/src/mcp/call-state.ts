@@ -38,7 +38,7 @@ export interface CallState {
   rev: number
 }
 
-export function createCallStateCodec(key: Uint8Array | string, ttlSeconds: number): RequestStateCodec<CallState> {
+export function createCallStateCodec(key: Uint8Array | string | (() => Promise<Uint8Array>), ttlSeconds: number): RequestStateCodec<CallState> {
   return createSealedStateCodec<CallState>({
     key,
     ttlSeconds,

@@ -136,7 +136,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       recover: (record) => mcpRecovery(service, record),
       ...(options.store && { store: options.store }),
     }),
-    codec: createCallStateCodec(options.secret, ttlSeconds),
+    // Without a secret, the store's: a state outlives this process exactly as long as its call does.
+    codec: createCallStateCodec(options.secret ?? (() => service.calls.store.sharedSecret()), ttlSeconds),
     maxArgumentBytes: options.limits.maxArgumentBytes,
     maxContextBytes: options.limits.maxContextBytes,
     roundHold,

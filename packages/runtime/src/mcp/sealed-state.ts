@@ -13,8 +13,8 @@ import { OptionsError } from '../errors/options-error.ts'
 import { RequestStateRefusedError } from '../errors/server-errors.ts'
 
 export interface SealedStateOptions {
-  /** The HMAC secret, at least 32 bytes (a string is taken as UTF-8). */
-  key: Uint8Array | string
+  /** The HMAC secret, at least 32 bytes (a string is taken as UTF-8), or where to get it when first needed (the store's). */
+  key: Uint8Array | string | (() => Promise<Uint8Array>)
   /** How long a minted state stays valid. */
   ttlSeconds: number
   /** Bound at mint and checked at verify: a state minted under another value is refused. */
@@ -27,27 +27,48 @@ const PREFIX = 'mb1.'
 const BIND_LABEL = 'mcp-bridge.requestState.bind:'
 
 export function createSealedStateCodec<T>(options: SealedStateOptions): RequestStateCodec<T> {
-  const key = typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key)
-  if (key.byteLength < 32) throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret must be at least 32 bytes (got ${key.byteLength}).` })
+  const given = options.key
+  const checked = (key: Buffer) => {
+    if (key.byteLength < 32) throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret must be at least 32 bytes (got ${key.byteLength}).` })
+    return key
+  }
+  // A key given is checked now; the store's when the first state is minted or verified (fetched once).
+  const fixed = typeof given === 'function' ? undefined : checked(typeof given === 'string' ? Buffer.from(given, 'utf8') : Buffer.from(given))
+  let fetched: Promise<Buffer> | undefined
+  const keyOf = (): Buffer | Promise<Buffer> => {
+    if (fixed) return fixed
+    fetched ??= (given as () => Promise<Uint8Array>)().then(
+      (bytes) => checked(Buffer.from(bytes)),
+      (error: unknown) => {
+        fetched = undefined // asked again with the next state: the store may answer then
+        throw error
+      },
+    )
+    return fetched
+  }
   if (!Number.isFinite(options.ttlSeconds) || options.ttlSeconds <= 0)
     throw new OptionsError('createMcpServer', { option: 'limits.idleTimeoutMs', problem: 'the state lifetime must be a positive number of seconds.' })
   const now = options.now ?? (() => Date.now())
-  const mac = (text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
-  const bindTag = (ctx: ServerContext | undefined): string | undefined => {
+  const hmac = (key: Buffer, text: string) => createHmac('sha256', key).update(text, 'utf8').digest()
+  const bindTag = (key: Buffer, ctx: ServerContext | undefined): string | undefined => {
     if (!options.bind) return undefined
     if (!ctx) throw new RequestStateRefusedError('no-context')
-    return mac(BIND_LABEL + options.bind(ctx))
+    return hmac(key, BIND_LABEL + options.bind(ctx))
       .subarray(0, 16)
       .toString('base64url')
   }
   return {
     async mint(payload, ctx) {
-      const b = bindTag(ctx)
+      const key = await keyOf()
+      const mac = (text: string) => hmac(key, text)
+      const b = bindTag(key, ctx)
       const envelope = { p: payload, exp: Math.floor(now() / 1000) + options.ttlSeconds, ...(b !== undefined && { b }) }
       const body = Buffer.from(JSON.stringify(envelope), 'utf8').toString('base64url')
       return `${PREFIX}${body}.${mac(PREFIX + body).toString('base64url')}`
     },
     async verify(state, ctx) {
+      const key = await keyOf()
+      const mac = (text: string) => hmac(key, text)
       const dot = state.lastIndexOf('.')
       if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw new RequestStateRefusedError('malformed')
       const body = state.slice(PREFIX.length, dot)
@@ -61,7 +82,7 @@ export function createSealedStateCodec<T>(options: SealedStateOptions): RequestS
         throw new RequestStateRefusedError('malformed')
       }
       if (typeof envelope.exp !== 'number' || envelope.exp < Math.floor(now() / 1000)) throw new RequestStateRefusedError('expired')
-      const tag = bindTag(ctx)
+      const tag = bindTag(key, ctx)
       if (tag !== undefined) {
         if (typeof envelope.b !== 'string' || envelope.b.length !== tag.length || !timingSafeEqual(Buffer.from(envelope.b), Buffer.from(tag)))
           throw new RequestStateRefusedError('bind')

@@ -2,7 +2,6 @@
  * `createMcpServer` options, checked up front so a mistake is one clear error at startup and
  * never a confusing failure in the middle of somebody's tool call.
  */
-import { randomBytes } from 'node:crypto'
 import { loggerOption, stderrLogger, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
 import type { AnswerWait } from '../calls/parked-calls.ts'
 import { z } from 'zod/v4'
@@ -63,9 +62,11 @@ export interface McpServerOptions {
   /** Shown to clients at connection time. */
   instructions?: string
   /**
-   * HMAC key for the requestState of suspended calls: at least 32 bytes. Defaults to a random key
-   * per process, which is right for stdio and a single process; give every instance behind one
-   * URL the same key, or a state minted by one is refused by another.
+   * HMAC key for the requestState of suspended calls: at least 32 bytes. Default: a random key
+   * the store makes once and keeps (`CallStore.sharedSecret`), so with a shared store every
+   * instance, and this one after a restart, verifies the states the others minted — and with the
+   * memory store, states live exactly as long as the calls they name. Give one to rotate it, or
+   * to verify states across stores.
    */
   secret?: string | Uint8Array
   /**
@@ -117,7 +118,8 @@ export interface ResolvedServerOptions {
   tools: ReadonlyMap<string, AnyMcpTool>
   prompts: ReadonlyMap<string, McpPrompt>
   resources: readonly McpResource[]
-  secret: string | Uint8Array
+  /** Undefined: the store's shared secret (`CallStore.sharedSecret`). */
+  secret: string | Uint8Array | undefined
   limits: McpLimits
   /** How long a 2026-07-28 call waits for its next round, and the option that set it. */
   roundHold: AnswerWait
@@ -204,8 +206,8 @@ export function resolveServerOptions(input: McpServerOptions): ResolvedServerOpt
     throw new OptionsError('createMcpServer', summarizeIssues(parsed.error.issues))
   }
   const options = parsed.data
-  const secret = options.secret ?? randomBytes(32)
-  const secretBytes = typeof secret === 'string' ? Buffer.byteLength(secret) : secret.byteLength
+  const secret = options.secret
+  const secretBytes = secret === undefined ? 32 : typeof secret === 'string' ? Buffer.byteLength(secret) : secret.byteLength
   if (secretBytes < 32) {
     throw new OptionsError('createMcpServer', { option: 'secret', problem: `secret is ${secretBytes} bytes; use at least 32 (e.g. openssl rand -base64 32).` })
   }

@@ -291,7 +291,12 @@ describe('a call stopped after a step', () => {
     expect(outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', completed: [{ name: 'charge card', result: { chargeId: 'ch_1', amount: 5 } }] })
     expect(toolResultOf(outcome)).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card" (its result: {"chargeId":"ch_1","amount":5}).' }],
+      content: [
+        {
+          type: 'text',
+          text: 'The tool call was aborted: cancelled by the user. Already done before it stopped (not undone): "charge card" (its result: {"chargeId":"ch_1","amount":5}).',
+        },
+      ],
     })
     // Nothing done yet: nothing said.
     expect(toolResultOf({ status: 'aborted', reason: 'x' })).toEqual({ isError: true, content: [{ type: 'text', text: 'The tool call was aborted: x' }] })

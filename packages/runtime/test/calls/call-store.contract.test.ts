@@ -266,6 +266,17 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     })
   })
 
+  it('keeps one shared secret: 32 random bytes, made by the first to ask, the same for every asker at once and after', async () => {
+    const all = await Promise.all(Array.from({ length: 8 }, () => store.sharedSecret()))
+    expect(all[0]).toBeInstanceOf(Uint8Array)
+    expect(all[0]!.byteLength).toBe(32)
+    for (const secret of all) expect(Buffer.from(secret).equals(Buffer.from(all[0]!))).toBe(true)
+    expect(Buffer.from(await store.sharedSecret()).equals(Buffer.from(all[0]!))).toBe(true)
+    // A copy: changing it changes nothing kept.
+    all[0]!.fill(0)
+    expect(Buffer.from(await store.sharedSecret()).equals(Buffer.alloc(32))).toBe(false)
+  })
+
   it('of two concurrent lockers exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
     expect(results.filter(Boolean)).toHaveLength(1)
@@ -432,6 +443,22 @@ describe('store options and failures', () => {
     await expect(store.get('x')).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' })
     await store.close()
   }, 30_000)
+
+  it('a shared secret outlives its store handle: another process opening the same SQLite file, or the same Redis, gets the same', async () => {
+    const path = join(dir, 'secret', 'calls.db')
+    const first = await createSqliteStore({ path })
+    const made = Buffer.from(await first.sharedSecret())
+    await first.close()
+    const second = await createSqliteStore({ path })
+    expect(Buffer.from(await second.sharedSecret()).equals(made)).toBe(true)
+    await second.close()
+    const [a, b] = await Promise.all([createRedisStore({ url: redis.url, keyPrefix: 'secret:' }), createRedisStore({ url: redis.url, keyPrefix: 'secret:' })])
+    const [fromA, fromB] = await Promise.all([a.sharedSecret(), b.sharedSecret()])
+    expect(Buffer.from(fromA).equals(Buffer.from(fromB))).toBe(true)
+    const other = await createRedisStore({ url: redis.url, keyPrefix: 'another-app:' })
+    expect(Buffer.from(await other.sharedSecret()).equals(Buffer.from(fromA))).toBe(false) // its own prefix, its own secret
+    await Promise.all([a.close(), b.close(), other.close()])
+  })
 
   it('a record written to a SQLite file survives closing and reopening it', async () => {
     const path = join(dir, 'reopen', 'calls.db')

@@ -5,7 +5,10 @@
 import { Client, InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/client'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
-import { type CallStore, createMemoryStore } from '../../src/server.ts'
+import { type CallStore, createMemoryStore, createSqliteStore } from '../../src/server.ts'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { bookFlight } from '../fixtures/book-flight.ts'
 import { FULL_CAPABILITIES } from './support/mcp-clients.ts'
 
@@ -33,8 +36,9 @@ async function manualClient(server: BridgeMcpServer) {
   return { client, call }
 }
 
-function serve(store?: CallStore): BridgeMcpServer {
-  const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], secret: SECRET, ...(store && { store }) })
+/** A server signing with SECRET, or (`secret: false`) with its store's own key. */
+function serve(store?: CallStore, { secret = true }: { secret?: boolean } = {}): BridgeMcpServer {
+  const server = createMcpServer({ name: 's', version: '1', tools: [bookFlight], ...(secret && { secret: SECRET }), ...(store && { store }) })
   open.push(server)
   return server
 }
@@ -156,5 +160,21 @@ describe('requestState integrity (2026-07-28)', () => {
     await expect(call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'CA-287' } } }, requestState: first.requestState })).rejects.toThrow(
       /This requestState cannot be used: This tool call is no longer known \(it expired, or it was held by a server that keeps calls only in memory\)/,
     )
+  })
+
+  it('without a secret, a state minted before a restart is taken after it: the store keeps the key (a SQLite file here)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-secret-'))
+    open.push({ close: async () => rmSync(dir, { recursive: true, force: true }) })
+    const before = await createSqliteStore({ path: join(dir, 'calls.db') })
+    const first = asked(await (await manualClient(serve(before, { secret: false }))).call({}))
+    await before.close() // the process stopped
+    const after = await createSqliteStore({ path: join(dir, 'calls.db') })
+    open.unshift({ close: () => after.close() })
+    const { call } = await manualClient(serve(after, { secret: false }))
+    const seat = asked(await call({ inputResponses: { 'elicit-pickFlight-1': { action: 'accept', content: { flightId: 'CA-287' } } }, requestState: first.requestState }))
+    expect(Object.keys(seat.inputRequests)).toEqual(['elicit-pickSeat-2'])
+    // Another store is another key: its servers refuse the state.
+    const { call: elsewhere } = await manualClient(serve(createMemoryStore(), { secret: false }))
+    await expect(elsewhere({ inputResponses: {}, requestState: seat.requestState })).rejects.toThrow(/Invalid or expired requestState/)
   })
 })

@@ -241,6 +241,13 @@ export interface CallStore {
   appendConversation(append: ConversationAppend): Promise<ConversationHead | undefined>
   /** Insert (revision 1) or replace on top of `revision - 1`, the log emptied; false on a conflict. */
   putConversation(record: ConversationWrite): Promise<boolean>
+  /**
+   * A random secret of 32 bytes, made once for the store and kept in it (the first to ask makes
+   * it; everyone after, on every instance and after restarts, gets the same): what MCP servers
+   * sharing the store sign their requestStates with when they are given no `secret`, so a state
+   * minted before a restart, or by another instance, still verifies. It lives as long as the store.
+   */
+  sharedSecret(): Promise<Uint8Array>
   /** Release connections and handles. The store is unusable afterwards. */
   close(): Promise<void>
 }

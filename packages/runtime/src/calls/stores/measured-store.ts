@@ -23,6 +23,7 @@ const OPERATIONS = [
   'getConversationHead',
   'appendConversation',
   'putConversation',
+  'sharedSecret',
   'close',
 ] as const satisfies ReadonlyArray<Exclude<keyof CallStore, 'kind'>>
 

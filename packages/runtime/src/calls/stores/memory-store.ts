@@ -5,6 +5,7 @@
  * Memory is bounded: expired records are swept as new ones arrive, and at most `maxConversations`
  * conversations are kept (any client can start one), the least recently saved going first.
  */
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../../errors/issues.ts'
 import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
@@ -178,6 +179,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     return entry && (JSON.parse(entry.text) as T)
   }
 
+  /** Made on first asking (`sharedSecret`): it lives as long as this process's memory, as the calls do. */
+  let secret: Uint8Array | undefined
   return {
     kind: 'memory',
     create: async (record) => indexed(record, put(calls, record.callId, record, 0)),
@@ -255,6 +258,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
       const head = writtenHead({ ...r, meta: copy(r.meta) })
       keepConversation({ head, state: r.state === undefined ? '' : JSON.stringify(r.state), log: [], revision: r.revision, expiresAt: r.expiresAt })
       return true
+    },
+    async sharedSecret() {
+      open()
+      secret ??= randomBytes(32)
+      return Uint8Array.from(secret)
     },
     async close() {
       closed = true

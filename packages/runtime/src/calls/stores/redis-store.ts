@@ -15,6 +15,7 @@
  * with an append-only file (`appendonly yes`). At connect the store asks Redis (`CONFIG GET`)
  * and warns once when it keeps none; a managed Redis that refuses `CONFIG` is taken at its word.
  */
+import { randomBytes } from 'node:crypto'
 import { z } from 'zod/v4'
 import { functionOption } from '../../schema/function-option.ts'
 import { consoleLogger } from '../../telemetry/logger.ts'
@@ -30,6 +31,9 @@ import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 /**
  * Options of `createRedisStore`: the URL (or a cluster's node URLs), a key prefix, and what to do about a Redis that would lose calls on restart.
  */
+
+/** Set the store's secret unless it is set, and return it. */
+const SHARED_SECRET = "redis.call('SET', KEYS[1], ARGV[1], 'NX'); return redis.call('GET', KEYS[1])"
 export interface RedisStoreOptions {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. For a Redis Cluster: the
@@ -111,6 +115,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
     running: `${keyPrefix}{idx}:running`,
     held: `${keyPrefix}{idx}:held:all`,
     heldClientPrefix: `${keyPrefix}{idx}:held:client:`,
+    secret: `${keyPrefix}shared-secret`,
   }
   async function command<T>(run: () => Promise<T>): Promise<T> {
     if (closed) throw new StoreClosedError('Redis')
@@ -184,6 +189,11 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       await command(() => redis.eval(RELEASE, 1, key.held, key.heldClientPrefix, call.callId, call.client))
     },
     ...redisConversations(redis, keyPrefix, clock, command),
+    async sharedSecret() {
+      // The first instance's SET NX wins; every other reads what it wrote (one script: one round trip).
+      const stored = (await command(() => redis.eval(SHARED_SECRET, 1, key.secret, randomBytes(32).toString('base64')))) as string
+      return Uint8Array.from(Buffer.from(stored, 'base64'))
+    },
     async close() {
       if (closed) return
       closed = true

@@ -12,6 +12,7 @@
  * Several processes may open the same file (a restarted server while the old one is still dying):
  * locks and revisions are rows, so the same rules hold between processes as between instances.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod/v4'
@@ -26,6 +27,9 @@ import { OptionsError } from '../../errors/options-error.ts'
 /**
  * Options of `createSqliteStore`: the database file, a table prefix, and the clock.
  */
+
+/** The key of the store's shared secret in its meta table. */
+const SHARED_SECRET = 'shared-secret'
 export interface SqliteStoreOptions {
   /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
   path: string
@@ -85,6 +89,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     running: `${tablePrefix}running`,
     held: `${tablePrefix}held`,
     conversations: `${tablePrefix}conversations`,
+    meta: `${tablePrefix}meta`,
   }
   db.exec(`
     PRAGMA journal_mode = WAL;
@@ -102,8 +107,11 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     CREATE INDEX IF NOT EXISTS ${t.held}_until ON ${t.held} (until);
     CREATE TABLE IF NOT EXISTS ${t.conversations} (
       id TEXT PRIMARY KEY, revision INTEGER NOT NULL, expires_at INTEGER NOT NULL, record TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS ${t.meta} (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `)
   const sql = {
+    putMeta: db.prepare(`INSERT OR IGNORE INTO ${t.meta} (key, value) VALUES (?, ?)`),
+    getMeta: db.prepare(`SELECT value FROM ${t.meta} WHERE key = ?`),
     // An expired record is as good as absent: a new one may take its id.
     create: db.prepare(
       `INSERT INTO ${t.calls} (call_id, revision, expires_at, record) VALUES (?, ?, ?, ?)
@@ -261,6 +269,12 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
       const written = await conversations.putConversation(r)
       wrote()
       return written
+    },
+    async sharedSecret() {
+      open()
+      // The first instance's insert wins; every other reads what it wrote.
+      sql.putMeta.run(SHARED_SECRET, randomBytes(32).toString('base64'))
+      return Uint8Array.from(Buffer.from((sql.getMeta.get(SHARED_SECRET) as { value: string }).value, 'base64'))
     },
     async close() {
       if (closed) return
