@@ -1,10 +1,11 @@
-/**
- * Every error the library throws on purpose is an `McpBridgeError` with a stable `code`, so
- * hosts can branch on `err.code` and messages stay free to say what happened and what to do.
- */
 /** Marks an error of this library in every copy of it (a dev server may load two), for `isMcpBridgeError`. */
 export const MCP_BRIDGE_ERROR = Symbol.for('mcp-bridge.error')
 
+/**
+ * Every error the library throws on purpose is an `McpBridgeError` with a stable `code`, so
+ * hosts can branch on `err.code` (or `isMcpBridgeError(err, code)`) and messages stay free to say
+ * what happened and what to do.
+ */
 export abstract class McpBridgeError extends Error {
   abstract readonly code: string
 

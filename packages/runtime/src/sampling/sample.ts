@@ -20,15 +20,7 @@ const responseSchema = z.object({
 
 /**
  * The MCP sampling request `ctx.sample(options)` sends for a tool: one user message for `prompt`, the reserved
- * `__schema__` tool for `schema`, `maxTokens` defaulted. For hosts and providers of your own.
- *
- * @example
- * ```ts
- * import { buildSamplingRequest } from '@mcp-bridge/runtime/server'
- *
- * const request = buildSamplingRequest('plan_trip', { prompt: 'One tip for Lisbon', maxTokens: 200 })
- * // request.messages → [{ role: 'user', content: [{ type: 'text', text: 'One tip for Lisbon' }] }]
- * ```
+ * `__schema__` tool for `schema`, `maxTokens` defaulted.
  */
 export function buildSamplingRequest(toolName: string, options: SampleOptions & { schema?: z.ZodType }): SamplingRequest {
   if (typeof options.prompt !== 'string' && (!Array.isArray(options.messages) || options.messages.length === 0)) {
@@ -56,20 +48,7 @@ export function buildSamplingRequest(toolName: string, options: SampleOptions & 
   return request
 }
 
-/**
- * Send a built request and turn the reply into a `SampleResult` (validating structured output).
- *
- * @example
- * ```ts
- * import { run } from 'effection'
- * import { buildSamplingRequest, completeSample } from '@mcp-bridge/runtime/server'
- * import { createMockMcpClient } from '@mcp-bridge/runtime/testing'
- *
- * const provider = createMockMcpClient({ sampleResponses: ['Arrive early.'] })
- * const result = await run(() => completeSample('plan_trip', provider, buildSamplingRequest('plan_trip', { prompt: 'One tip' }), undefined))
- * console.log(result.text) // 'Arrive early.'
- * ```
- */
+/** Send a built request and turn the reply into a `SampleResult` (validating structured output). */
 export function* completeSample(toolName: string, provider: SamplingProvider, request: SamplingRequest, schema: z.ZodType | undefined): Operation<SampleResult<unknown>> {
   const signal = yield* useAbortSignal()
   const raw = yield* provider.createMessage(request, { signal })

@@ -28,12 +28,12 @@ import { StoreClosedError, StoreUnavailableError } from '../../errors/store-erro
 import { OptionsError } from '../../errors/options-error.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 
+/** Set the store's secret unless it is set, and return it. */
+const SHARED_SECRET = "redis.call('SET', KEYS[1], ARGV[1], 'NX'); return redis.call('GET', KEYS[1])"
+
 /**
  * Options of `createRedisStore`: the URL (or a cluster's node URLs), a key prefix, and what to do about a Redis that would lose calls on restart.
  */
-
-/** Set the store's secret unless it is set, and return it. */
-const SHARED_SECRET = "redis.call('SET', KEYS[1], ARGV[1], 'NX'); return redis.call('GET', KEYS[1])"
 export interface RedisStoreOptions {
   /**
    * `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. For a Redis Cluster: the

@@ -24,12 +24,12 @@ import { StoreClosedError } from '../../errors/store-errors.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
 import { OptionsError } from '../../errors/options-error.ts'
 
+/** The key of the store's shared secret in its meta table. */
+const SHARED_SECRET = 'shared-secret'
+
 /**
  * Options of `createSqliteStore`: the database file, a table prefix, and the clock.
  */
-
-/** The key of the store's shared secret in its meta table. */
-const SHARED_SECRET = 'shared-secret'
 export interface SqliteStoreOptions {
   /** The database file; its folder is created if missing. `:memory:` for a private in-memory database. */
   path: string
