@@ -136,7 +136,17 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
     }
   }
 
+  /** Resolved by the first render at which no response is streaming (`observe`). */
+  const idleWaiters = new Set<() => void>()
+  const busy = () => chat.current.status === 'streaming' || chat.current.status === 'submitted'
+
+  /**
+   * Put the part's new output and send it. Not while a response streams (the one that asked, right
+   * after it asked): useChat would run the two requests at once, and the streaming one, ending,
+   * writes back the message it began with — the answer gone. The answer waits for it to end.
+   */
   async function put(part: McpBridgePart, output: McpBridgeToolOutput): Promise<McpBridgeToolOutput | Error> {
+    if (busy()) await new Promise<void>((resolve) => idleWaiters.add(resolve))
     const waiter: Waiter = { toolCallId: part.toolCallId, sent: false, resolve: () => {} }
     const settled = new Promise<McpBridgeToolOutput | Error>((resolve) => (waiter.resolve = resolve))
     waiters.add(waiter)
@@ -225,6 +235,10 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
       void executor.close()
     },
     observe() {
+      if (!busy()) {
+        for (const resume of idleWaiters) resume()
+        idleWaiters.clear()
+      }
       check()
       // A call that ended (answered in another tab, cancelled, expired) takes its UI with it.
       for (const [callId, part] of parts) {

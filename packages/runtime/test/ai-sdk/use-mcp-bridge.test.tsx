@@ -48,13 +48,21 @@ const plugin = createPlugin(booking)
 let bridge: AiSdkBridge
 afterEach(async () => {
   cleanup()
+  firstResponse.finish = undefined
   await bridge?.close()
 })
 
+/**
+ * The response that asked the question, still streaming when the test begins (`streaming: true`):
+ * `finish()` ends it the way `ai`'s Chat does — the message it streamed (a snapshot from its
+ * start) written over the chat's, then status `ready`.
+ */
+const firstResponse: { finish?: () => void } = {}
+
 /** useChat, as far as the bridge uses it: messages, addToolOutput, and sendMessage() to the server. */
-function useStandInChat(initial: UiMessageLike[]): AiSdkChatLike & { sent: number } {
+function useStandInChat(initial: UiMessageLike[], streaming = false): AiSdkChatLike & { sent: number } {
   const [messages, setMessages] = useState(initial)
-  const [status, setStatus] = useState<AiSdkChatLike['status']>('ready')
+  const [status, setStatus] = useState<AiSdkChatLike['status']>(streaming ? 'streaming' : 'ready')
   const current = useRef(messages)
   const sent = useRef(0)
   const update = (next: UiMessageLike[]) => {
@@ -63,6 +71,12 @@ function useStandInChat(initial: UiMessageLike[]): AiSdkChatLike & { sent: numbe
   }
   const setOutput = (toolCallId: string, output: unknown) =>
     update(current.current.map((m) => ({ ...m, parts: m.parts.map((p) => (p.toolCallId === toolCallId ? { ...p, output } : p)) })))
+  if (streaming)
+    firstResponse.finish ??= () => {
+      const streamed = initial.at(-1)!
+      update(current.current.map((m) => (m.id === streamed.id ? streamed : m)))
+      setStatus('ready')
+    }
   return {
     messages,
     status,
@@ -79,8 +93,8 @@ function useStandInChat(initial: UiMessageLike[]): AiSdkChatLike & { sent: numbe
   }
 }
 
-function Chat({ initial, plugins = [plugin.client] }: { initial: UiMessageLike[]; plugins?: Array<typeof plugin.client> }) {
-  const chat = useStandInChat(initial)
+function Chat({ initial, plugins = [plugin.client], streaming = false }: { initial: UiMessageLike[]; plugins?: Array<typeof plugin.client>; streaming?: boolean }) {
+  const chat = useStandInChat(initial, streaming)
   const mcp = useMcpBridge(chat, { plugins })
   return (
     <main>
@@ -151,5 +165,17 @@ describe('useMcpBridge + McpBridgeToolPart', () => {
     fireEvent.change(screen.getByLabelText(/Room/), { target: { value: 'double' } })
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
     await screen.findByText('How many nights?')
+  })
+
+  it('an answer given while the response that asked is still streaming waits for that response to end, and is not lost', async () => {
+    bridge = createAiSdkBridge({ tools: [booking] })
+    render(<Chat initial={await firstTurn()} streaming />)
+    await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Double room' })))
+    // The asking response ends only now, writing back the message it streamed (with the question in it).
+    await act(async () => firstResponse.finish!())
+    await screen.findByText('How many nights?')
+    fireEvent.change(screen.getByLabelText(/Nights/), { target: { value: '2' } })
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
+    await screen.findByText('Booked a double room for 2 nights in Oslo.')
   })
 })
