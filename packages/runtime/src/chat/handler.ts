@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto'
 import { z } from 'zod/v4'
 import { functionOption } from '../schema/function-option.ts'
+import { takeRequestOnce } from './request-once.ts'
 import { callLimitsShape } from '../calls/call-limits.ts'
 import { createChatDevtools, type ChatDevtools } from './devtools.ts'
 import { consoleLogger, loggerOption, withTraceIds, type McpBridgeLogger } from '../telemetry/logger.ts'
@@ -239,6 +240,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     }
     const body = parsed.data
     let recorder: TurnRecorder | undefined
+    if (body.requestId !== undefined && !body.conversation) {
+      // No conversation to remember it in: the store does (a retry whose first try arrived runs nothing).
+      const first = await storeCall(() => takeRequestOnce(calls.store, clock, clientKey(request), body.requestId!), log)
+      if (first instanceof Response) return first
+      if (!first) return problem(409, 'REQUEST_ALREADY_APPLIED', `Request ${body.requestId} was already taken (a retry whose first try arrived); nothing was done again.`)
+    }
     if (body.conversation) {
       const begun = await storeCall(
         () =>

@@ -6,7 +6,7 @@
  * result comes back to the part — under React's StrictMode, which mounts everything twice in dev.
  */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { StrictMode, useRef, useState } from 'react'
+import { StrictMode, useEffect, useRef, useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createAiSdkBridge, type AiSdkBridge, type UiChunkLike, type UiMessageLike } from '../../src/ai-sdk.ts'
@@ -48,19 +48,16 @@ const plugin = createPlugin(booking)
 let bridge: AiSdkBridge
 afterEach(async () => {
   cleanup()
-  firstResponse.finish = undefined
   await bridge?.close()
 })
 
 /**
- * The response that asked the question, still streaming when the test begins (`streaming: true`):
- * `finish()` ends it the way `ai`'s Chat does — the message it streamed (a snapshot from its
- * start) written over the chat's, then status `ready`.
+ * useChat, as far as the bridge uses it: messages, addToolOutput, and sendMessage() to the server.
+ * With `streaming`, the response that asked the question is still streaming when the chat mounts:
+ * the `finish` it is handed ends it the way `ai`'s Chat does — the message it streamed (a snapshot
+ * from its start) written over the chat's, then status `ready`.
  */
-const firstResponse: { finish?: () => void } = {}
-
-/** useChat, as far as the bridge uses it: messages, addToolOutput, and sendMessage() to the server. */
-function useStandInChat(initial: UiMessageLike[], streaming = false): AiSdkChatLike & { sent: number } {
+function useStandInChat(initial: UiMessageLike[], streaming?: (finish: () => void) => void): AiSdkChatLike & { sent: number } {
   const [messages, setMessages] = useState(initial)
   const [status, setStatus] = useState<AiSdkChatLike['status']>(streaming ? 'streaming' : 'ready')
   const current = useRef(messages)
@@ -71,12 +68,15 @@ function useStandInChat(initial: UiMessageLike[], streaming = false): AiSdkChatL
   }
   const setOutput = (toolCallId: string, output: unknown) =>
     update(current.current.map((m) => ({ ...m, parts: m.parts.map((p) => (p.toolCallId === toolCallId ? { ...p, output } : p)) })))
-  if (streaming)
-    firstResponse.finish ??= () => {
+  useEffect(() => {
+    streaming?.(() => {
       const streamed = initial.at(-1)!
       update(current.current.map((m) => (m.id === streamed.id ? streamed : m)))
       setStatus('ready')
-    }
+    })
+    // Once, as the response it stands for began once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
   return {
     messages,
     status,
@@ -93,7 +93,7 @@ function useStandInChat(initial: UiMessageLike[], streaming = false): AiSdkChatL
   }
 }
 
-function Chat({ initial, plugins = [plugin.client], streaming = false }: { initial: UiMessageLike[]; plugins?: Array<typeof plugin.client>; streaming?: boolean }) {
+function Chat({ initial, plugins = [plugin.client], streaming }: { initial: UiMessageLike[]; plugins?: Array<typeof plugin.client>; streaming?: (finish: () => void) => void }) {
   const chat = useStandInChat(initial, streaming)
   const mcp = useMcpBridge(chat, { plugins })
   return (
@@ -169,10 +169,11 @@ describe('useMcpBridge + McpBridgeToolPart', () => {
 
   it('an answer given while the response that asked is still streaming waits for that response to end, and is not lost', async () => {
     bridge = createAiSdkBridge({ tools: [booking] })
-    render(<Chat initial={await firstTurn()} streaming />)
+    let finish = () => {}
+    render(<Chat initial={await firstTurn()} streaming={(f) => (finish = f)} />)
     await act(async () => fireEvent.click(await screen.findByRole('button', { name: 'Double room' })))
     // The asking response ends only now, writing back the message it streamed (with the question in it).
-    await act(async () => firstResponse.finish!())
+    await act(async () => finish())
     await screen.findByText('How many nights?')
     fireEvent.change(screen.getByLabelText(/Nights/), { target: { value: '2' } })
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))

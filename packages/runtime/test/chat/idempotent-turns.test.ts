@@ -99,4 +99,28 @@ describe('a turn with a request id', () => {
     expect(bad.problem?.message).toContain('requestId: an id of 8 to 128 characters')
     await handler.close()
   })
+
+  it('without a conversation too: a retry runs nothing again, sent once or five times at once, for the same client only', async () => {
+    booked = 0
+    const handler = createChatHandler({ tools: [book], model, clientKey: (request) => request.headers.get('x-client') ?? 'anonymous' })
+    const body: ChatRequestBody = { messages: [user('a ticket to LIS')], requestId: 'req-loose-123456' }
+    const as = (client: string) =>
+      handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'x-client': client }, body: JSON.stringify(body) }))
+    const results = await Promise.all(Array.from({ length: 5 }, () => as('ada')))
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409])
+    const refused = results.find((r) => r.status === 409)!
+    expect(await refused.json()).toEqual({
+      code: 'REQUEST_ALREADY_APPLIED',
+      message: 'Request req-loose-123456 was already taken (a retry whose first try arrived); nothing was done again.',
+    })
+    const taken = results.find((r) => r.status === 200)!
+    for await (const _event of readChatEvents(taken.body!)); // the turn, read to its question
+    expect(booked).toBe(1)
+    // Another client's request id is its own: it books.
+    const other = await as('bob')
+    expect(other.status).toBe(200)
+    for await (const _event of readChatEvents(other.body!));
+    expect(booked).toBe(2)
+    await handler.close()
+  })
 })
