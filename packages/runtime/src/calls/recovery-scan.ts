@@ -1,14 +1,19 @@
 /**
  * Finds the calls whose instance stopped while running them — their record says `running`, their
  * lock lapsed (a live instance renews it: `lease-keeper.ts`) — and hands each to `recover`, which
- * takes its lock first, so of all the instances scanning one wins. At start-up and every half
- * lease, at most `concurrency` at a time; each recovery runs as a child of the scan, so it ends
- * with the scope the scan is spawned in.
+ * takes its lock first, so of all the instances scanning one wins. At start-up and every fifth
+ * of a lease (a stranded call waits at most that long past its lease: 12 s from a kill at the
+ * default 10 s; the scan reads an index of running calls, so it costs little), at most
+ * `concurrency` at a time; each recovery runs as a child of the scan, so it ends with the scope
+ * the scan is spawned in.
  */
 import { call as callPromise, spawn, type Operation } from 'effection'
 import type { McpBridgeLogger } from '../telemetry/logger.ts'
 import type { Clock } from '../time/clock.ts'
 import type { CallStore, CallSurface } from './stores/call-store.ts'
+
+/** Scans per lease: how soon after its lease lapses a stranded call is found. */
+export const SCANS_PER_LEASE = 5
 
 export interface StrandedScan {
   store: CallStore
@@ -42,6 +47,6 @@ export function* scanStranded(scan: StrandedScan): Operation<void> {
         })
       }
     }
-    yield* scan.clock.sleep(scan.leaseMs / 2)
+    yield* scan.clock.sleep(scan.leaseMs / SCANS_PER_LEASE)
   }
 }

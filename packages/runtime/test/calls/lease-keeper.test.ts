@@ -5,7 +5,7 @@
 import { createScope } from 'effection'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { keepLeases } from '../../src/calls/lease-keeper.ts'
-import { scanStranded } from '../../src/calls/recovery-scan.ts'
+import { scanStranded, SCANS_PER_LEASE } from '../../src/calls/recovery-scan.ts'
 import type { LiveCall } from '../../src/calls/live-call.ts'
 import type { CallRecord, CallStore } from '../../src/calls/stores/call-store.ts'
 import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
@@ -114,7 +114,7 @@ describe('scanStranded', () => {
     return { recovered, log }
   }
 
-  it("hands this surface's stranded calls to recover at start-up, and those stranded later at the next scan (half a lease)", async () => {
+  it("hands this surface's stranded calls to recover at start-up, and those stranded later at the next scan (a fifth of a lease on)", async () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
     await store.create(record('s1'))
@@ -123,11 +123,13 @@ describe('scanStranded', () => {
     await store.create(record('s2'))
     const { recovered } = await scanning(clock, store)
     expect(recovered).toEqual(['s1'])
-    await clock.advance(LEASE / 2)
+    await clock.advance(LEASE / SCANS_PER_LEASE)
     expect(recovered).toEqual(['s1']) // s2's holder lives (its lease has not lapsed)
     await store.unlock(held!) // its instance died
-    await clock.advance(LEASE / 2)
-    expect(recovered).toEqual(['s1', 's2'])
+    await clock.advance(LEASE / SCANS_PER_LEASE - 1)
+    expect(recovered).toEqual(['s1']) // not before the next scan…
+    await clock.advance(1)
+    expect(recovered).toEqual(['s1', 's2']) // …at it
   })
 
   it('takes no more than its room (concurrency less those being recovered), and skips calls this process holds', async () => {
