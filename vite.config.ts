@@ -33,6 +33,7 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
     'test/calls/durable-calls.test.ts', // redis-server, server processes
     'test/chat/conversation-appends.test.ts', // redis-server
     'test/calls/store-unreachable.test.ts', // redis-server, stopped
+    'test/calls/kill-mid-turn.test.ts', // kills and restarts a server mid-turn
     'test/telemetry/without-otel.test.ts', // a Node process without OpenTelemetry installed
   ],
   'vite-plugin': [

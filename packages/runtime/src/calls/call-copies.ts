@@ -83,6 +83,20 @@ export class CallCopies<X> {
     return call
   }
 
+  /**
+   * Write a new copy's first record now (running, with what its journal holds already), unless it
+   * has one or has ended. A store that does not take it: the call ends, and this throws.
+   */
+  async recordStart(call: LiveCall<X>): Promise<void> {
+    if (call.revision > 0 || TERMINAL_STATUSES.has(call.host.status())) return
+    try {
+      await writeRecord(this.o.writes, call, { status: 'running', journal: [...call.host.journal] }, true)
+    } catch (error) {
+      await call.host.abort('it could not be recorded (the call store did not answer)')
+      throw error
+    }
+  }
+
   /** A copy of a stored call, replaying its journal: what its record fixes, with what this surface runs it with. */
   replay(spec: Omit<StartCall<X>, 'callId' | 'params' | 'client' | 'paramsDigest' | 'origin'>, record: CallRecord, segment: SegmentStart): LiveCall<X> {
     const fixed = {

@@ -101,12 +101,15 @@ export class CallRegistry<X = undefined> {
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }>
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }> {
     if (this.#copies.get(spec.callId)) throw new DuplicateCallError(spec.callId)
-    await admit(this.store, this.clock, this.#limits, { callId: spec.callId, client: spec.client }, (callId, reason) => evictCall(this.#requests, callId, reason))
+    // A call recorded at once needs its claim only until then: a crash between leaves no count past a lease.
+    const limits = spec.recordAtStart ? { ...this.#limits, claimMs: this.#requests.leaseMs } : this.#limits
+    await admit(this.store, this.clock, limits, { callId: spec.callId, client: spec.client }, (callId, reason) => evictCall(this.#requests, callId, reason))
     try {
       const segment: SegmentStart = { kind: 'start', ...(spec.traceParent !== undefined && { parent: spec.traceParent }) }
-      if (spec.issueToken === false) return this.#copies.run(spec, { tokenHash: undefined, revision: 0, segment })
-      const token = randomBytes(18).toString('base64url')
-      return Object.assign(this.#copies.run(spec, { tokenHash: hashToken(token), revision: 0, segment }), { token })
+      const token = spec.issueToken === false ? undefined : randomBytes(18).toString('base64url')
+      const call = this.#copies.run(spec, { tokenHash: token === undefined ? undefined : hashToken(token), revision: 0, segment })
+      if (spec.recordAtStart) await this.#copies.recordStart(call)
+      return token === undefined ? call : Object.assign(call, { token })
     } catch (error) {
       // Not started: its admission is given back (a store that does not answer lets it expire).
       await this.store.release(spec).catch(() => undefined)

@@ -71,6 +71,13 @@ export interface StartCall<X> {
   issueToken?: false
   /** Stored with the call for its recovery (see `CallRecord.origin`). */
   origin?: unknown
+  /**
+   * Write the call's first record before `start` returns (else at its first step or stop): for a
+   * surface that shows the call before it stops (the chat's tool card), so a crash right after
+   * leaves a record a reload's card names and recovery runs on — and no claim on the quota longer
+   * than a lease.
+   */
+  recordAtStart?: true
   extra: X
 }
 

@@ -83,6 +83,12 @@ export interface EngineContext {
   system?: string
   emit(event: ChatStreamEvent): void
   /**
+   * Emit what a reload must show — a tool call, its question, its result — once the kept
+   * conversation holds it (`messages` and the event written, then sent): a server that dies
+   * after the client saw it leaves it in the store. Without a kept conversation, `emit`.
+   */
+  emitSaved(event: ChatStreamEvent, messages: readonly McpMessage[]): Promise<void>
+  /**
    * Save the conversation so far (a conversation the client asked to keep): at the turn's start,
    * when a call asks or ends, and at its end.
    */
@@ -291,14 +297,18 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
       ...(ctx.caller && { auth: ctx.caller }),
       ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       ...(ctx.conversationId !== undefined && { origin: { conversation: ctx.conversationId } satisfies ChatOrigin }),
+      // Its card is shown before it stops: its record must exist first, or a crash leaves a card no server knows.
+      recordAtStart: true,
       extra: undefined,
     })
   } catch (error) {
     return refuse(forClient(error, `tool call ${use.id} (${use.name}) could not start`, ctx.logger).message)
   }
-  ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, ...(tool.title !== undefined && { title: tool.title }), params: use.input, token: call.token })
   // A reload while it runs finds its card (and its token, to cancel it).
-  await ctx.checkpoint?.(conversation)
+  await ctx.emitSaved(
+    { type: 'tool_call', callId: use.id, toolName: use.name, ...(tool.title !== undefined && { title: tool.title }), params: use.input, token: call.token },
+    conversation,
+  )
   await settle(ctx, conversation, call)
 }
 
@@ -323,8 +333,8 @@ function chatStops(ctx: EngineContext): DriveOptions<undefined, ElicitRequestWir
 export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
   const stop = await runToStop(call, driveToStop(call, chatStops(ctx)), (event) => ctx.emit(reportEvent(call, event)))
   if (stop.kind === 'question') {
-    ctx.emit({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: stop.question.wire })
-    await ctx.checkpoint?.(conversation)
+    // Parked (the record asks it) and then saved in the conversation, before the person sees it.
+    await ctx.emitSaved({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: stop.question.wire }, conversation)
     return
   }
   if (stop.unsaved) unsaved(ctx, call, stop.unsaved)
@@ -355,14 +365,17 @@ async function report(ctx: EngineContext, conversation: McpMessage[], call: Chat
   await ctx.calls.settled(call)
   const result = toolResultOf(outcome)
   addToolResult(conversation, call.callId, chatResult(call.callId, result))
-  ctx.emit({
-    type: 'tool_result',
-    callId: call.callId,
-    toolName: call.toolName,
-    result: outcome.status === 'completed' ? outcome.result : resultText(result),
-    ...(result.isError && { isError: true }),
-  })
-  await ctx.checkpoint?.(conversation)
+  // Its end is stored (settled) and then saved in the conversation, before the person sees it.
+  await ctx.emitSaved(
+    {
+      type: 'tool_result',
+      callId: call.callId,
+      toolName: call.toolName,
+      result: outcome.status === 'completed' ? outcome.result : resultText(result),
+      ...(result.isError && { isError: true }),
+    },
+    conversation,
+  )
 }
 
 /** A log line or progress report of a call, as the chat streams it. */

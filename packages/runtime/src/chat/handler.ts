@@ -40,6 +40,7 @@ import { chatRecovery } from './recover-chat-call.ts'
 import { ClientConversations } from './client-conversations.ts'
 import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
+import type { McpMessage } from '../sampling/content.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
 /**
@@ -295,9 +296,23 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       async start(controller) {
         let open = true
         // After the client left, events go nowhere (enqueueing into a cancelled stream would throw).
+        const send = (event: ChatStreamEvent) => {
+          if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
+        }
         const emit = (event: ChatStreamEvent) => {
           recorder?.record(event)
-          if (open && !stop.signal.aborted) controller.enqueue(encoder.encode(encodeChatEvent(event)))
+          send(event)
+        }
+        /** Saved, then sent. A conversation that cannot be saved does not hide the call from the page showing it: said, and sent all the same. */
+        const emitSaved = async (event: ChatStreamEvent, messages: readonly McpMessage[]) => {
+          recorder?.record(event)
+          try {
+            await recorder?.checkpoint(messages)
+          } catch (error) {
+            const said = forClient(error, `the conversation could not be saved before a ${event.type} was shown`, log)
+            send({ type: 'error', code: said.code, message: `The conversation could not be saved. ${said.message}` })
+          }
+          send(event)
         }
         // The turn: an agent invocation in OpenTelemetry's GenAI terms (the model and its tools, in a loop).
         const turn = startSpan('invoke_agent mcp-bridge', {
@@ -317,6 +332,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
             ...(caller && { caller }),
             ...(body.conversation && { conversationId: body.conversation.id }),
             emit,
+            emitSaved,
             signal: stop.signal,
             ...(recorder && { checkpoint: recorder.checkpoint, revision: recorder.revision }),
             ...(options.system && { system: options.system }),
