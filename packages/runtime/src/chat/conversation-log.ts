@@ -22,6 +22,7 @@ import type { CallStore, ConversationHead, ConversationRecord } from '../calls/s
 import type { ConversationKey, ConversationSnapshot, TranscriptEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import { boundTranscript, lastTurnOf, pushToTranscript } from './transcript.ts'
+import { reconcileCalls } from './reconcile-calls.ts'
 import type { Clock } from '../time/clock.ts'
 import { ConversationWriteError } from '../errors/server-errors.ts'
 
@@ -179,7 +180,8 @@ export class ConversationLog {
   async snapshot(key: ConversationKey): Promise<ConversationSnapshot | undefined> {
     const record = await this.store.getConversation(key.id)
     if (!record || !tokenMatches(record.secretHash, key.secret)) return undefined
-    const { messages, events } = this.#fold(record)
+    const folded = this.#fold(record)
+    const { messages, events } = await reconcileCalls(this.store, folded.messages, folded.events)
     return { id: record.id, revision: record.revision, messages, events: events.map((e) => openToken(e, key.secret)) }
   }
 

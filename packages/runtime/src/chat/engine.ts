@@ -15,7 +15,7 @@
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { startSpan } from '../telemetry/tracing.ts'
-import { alreadyDone, errorResult, resultText, toolResultOf } from '../bridge/tool-result.ts'
+import { alreadyDone, errorResult } from '../bridge/tool-result.ts'
 import { contentText } from '../tool/with-content.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import { CALL_LIMITS, type CallLimits } from '../calls/call-limits.ts'
@@ -24,6 +24,7 @@ import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import type { LiveCall } from '../calls/live-call.ts'
 import { driveToStop, runToStop, type CallReport, type DriveOptions } from '../calls/drive-to-stop.ts'
 import { browserQuestions } from './chat-question.ts'
+import { addToolResult, callEnd, chatResult } from './call-end.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
 import type { ChatRequestBody, ChatStreamEvent, ElicitRequestWire } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
@@ -363,19 +364,10 @@ async function parkOrEnd(ctx: EngineContext, conversation: McpMessage[], call: C
 /** A call's end joins the conversation and reaches the client. */
 async function report(ctx: EngineContext, conversation: McpMessage[], call: ChatCall, outcome: BridgeOutcome<unknown>): Promise<void> {
   await ctx.calls.settled(call)
-  const result = toolResultOf(outcome)
-  addToolResult(conversation, call.callId, chatResult(call.callId, result))
+  const { result, event } = callEnd(call.callId, call.toolName, outcome)
+  addToolResult(conversation, call.callId, result)
   // Its end is stored (settled) and then saved in the conversation, before the person sees it.
-  await ctx.emitSaved(
-    {
-      type: 'tool_result',
-      callId: call.callId,
-      toolName: call.toolName,
-      result: outcome.status === 'completed' ? outcome.result : resultText(result),
-      ...(result.isError && { isError: true }),
-    },
-    conversation,
-  )
+  await ctx.emitSaved(event, conversation)
 }
 
 /** A log line or progress report of a call, as the chat streams it. */
@@ -388,36 +380,6 @@ function reportEvent(call: ChatCall, event: CallReport): ChatStreamEvent {
     ...(event.progress !== undefined && { progress: event.progress }),
     ...(event.total !== undefined && { total: event.total }),
   }
-}
-
-/** A result as the model reads it: text, images and audio as they are; resources in words. */
-function chatResult(callId: string, result: ReturnType<typeof toolResultOf>): ToolResultContent {
-  const content = result.content.map((block) =>
-    block.type === 'text' || block.type === 'image' || block.type === 'audio' ? block : { type: 'text' as const, text: contentText(block) },
-  )
-  return { type: 'tool_result', toolUseId: callId, ...result, content }
-}
-
-/**
- * Tool results for the last assistant message go into the user message right after it
- * (MCP: a tool_use must be followed by a user message of only tool_results). A result for a
- * call that is not in the last assistant message (a lost call from an older turn) is
- * added as its own message so the model still learns about it.
- */
-function addToolResult(conversation: McpMessage[], callId: string, result: ToolResultContent): void {
-  const assistantIndex = conversation.findLastIndex((m) => m.role === 'assistant')
-  const assistant = conversation[assistantIndex]
-  const belongs = assistant?.content.some((b) => b.type === 'tool_use' && b.id === callId)
-  if (!belongs) {
-    conversation.push({ role: 'user', content: [result] })
-    return
-  }
-  let holder = conversation[assistantIndex + 1]
-  if (!holder || holder.role !== 'user' || !holder.content.every((b) => b.type === 'tool_result')) {
-    holder = { role: 'user', content: [] }
-    conversation.splice(assistantIndex + 1, 0, holder)
-  }
-  holder.content = [...holder.content.filter((b) => !(b.type === 'tool_result' && b.toolUseId === callId)), result]
 }
 
 /** tool_use ids of the last assistant message that have no result yet. */
