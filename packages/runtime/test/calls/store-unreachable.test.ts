@@ -93,4 +93,17 @@ describe('a store that went away, on every surface', () => {
     expectNoStoreWords(JSON.stringify(outputs), port)
     expect(log.lines).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringContaining('call-ai') }))
   })
+
+  it('a conversation read back (a reload): 503 with the sentence; the details go to the logger', { timeout: 60_000 }, async () => {
+    const { store, port } = await goneStore()
+    const log = keepingLogger()
+    const chat = createChatHandler({ tools: [book], model: createScriptedModel({ fallback: 'ok' }), store, logger: log })
+    ends.push(() => chat.close())
+    const response = await chat(new Request('http://127.0.0.1/api/chat?conversation=reload-conversation-0001', { headers: { authorization: `Bearer ${'s'.repeat(40)}` } }))
+    const body = await response.text()
+    expect(response.status).toBe(503)
+    expect(JSON.parse(body)).toEqual({ code: 'STORE_UNAVAILABLE', message: `The conversation could not be read. ${SENTENCE}` })
+    expectNoStoreWords(body, port)
+    expect(log.lines.find((line) => line.level === 'error')!.fields.err).toBeInstanceOf(StoreUnavailableError)
+  })
 })
