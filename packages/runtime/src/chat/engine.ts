@@ -16,7 +16,6 @@
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { startSpan } from '../telemetry/tracing.ts'
 import { alreadyDone, errorResult } from '../bridge/tool-result.ts'
-import { contentText } from '../tool/with-content.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import { CALL_LIMITS, type CallLimits } from '../calls/call-limits.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'

@@ -99,10 +99,13 @@ end
 /**
  * Keep the indexes in step with a call's record just written: the running calls (KEYS[1]) and the
  * held calls (KEYS[2]). ARGV[1] the per-client key prefix, ARGV[2] the call's id, ARGV[3] its
- * client, ARGV[4] its status, ARGV[5] until when it is held ('' once finished), ARGV[6] now.
+ * client, ARGV[4] its status, ARGV[5] until when it is held ('' once finished), ARGV[6] now;
+ * ARGV[7] 'running' to update the running calls only (a record about to be created: it is
+ * counted as held for longer than its claim only once it exists).
  */
 export const INDEX = `${HELD}
 if ARGV[4] == 'running' then redis.call('SADD', KEYS[1], ARGV[2]) else redis.call('SREM', KEYS[1], ARGV[2]) end
+if ARGV[7] == 'running' then return 1 end
 if ARGV[5] == '' then release(2, 1, ARGV[2], ARGV[3]) else hold(2, 1, ARGV[2], ARGV[3], ARGV[5]) end
 purge(2, ARGV[6])
 return 1`

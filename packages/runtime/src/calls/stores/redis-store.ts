@@ -125,18 +125,21 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Call
       throw new StoreUnavailableError('redis', where, error)
     }
   }
-  const index = (r: CallRecord) =>
-    command(() => redis.eval(INDEX, 2, key.running, key.held, key.heldClientPrefix, r.callId, r.client, r.status, String(heldUntil(r) ?? ''), String(clock.now())))
+  const index = (r: CallRecord, only: 'running' | 'both' = 'both') =>
+    command(() => redis.eval(INDEX, 2, key.running, key.held, key.heldClientPrefix, r.callId, r.client, r.status, String(heldUntil(r) ?? ''), String(clock.now()), only))
   /**
    * The record, then the indexes (two slots, two scripts). A running call is indexed first, so a
    * crash between the two cannot hide it from recovery; a stale entry left the other way round is
    * dropped by `stranded` or expires with its `until`.
    */
   async function putCall(r: CallRecord, previous: number): Promise<boolean> {
-    if (r.status === 'running') await index(r)
+    // A new record's held count is extended past its claim only once the record exists: a crash
+    // between the two leaves no count for a call nobody can find (the claim lapses).
+    const creating = previous === 0
+    if (r.status === 'running') await index(r, creating ? 'running' : 'both')
     const args = [String(previous), String(r.revision), JSON.stringify(r), String(r.expiresAt), r.status, r.surface]
     const written = (await command(() => redis.eval(PUT_CALL, 2, key.call(r.callId), key.fence(r.callId), ...args))) === 1
-    if (written && r.status !== 'running') await index(r)
+    if (written && (r.status !== 'running' || creating)) await index(r)
     return written
   }
   async function read<T>(k: string): Promise<T | undefined> {
