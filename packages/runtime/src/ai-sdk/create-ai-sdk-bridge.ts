@@ -241,7 +241,15 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     let call: LiveCall<undefined> & { token: string }
     try {
       // Its part shows it running before it stops: recorded first, as the chat's card is.
-      call = await calls.start({ ...spec(tool), params: input, callId: randomUUID(), client, ...(caller && { auth: caller }), origin: { aiSdkToolCallId: toolCallId }, recordAtStart: true })
+      call = await calls.start({
+        ...spec(tool),
+        params: input,
+        callId: randomUUID(),
+        client,
+        ...(caller && { auth: caller }),
+        origin: { aiSdkToolCallId: toolCallId },
+        recordAtStart: true,
+      })
     } catch (error) {
       // A refusal (a limit: its own words) or a store that did not answer (a sentence; the details
       // to the log): the model reads why, as after any failed tool.
