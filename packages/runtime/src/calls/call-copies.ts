@@ -13,13 +13,12 @@ import { JournalDivergenceError } from '../errors/call-errors.ts'
 import type { McpBridgeLogger } from '../telemetry/logger.ts'
 import type { Clock } from '../time/clock.ts'
 import { ActivityLog, type CallActivity } from './call-activity.ts'
-import { storedOutcome, type RecordChange } from './call-record.ts'
 import type { SegmentStart } from './call-trace.ts'
 import type { LiveCall } from './live-call.ts'
 import { endOf, newCopy, type CopyStart } from './new-copy.ts'
 import { type AnswerWait, ParkedCalls } from './parked-calls.ts'
 import { letGo } from './let-go.ts'
-import { writeRecord, type RecordWrites } from './record-writes.ts'
+import { recordEnd, writeRecord, type RecordWrites } from './record-writes.ts'
 import type { LiveCallInfo, StartCall } from './registry-types.ts'
 import type { CallRecord, StoredQuestion } from './stores/call-store.ts'
 import { StoreUnavailableError } from '../errors/store-errors.ts'
@@ -195,26 +194,8 @@ export class CallCopies<X> {
     // The person is told the call cannot go on; what changed is for the developers.
     if (outcome.status === 'failed' && outcome.error instanceof JournalDivergenceError)
       this.o.log.error({ callId: call.callId, tool: call.toolName, err: outcome.error }, `tool call ${call.callId}: ${outcome.error.message}`)
-    if (call.superseded) {
-      call.writes = call.writes.then(() => this.unlock(call))
-      return
-    }
-    const change: RecordChange = { status: outcome.status, journal: [...call.host.journal], outcome: storedOutcome(outcome) }
-    const { store } = this.o.writes
-    // A call that never stored anything (it ended before its first step or question) needs no
-    // record; it is no longer counted as held.
-    if (call.revision === 0 && call.host.journal.length === 0) {
-      call.writes = call.writes.then(() => store.release(call)).catch((error: unknown) => this.#unsaved(call, 'its place among held calls could not be given back', error))
-      return
-    }
-    call.writes = writeRecord(this.o.writes, call, change)
-      .catch((error: unknown) => this.#unsaved(call, `its end (${outcome.status}) could not be recorded`, error))
-      .then(() => this.unlock(call))
-  }
-
-  /** A write at a call's end that failed: nobody waits on it any more, so it is logged with the call. */
-  #unsaved(call: LiveCall<X>, what: string, error: unknown): void {
-    this.o.log.error({ callId: call.callId, tool: call.toolName, err: error }, `tool call ${call.callId} (${call.toolName}): ${what}: ${(error as Error).message}`)
+    // Its end is stored (a copy superseded stores nothing), then its lock given back.
+    call.writes = (call.superseded ? call.writes : recordEnd(this.o.writes, call, outcome, this.o.log)).then(() => this.unlock(call))
   }
 
   /** Give the call's lock back, if this copy holds it. */

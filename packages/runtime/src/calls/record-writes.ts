@@ -7,7 +7,9 @@
  */
 import { CallSupersededError } from '../errors/call-limit-errors.ts'
 import type { Clock } from '../time/clock.ts'
-import { isFinished, type RecordChange } from './call-record.ts'
+import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import type { McpBridgeLogger } from '../telemetry/logger.ts'
+import { isFinished, storedOutcome, type RecordChange } from './call-record.ts'
 import type { LiveCall } from './live-call.ts'
 import type { CallRecord, CallStore, CallSurface, StoredOutcome } from './stores/call-store.ts'
 
@@ -87,4 +89,18 @@ export function writeRecord<X>(w: RecordWrites, call: LiveCall<X>, change: Recor
 export function recordFinished(w: RecordWrites, record: CallRecord, outcome: StoredOutcome): Promise<boolean> {
   const now = w.clock.now()
   return w.store.update({ ...record, status: outcome.status, outcome, revision: record.revision + 1, updatedAt: now, owner: w.instanceId, expiresAt: now + w.idleTimeoutMs })
+}
+
+/**
+ * Store how a copy ended (a copy that never stored anything needs no record: its place among held
+ * calls is given back). Never rejects: nobody waits on it any more, so a store that does not take
+ * it is logged with the call.
+ */
+export function recordEnd<X>(w: RecordWrites, call: LiveCall<X>, outcome: BridgeOutcome<unknown>, log: McpBridgeLogger): Promise<void> {
+  const unsaved = (what: string) => (error: unknown) =>
+    log.error({ callId: call.callId, tool: call.toolName, err: error }, `tool call ${call.callId} (${call.toolName}): ${what}: ${(error as Error).message}`)
+  if (call.revision === 0 && call.host.journal.length === 0)
+    return call.writes.then(() => w.store.release(call)).catch(unsaved('its place among held calls could not be given back'))
+  const change: RecordChange = { status: outcome.status, journal: [...call.host.journal], outcome: storedOutcome(outcome) }
+  return writeRecord(w, call, change).catch(unsaved(`its end (${outcome.status}) could not be recorded`))
 }

@@ -3,7 +3,8 @@
  * memory store on the test clock and a hand-made copy. No registry, no tool running.
  */
 import { describe, expect, it } from 'vitest'
-import { recordFinished, writeRecord, type RecordWrites } from '../../src/calls/record-writes.ts'
+import { recordEnd, recordFinished, writeRecord, type RecordWrites } from '../../src/calls/record-writes.ts'
+import { keepingLogger } from './support/copies-fixture.ts'
 import type { LiveCall } from '../../src/calls/live-call.ts'
 import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
 import { CallSupersededError } from '../../src/errors/call-limit-errors.ts'
@@ -91,5 +92,30 @@ describe('recordFinished', () => {
     expect(await recordFinished(writes, record, { status: 'aborted', reason: 'cancelled' })).toBe(true)
     expect(await store.get('f1')).toMatchObject({ status: 'aborted', outcome: { status: 'aborted', reason: 'cancelled' }, revision: 2, expiresAt: clock.now() + IDLE })
     expect(await recordFinished(writes, record, { status: 'aborted', reason: 'again' })).toBe(false)
+  })
+})
+
+describe('recordEnd', () => {
+  it("stores a copy's end; one that never stored anything gives its place among held calls back instead; a store that fails is logged with the call, never thrown", async () => {
+    const { store, writes, copy } = setup()
+    const log = keepingLogger()
+    const call = Object.assign(copy('e1'), { host: { journal: [{ kind: 'step', name: 'reserve', seq: 1, value: 'F' }] } })
+    await writeRecord(writes, call, { status: 'running', journal: [] })
+    await recordEnd(writes, call, { status: 'completed', result: 'done' }, log)
+    expect(await store.get('e1')).toMatchObject({ status: 'completed', outcome: { status: 'completed', result: 'done' }, journal: [{ name: 'reserve' }] })
+
+    const nothing = Object.assign(copy('e2'), { host: { journal: [] } })
+    await store.admit({ callId: 'e2', client: 'c', until: Date.now() + 60_000 }, { perClient: 1, total: 10 })
+    await recordEnd(writes, nothing, { status: 'aborted', reason: 'x' }, log)
+    expect(await store.get('e2')).toBeUndefined()
+    expect((await store.admit({ callId: 'e3', client: 'c', until: Date.now() + 60_000 }, { perClient: 1, total: 10 })).admitted).toBe(true) // its place is free
+
+    const failing = Object.assign(copy('e4'), { host: { journal: [{ kind: 'step', name: 'reserve', seq: 1 }] } })
+    await writeRecord(writes, failing, { status: 'running', journal: [] })
+    store.update = () => Promise.reject(new Error('connection reset'))
+    await expect(recordEnd(writes, failing, { status: 'completed', result: 1 }, log)).resolves.toBeUndefined()
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ level: 'error', message: expect.stringContaining('tool call e4 (book): its end (completed) could not be recorded: connection reset') }),
+    )
   })
 })
