@@ -8,6 +8,7 @@
  * cannot send `application/json` without a preflight this server never grants, and an `Origin`
  * that is not this server's is refused.
  */
+import { isMcpBridgeError } from '@mcp-bridge/runtime/errors'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ViteDevServer } from 'vite'
 import type { AppServer } from '@mcp-bridge/runtime/server'
@@ -86,7 +87,11 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
       }
       return json(res, 404, { ok: false, code: 'NOT_FOUND', message: `No ${url.pathname} in the dev panel.` })
     } catch (error) {
-      return json(res, 500, { ok: false, code: 'PANEL_FAILED', message: (error as Error).message })
+      // As every surface says a failure: a code and a sentence to the page; the details (a store's
+      // address, a stack) to the dev server's terminal.
+      vite.config.logger.error(`[mcp-bridge] the dev panel's ${req.method} ${url.pathname} failed: ${(error as Error).stack ?? String(error)}`)
+      const code = isMcpBridgeError(error) ? error.code : 'PANEL_FAILED'
+      return json(res, 500, { ok: false, code, message: "The dev panel could not do that; the details are in the dev server's terminal." })
     }
   }
 }
