@@ -70,7 +70,8 @@ export class CallRegistry<X = undefined> {
     const log = options.logger ?? consoleLogger
     const wait: AnswerWait = { ms: idleTimeoutMs, option: 'limits.idleTimeoutMs' }
     const writes = { store, clock, instanceId, surface, idleTimeoutMs, leaseMs }
-    this.#limits = { maxActiveCalls: limits.maxActiveCalls, maxCallsPerClient: limits.maxCallsPerClient, surface, claimMs: idleTimeoutMs + leaseMs }
+    // A claim lasts a lease: renewed while its call runs unrecorded (lease-keeper.ts), lapsing soon after a crash.
+    this.#limits = { maxActiveCalls: limits.maxActiveCalls, maxCallsPerClient: limits.maxCallsPerClient, surface, claimMs: leaseMs }
     const copies = (this.#copies = new CallCopies<X>({ scope, clock, writes, log, wait, warmCalls: limits.warmCalls }))
     const recovery = options.recover && new CallRecovery<X>({ copies, store, instanceId, leaseMs, surface, log, plan: options.recover })
     this.#requests = {
@@ -85,7 +86,7 @@ export class CallRegistry<X = undefined> {
       waits: [wait, ...(options.otherWaits ?? [])],
       carryOn: recovery && ((l, r) => recovery.carryOn(l, r)),
     }
-    startLoops(scope, { store, instanceId, leaseMs, clock, surface, log, copies, recovery, concurrency: options.recoveryConcurrency ?? RECOVERY_CONCURRENCY })
+    startLoops(scope, { store, instanceId, leaseMs, clock, surface, log, copies, recovery, concurrency: options.recoveryConcurrency ?? RECOVERY_CONCURRENCY, limits: this.#limits })
   }
 
   get size(): number {
@@ -101,9 +102,7 @@ export class CallRegistry<X = undefined> {
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }>
   async start(spec: StartCall<X>): Promise<LiveCall<X> & { token?: string }> {
     if (this.#copies.get(spec.callId)) throw new DuplicateCallError(spec.callId)
-    // A call recorded at once needs its claim only until then: a crash between leaves no count past a lease.
-    const limits = spec.recordAtStart ? { ...this.#limits, claimMs: this.#requests.leaseMs } : this.#limits
-    await admit(this.store, this.clock, limits, { callId: spec.callId, client: spec.client }, (callId, reason) => evictCall(this.#requests, callId, reason))
+    await admit(this.store, this.clock, this.#limits, { callId: spec.callId, client: spec.client }, (callId, reason) => evictCall(this.#requests, callId, reason))
     try {
       const segment: SegmentStart = { kind: 'start', ...(spec.traceParent !== undefined && { parent: spec.traceParent }) }
       const token = spec.issueToken === false ? undefined : randomBytes(18).toString('base64url')
@@ -202,11 +201,14 @@ function startLoops<X>(
     log: CallRegistryOptions<X>['logger'] & object
     recovery: CallRecovery<X> | undefined
     concurrency: number
+    limits: AdmissionLimits
   },
 ): void {
-  const { store, instanceId, leaseMs, clock, surface, copies, recovery, log } = o
+  const { store, instanceId, leaseMs, clock, surface, copies, recovery, log, limits } = o
+  const bounds = { perClient: limits.maxCallsPerClient, total: limits.maxActiveCalls }
+  const renewClaim = (call: LiveCall<X>) => store.admit({ callId: call.callId, client: call.client, until: clock.now() + limits.claimMs }, bounds)
   void scope.run(function* () {
-    yield* spawn(() => keepLeases({ store, instanceId, leaseMs, clock, running: () => copies.running(), supersede: (call, reason) => copies.supersede(call, reason) }))
+    yield* spawn(() => keepLeases({ store, instanceId, leaseMs, clock, running: () => copies.running(), supersede: (call, reason) => copies.supersede(call, reason), renewClaim }))
     if (recovery) {
       yield* spawn(() =>
         scanStranded({

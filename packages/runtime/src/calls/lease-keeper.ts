@@ -1,7 +1,10 @@
 /**
  * A running call holds its store lock for as long as it runs, renewed here every third of the
  * lease: so an instance that finds a call's record `running` but its lock free knows the instance
- * running it is gone (see `recovery-scan.ts`). Runs for as long as the scope it is spawned in.
+ * running it is gone (see `recovery-scan.ts`). A call running before its first record (no lock
+ * yet) has its claim on the held-call count renewed the same way: claims last a lease, so a crash
+ * leaves no count past a lease, and a live call keeps its count however long it runs. Runs for as
+ * long as the scope it is spawned in.
  */
 import { call as callPromise, type Operation } from 'effection'
 import type { Clock } from '../time/clock.ts'
@@ -17,13 +20,18 @@ export interface LeaseKeeping<X> {
   running(): Iterable<LiveCall<X>>
   /** Stop a copy whose call another instance took over (nothing is recorded for it). */
   supersede(call: LiveCall<X>, reason: string): void
+  /** Extend the claim on the held-call count of a call with no record yet (by a lease from now). */
+  renewClaim(call: LiveCall<X>): Promise<unknown>
 }
 
 export function* keepLeases<X>(keeping: LeaseKeeping<X>): Operation<void> {
   for (;;) {
     yield* keeping.clock.sleep(keeping.leaseMs / 3)
-    const held = [...keeping.running()].filter((call) => call.lease)
-    yield* callPromise(() => Promise.all(held.map((call) => renew(keeping, call))))
+    const running = [...keeping.running()]
+    const held = running.filter((call) => call.lease)
+    // A store that does not answer: the claim is renewed at the next turn (it lasts a lease).
+    const unrecorded = running.filter((call) => !call.lease && call.revision === 0).map((call) => keeping.renewClaim(call).catch(() => undefined))
+    yield* callPromise(() => Promise.all([...held.map((call) => renew(keeping, call)), ...unrecorded]))
   }
 }
 

@@ -73,9 +73,8 @@ export interface StartCall<X> {
   origin?: unknown
   /**
    * Write the call's first record before `start` returns (else at its first step or stop): for a
-   * surface that shows the call before it stops (the chat's tool card), so a crash right after
-   * leaves a record a reload's card names and recovery runs on — and no claim on the quota longer
-   * than a lease.
+   * surface that shows the call before it stops (the chat's tool card, the AI SDK's part), so a
+   * crash right after leaves a record the page names and recovery runs on.
    */
   recordAtStart?: true
   extra: X

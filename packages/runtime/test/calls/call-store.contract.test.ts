@@ -277,6 +277,17 @@ describe.each(Object.keys(factories))('call store contract: %s', (kind) => {
     expect(Buffer.from(await store.sharedSecret()).equals(Buffer.alloc(32))).toBe(false)
   })
 
+  it('admitting a call already counted extends its hold (a claim renewed while its call runs unrecorded), never shortens it', async () => {
+    const bounds = { perClient: 1, total: 100 }
+    const at = now()
+    expect(await store.admit({ callId: 'renew-1', client: 'renewer', until: at + 3_000 }, bounds)).toEqual({ admitted: true })
+    expect(await store.admit({ callId: 'renew-1', client: 'renewer', until: at + 60_000 }, bounds)).toEqual({ admitted: true })
+    expect(await store.admit({ callId: 'renew-1', client: 'renewer', until: at + 1_000 }, bounds)).toEqual({ admitted: true })
+    await pass(3_500) // past the first claim: the renewed one still counts
+    expect(await store.admit({ callId: 'renew-2', client: 'renewer', until: now() + 60_000 }, bounds)).toMatchObject({ admitted: false, full: 'client' })
+    await store.release({ callId: 'renew-1', client: 'renewer' })
+  })
+
   it('of two concurrent lockers exactly one wins', async () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.lock('c5', `o${i}`, 10_000)))
     expect(results.filter(Boolean)).toHaveLength(1)

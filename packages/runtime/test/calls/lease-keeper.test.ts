@@ -56,7 +56,7 @@ describe('keepLeases', () => {
     const store = createMemoryStore({ clock })
     const call = await runningCall(store, 'c1')
     const supersede = vi.fn()
-    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede }))
+    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede, renewClaim: vi.fn(async () => undefined) }))
     for (let i = 0; i < 10; i++) await clock.advance(LEASE / 3)
     expect(await store.lockHolder('c1')).toMatchObject({ owner: 'instance-a' })
     expect(await store.stranded(10, 'chat')).toEqual([])
@@ -70,7 +70,7 @@ describe('keepLeases', () => {
     await clock.advance(LEASE + 1) // this process stalled past its lease…
     await store.lock('c2', 'instance-b', LEASE) // …and another took the call
     const supersede = vi.fn()
-    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede }))
+    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede, renewClaim: vi.fn(async () => undefined) }))
     await clock.advance(LEASE / 3)
     expect(supersede).toHaveBeenCalledWith(call, 'its lease lapsed and another instance took the call over')
     expect(call.lease).toBeUndefined()
@@ -82,10 +82,26 @@ describe('keepLeases', () => {
     const call = await runningCall(store, 'c3')
     await clock.advance(LEASE + 1)
     const supersede = vi.fn()
-    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede }))
+    void inScope().run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede, renewClaim: vi.fn(async () => undefined) }))
     await clock.advance(LEASE / 3)
     expect(supersede).not.toHaveBeenCalled()
     expect(await store.lockHolder('c3')).toMatchObject({ owner: 'instance-a' })
+  })
+  it('renews the claim of a call running before its first record (no lock yet), so it keeps its count however long it runs; stopped, the claim lapses within a lease', async () => {
+    const clock = createTestClock()
+    const store = createMemoryStore({ clock })
+    const bounds = { perClient: 1, total: 10 }
+    await store.admit({ callId: 'u1', client: 'c', until: clock.now() + LEASE }, bounds)
+    const call = { callId: 'u1', client: 'c', revision: 0, lease: undefined } as unknown as LiveCall<undefined>
+    const renewClaim = (c: LiveCall<undefined>) => store.admit({ callId: c.callId, client: c.client, until: clock.now() + LEASE }, bounds)
+    const scope = inScope()
+    const task = scope.run(() => keepLeases({ store, instanceId: 'instance-a', leaseMs: LEASE, clock, running: () => [call], supersede: vi.fn(), renewClaim }))
+    for (let i = 0; i < 9; i++) await clock.advance(LEASE / 3) // three leases long
+    // Still counted: the client's one place is taken.
+    expect(await store.admit({ callId: 'other', client: 'c', until: clock.now() + LEASE }, bounds)).toMatchObject({ admitted: false, full: 'client' })
+    await task.halt() // its process died
+    await clock.advance(LEASE + 1)
+    expect(await store.admit({ callId: 'other', client: 'c', until: clock.now() + LEASE }, bounds)).toMatchObject({ admitted: true })
   })
 })
 

@@ -225,7 +225,8 @@ export interface CallStore {
    * `clientShare` of all held, and all fewer than the total), atomically (two instances
    * admitting at once cannot both take the last place). A held call stays counted until `until`
    * (epoch ms), or as its records say (`create`/`update` keep it current: `heldUntil`), or until
-   * `release`. Admitting a call already counted changes nothing and is admitted.
+   * `release`. Admitting a call already counted is admitted and extends its `until` if later (a
+   * claim renewed while its call runs without a record).
    */
   admit(call: { callId: string; client: string; until: number }, limits: HeldLimits): Promise<Admission>
   /** Stop counting a call as held (it ended without a record saying so). */

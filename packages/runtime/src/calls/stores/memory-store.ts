@@ -142,7 +142,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     return heldBy.get(client)?.size ?? 0
   }
   function admit(callId: string, client: string, until: number, limits: { perClient: number; total: number }): Admission {
-    if (held.has(callId) && held.get(callId)!.until > clock.now()) return { admitted: true }
+    const counted = held.get(callId)
+    if (counted && counted.until > clock.now()) {
+      counted.until = Math.max(counted.until, until) // a claim renewed while its call runs unrecorded
+      return { admitted: true }
+    }
     const mine = heldCount(client)
     const share = clientShare(held.size, limits)
     if (mine >= share) return { admitted: false, full: 'client', held: mine, share, all: held.size }

@@ -143,6 +143,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     hold: db.prepare(`INSERT INTO ${t.held} (call_id, client, until) VALUES (?, ?, ?) ON CONFLICT (call_id) DO UPDATE SET client = excluded.client, until = excluded.until`),
     release: db.prepare(`DELETE FROM ${t.held} WHERE call_id = ?`),
     isHeld: db.prepare(`SELECT 1 FROM ${t.held} WHERE call_id = ? AND until > ?`),
+    extendHeld: db.prepare(`UPDATE ${t.held} SET until = MAX(until, ?) WHERE call_id = ?`),
     heldBy: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE client = ? AND until > ?`),
     heldInAll: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE until > ?`),
     busiest: db.prepare(`SELECT client, COUNT(*) AS n FROM ${t.held} WHERE until > ? GROUP BY client ORDER BY n DESC LIMIT 1`),
@@ -183,7 +184,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
   // Immediate: it reads before it writes, and a deferred transaction of two processes could not both upgrade.
   const admit = db.transaction((callId: string, client: string, until: number, limits: HeldLimits): Admission => {
     const now = clock.now()
-    if (sql.isHeld.get(callId, now)) return { admitted: true }
+    if (sql.isHeld.get(callId, now)) {
+      sql.extendHeld.run(until, callId) // a claim renewed while its call runs unrecorded
+      return { admitted: true }
+    }
     const mine = count(sql.heldBy.get(client, now))
     const all = count(sql.heldInAll.get(now))
     const share = clientShare(all, limits)
