@@ -5,8 +5,9 @@
  * Redis with three instances (the killed one restarted, the reloads going to the others). Then
  * what the people saw is checked: every conversation whose page showed a tool card shows, on
  * reload, that call's question or its result (nothing stuck); the held-call counts equal the calls
- * really held; and once every question is answered, the ledger holds one ticket per completed
- * booking.
+ * really held. Then every question is answered on one instance, killed while the answers run their
+ * steps: every conversation shows its call's result on reload, whichever instance ended it, and
+ * the ledger holds one ticket per completed booking.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -16,7 +17,7 @@ import Database from 'libsql'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type ChatStreamEvent, readChatEvents } from '../../src/client.ts'
 import { type CallStore, createRedisStore, createSqliteStore } from '../../src/server.ts'
-import { type Booking, finishAll, randomDelay, readLedger, spawnCrashServer, type CrashServer } from '../support/crash-trial.ts'
+import { type Booking, finishAll, randomDelay, readLedger, sendAnswer, spawnCrashServer, whenRunning, type CrashServer } from '../support/crash-trial.ts'
 import { type RedisProcess, startRedis } from '../support/redis-server.ts'
 import { Redis } from 'ioredis'
 
@@ -60,11 +61,16 @@ async function turn(url: string, route: string, onCard: () => void): Promise<Tur
 }
 
 /** What a reload of the conversation shows, once it shows the call's question or result (or the deadline passes). */
-async function reloadUntilSettled(url: string, seen: Turn, deadline: number): Promise<ChatStreamEvent[]> {
+async function reloadUntilSettled(
+  url: string,
+  seen: Turn,
+  deadline: number,
+  shows: ReadonlyArray<ChatStreamEvent['type']> = ['elicit_request', 'tool_result'],
+): Promise<ChatStreamEvent[]> {
   for (;;) {
     const response = await fetch(`${url}?conversation=${seen.conversation.id}`, { headers: { authorization: `Bearer ${seen.conversation.secret}` } })
     const events = response.ok ? ((await response.json()) as { events: ChatStreamEvent[] }).events : []
-    const settled = events.some((e) => (e.type === 'elicit_request' || e.type === 'tool_result') && e.callId === seen.shown)
+    const settled = events.some((e) => shows.includes(e.type) && 'callId' in e && e.callId === seen.shown)
     if (settled || Date.now() > deadline) return events
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
@@ -164,8 +170,23 @@ async function killMidTurn({ storeArg, store, instances, ledger, counts }: Trial
   await new Promise((resolve) => setTimeout(resolve, LEASE_MS * 2))
   const { held, unfinished } = await counts()
   expect(held).toEqual(unfinished)
-  // Every question answered (resent until it is taken): one ticket per completed booking.
+  // Every question answered on one instance, killed while the answers run their steps; the
+  // answers a kill cut off are resent (to any instance) until taken.
+  const answering = live[0]!
+  for (const booking of bookings) void sendAnswer(answering.url, booking)
+  await whenRunning(store, bookings)
+  await answering.kill()
+  live[0] = await spawnCrashServer(storeArg, ledger, LEASE_MS)
+  servers.push(live[0])
   await finishAll(store, bookings, () => live.map((s) => s.url), Date.now(), 60_000)
+  // Each end reaches its conversation, whichever instance ended it: a reload shows the result.
+  const resultless: string[] = []
+  for (const [i, seen] of shown.filter((t) => bookings.some((b) => b.callId === t.shown)).entries()) {
+    const events = await reloadUntilSettled(live[i % live.length]!.url, seen, Date.now() + 30_000, ['tool_result'])
+    if (!events.some((e) => e.type === 'tool_result' && e.callId === seen.shown)) resultless.push(`${seen.shown}: ${events.map((e) => e.type).join(', ')}`)
+  }
+  expect(resultless).toEqual([])
+  // One ticket per completed booking.
   const records = await Promise.all(bookings.map((b) => store.get(b.callId)))
   const booked = records.filter((r) => (r?.outcome as { result?: { booked?: boolean } } | undefined)?.result?.booked === true)
   expect(booked).toHaveLength(bookings.length)
