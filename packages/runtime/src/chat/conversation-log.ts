@@ -73,6 +73,8 @@ interface Writer {
 export interface TurnRecorder {
   record(event: TranscriptEvent): void
   checkpoint(messages: readonly McpMessage[]): Promise<void>
+  /** Record `event` and write it with `messages` at once: what a reload must show, saved before it is sent. */
+  save(event: TranscriptEvent, messages: readonly McpMessage[]): Promise<void>
   /** The conversation's revision as this turn last wrote (or read) it. */
   revision(): number | undefined
 }
@@ -211,7 +213,7 @@ export class ConversationLog {
     /** The last event recorded was text: the next delta goes on the same reply. */
     let inText = false
     const clock = this.clock
-    return {
+    const recorder: TurnRecorder = {
       record(event) {
         // A reply's first delta says when it began, for the times a reload shows.
         if (event.type === 'text_delta' && !inText) event = { ...event, at: clock.now() }
@@ -226,8 +228,13 @@ export class ConversationLog {
         writes = writes.then(() => write(texts))
         return writes
       },
+      save(event, messages) {
+        recorder.record(event)
+        return recorder.checkpoint(messages)
+      },
       revision: () => revision,
     }
+    return recorder
   }
 
   /**

@@ -305,9 +305,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         }
         /** Saved, then sent. A conversation that cannot be saved does not hide the call from the page showing it: said, and sent all the same. */
         const emitSaved = async (event: ChatStreamEvent, messages: readonly McpMessage[]) => {
-          recorder?.record(event)
           try {
-            await recorder?.checkpoint(messages)
+            await recorder?.save(event, messages)
           } catch (error) {
             const said = forClient(error, `the conversation could not be saved before a ${event.type} was shown`, log)
             send({ type: 'error', code: said.code, message: `The conversation could not be saved. ${said.message}` })

@@ -44,10 +44,7 @@ export function chatRecovery(deps: ChatRecoveryDeps): (record: CallRecord) => Re
           limits: deps.limits,
           client: record.client,
           emit: (event) => carried?.recorder.record(event),
-          emitSaved: async (event, messages) => {
-            carried?.recorder.record(event)
-            await carried?.recorder.checkpoint(messages)
-          },
+          emitSaved: async (event, messages) => carried?.recorder.save(event, messages),
           ...(carried && { checkpoint: carried.recorder.checkpoint }),
           ...(id !== undefined && { conversationId: id }),
           signal: new AbortController().signal,
