@@ -34,6 +34,7 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
     'test/chat/conversation-appends.test.ts', // redis-server
     'test/calls/store-unreachable.test.ts', // redis-server, stopped
     'test/calls/kill-mid-turn.test.ts', // kills and restarts a server mid-turn
+    'test/mcp/mcp-kill-mid-call.test.ts', // kills an MCP server mid-call
     'test/telemetry/without-otel.test.ts', // a Node process without OpenTelemetry installed
   ],
   'vite-plugin': [

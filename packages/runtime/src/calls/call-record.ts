@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
+import { completedSteps, type JournalEntry } from '../bridge/journal.ts'
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import type { CallRecord, StoredCallStatus, StoredOutcome, StoredQuestion } from './stores/call-store.ts'
 
@@ -27,10 +28,16 @@ export function storedOutcome(outcome: BridgeOutcome<unknown>): StoredOutcome {
   return { status: 'failed', message: error.message, ...(error instanceof McpBridgeError && { code: error.code }) }
 }
 
-/** A stored outcome as the outcome it was, to say it again (a retried request for a finished call). */
-export function bridgeOutcomeOf(stored: StoredOutcome): BridgeOutcome<unknown> {
+/**
+ * A stored outcome as the outcome it was, to say it again (a retried request for a finished call);
+ * with its `journal`, an aborted call's completed steps too (what it had done stays done).
+ */
+export function bridgeOutcomeOf(stored: StoredOutcome, journal: readonly JournalEntry[] = []): BridgeOutcome<unknown> {
   if (stored.status === 'completed') return { status: 'completed', result: stored.result }
-  if (stored.status === 'aborted') return { status: 'aborted', reason: stored.reason }
+  if (stored.status === 'aborted') {
+    const completed = completedSteps(journal)
+    return { status: 'aborted', reason: stored.reason, ...(completed.length > 0 && { completed }) }
+  }
   return { status: 'failed', error: new Error(stored.message) }
 }
 

@@ -23,7 +23,7 @@ export async function reconcileCalls(store: CallStore, messages: McpMessage[], e
     const record = records[i]
     if (!record || record.surface !== 'chat') return
     if (record.outcome) {
-      const { result, event } = callEnd(call.callId, call.toolName, bridgeOutcomeOf(record.outcome))
+      const { result, event } = callEnd(call.callId, call.toolName, bridgeOutcomeOf(record.outcome, record.journal))
       addToolResult(reconciled.messages, call.callId, result)
       reconciled.events.push(event)
     } else if (record.status === 'waiting' && record.pending) {

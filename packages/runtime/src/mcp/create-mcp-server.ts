@@ -23,6 +23,7 @@ import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
+import { answerFromStore } from './session-resumption.ts'
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
@@ -255,6 +256,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         clock: options.clock,
         scope,
         toolScopes: new Map([...options.tools.values()].map((tool) => [tool.name, tool.scopes])),
+        answerFromStore: (sessionId, requestId, principal) =>
+          answerFromStore({ calls: service.calls, clock: options.clock, waitMs: options.limits.idleTimeoutMs }, sessionId, requestId, principal),
       }),
     get suspendedCalls() {
       return service.calls.size

@@ -10,7 +10,15 @@
  *     when idle).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createMcpHandler, isLegacyRequest, type AuthInfo, type McpServer, type McpServerFactory } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type McpServer,
+  type McpServerFactory,
+  type RequestId,
+} from '@modelcontextprotocol/server'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { clientAddressOf, recordClientAddress, type ClientKey } from '../http/client-address.ts'
@@ -19,7 +27,8 @@ import { readLimited } from '../http/read-limited.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
 import { createAuthGate, principalOf, type McpAuthGate, type McpAuthOptions } from './auth.ts'
-import type { Scope } from 'effection'
+import type { Operation, Scope } from 'effection'
+import { requestOfEventId } from './session-resumption.ts'
 import type { Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
@@ -81,7 +90,15 @@ export interface McpHttpHandler {
 export function createMcpHttpHandler(
   factory: () => McpServer,
   options: McpHttpOptions,
-  server: { onError: (error: Error) => void; clientKey: ClientKey; clock: Clock; scope: Scope; toolScopes: ReadonlyMap<string, readonly string[]> },
+  server: {
+    onError: (error: Error) => void
+    clientKey: ClientKey
+    clock: Clock
+    scope: Scope
+    toolScopes: ReadonlyMap<string, readonly string[]>
+    /** The answer to a request of a session whose server stopped, from the call store (`session-resumption.ts`). */
+    answerFromStore: (sessionId: string, requestId: RequestId, principal: string) => Operation<JSONRPCMessage | undefined>
+  },
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
   if (!checked.success) {
@@ -104,6 +121,22 @@ export function createMcpHttpHandler(
     const caller = { authInfo, principal: principalOf(authInfo) }
     const answer = sessionId ? await sessions.serve(sessionId, request, caller) : await sessions.open(request, server.clientKey(request), caller)
     if ('response' in answer) return answer.response
+    // A stream resumed after its session's server stopped: its request answered from the store.
+    const resumed = sessionId && answer.refused.status === 404 && request.method === 'GET' ? requestOfEventId(request.headers.get('last-event-id') ?? '') : undefined
+    if (sessionId && resumed !== undefined) {
+      // It may wait for a call being recovered; a client that goes away ends the wait.
+      const task = server.scope.run(() => server.answerFromStore(sessionId, resumed, caller.principal))
+      const halt = () => void task.halt()
+      request.signal.addEventListener('abort', halt, { once: true })
+      try {
+        const message = await task
+        if (message) return sseOf(sessionId, message)
+      } catch (error) {
+        if (!request.signal.aborted) throw error
+      } finally {
+        request.signal.removeEventListener('abort', halt)
+      }
+    }
     return jsonRpcError(answer.refused.status, answer.refused.status === 404 ? -32001 : -32000, answer.refused.message)
   }
 
@@ -172,6 +205,13 @@ async function batchProblem(request: Request): Promise<string | undefined> {
   if (request.method !== 'POST' || !version || version < '2025-06-18') return undefined
   if (!(await request.clone().text()).trimStart().startsWith('[')) return undefined
   return `Batched JSON-RPC messages are not part of MCP since 2025-06-18 (this request says ${version}); send one message per request. Nothing was run.`
+}
+
+/** One message on an event stream that then ends: the answer to a resumed stream's request. */
+function sseOf(sessionId: string, message: JSONRPCMessage): Response {
+  return new Response(`event: message\ndata: ${JSON.stringify(message)}\n\n`, {
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'mcp-session-id': sessionId },
+  })
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
-import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer } from '@modelcontextprotocol/server'
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer, type RequestId } from '@modelcontextprotocol/server'
 import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
@@ -106,7 +106,7 @@ export class LegacySessions {
       sessionIdGenerator: () => randomUUID(),
       // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing,
       // after the `retry:` the stream opens with.
-      eventStore: createSessionEventStore(),
+      eventStore: createSessionEventStore((streamId) => requestsOfStream(transport, streamId)),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => this.#add(id, { transport, server, client, principal: caller.principal, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
@@ -213,4 +213,15 @@ export class LegacySessions {
     session.lastUsed = this.limits.clock.now()
     if (session.inFlight === 0 && session.streams === 0 && this.#sessions.get(id) === session) this.#idle.touch(id)
   }
+}
+
+/**
+ * The requests a response stream of `transport` answers. The SDK's transport keeps that map as an
+ * underscored field (no API for it); read defensively, so an SDK without it only costs resumption
+ * after a restart (`session-resumption.ts`), which the kill trial would show.
+ */
+function requestsOfStream(transport: WebStandardStreamableHTTPServerTransport, streamId: string): RequestId[] {
+  const mapping = (transport as unknown as { _requestToStreamMapping?: unknown })._requestToStreamMapping
+  if (!(mapping instanceof Map)) return []
+  return [...(mapping as Map<RequestId, string>)].flatMap(([request, stream]) => (stream === streamId ? [request] : []))
 }

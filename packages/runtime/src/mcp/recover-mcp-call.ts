@@ -4,9 +4,13 @@
  * from its journal — recorded steps are not run again, an unrecorded one runs again with the same
  * idempotency key — and runs to its next stop with the client's capabilities as recorded: its next
  * question is stored, its end recorded. The client learns where it is by retrying its last round:
- * a requestState whose answer was taken returns the call's current question or its result.
+ * a requestState whose answer was taken returns the call's current question or its result. A
+ * 2025-11-25 call asked its questions in a session that died with its server: recovered, it runs
+ * to its end or its next question, where it ends (nobody can answer it there).
  */
+import { until } from 'effection'
 import type { RecoveryPlan } from '../calls/registry-types.ts'
+import { SESSION_GONE } from './session-resumption.ts'
 import type { CallRecord } from '../calls/stores/call-store.ts'
 import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpRound } from './mcp-call.ts'
@@ -17,13 +21,21 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
   if (!tool) return undefined
   const origin = record.origin as Partial<McpOrigin> | undefined
   const round = newRound(record.paramsDigest, origin?.caps ?? {}, origin?.version)
+  const sessionBound = origin?.sessionBound === true
   return {
     spec: { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) },
     drive: (call) =>
       service.scope.run(function* () {
-        // Parked at its question, pinned to nothing: its client retries its last round.
-        const stop = yield* mcpCallToStop(service, call, undefined)
-        if (stop.kind === 'done' && stop.unsaved) throw stop.unsaved
+        // Parked at its question, pinned to nothing: its client retries its last round. A call
+        // whose questions its session asked cannot be asked here: it ends, and its client's
+        // resumed stream gets that end with what it had done (`session-resumption.ts`).
+        const stop = yield* mcpCallToStop(service, call, undefined, sessionBound ? { park: false } : {})
+        if (stop.kind === 'done') {
+          if (stop.unsaved) throw stop.unsaved
+          return
+        }
+        yield* until(call.host.abort(SESSION_GONE))
+        yield* until(service.calls.settled(call))
       }),
   }
 }

@@ -50,6 +50,7 @@ import type { McpSession } from './mcp-session.ts'
 import { ParkingSampler } from './parked-sampling.ts'
 import { speaksMcpApps, type ResolvedAppViews } from './app-views.ts'
 import { holdForView, showResult, type HoldOutcome } from './hold-for-view.ts'
+import { sessionCallId } from './session-resumption.ts'
 import { StoreUnavailableError } from '../errors/store-errors.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import { formatIssues } from '../errors/issues.ts'
@@ -83,6 +84,11 @@ export interface ToolCallService {
 export interface McpOrigin {
   caps: McpRound['caps']
   version: string | undefined
+  /**
+   * Its questions are asked by the session that serves it (2025-11-25 and older, and stdio), not
+   * carried by the client in a requestState: a copy recovered elsewhere cannot ask them.
+   */
+  sessionBound?: true
   /** The caller with OAuth: `ctx.auth` on every replay and recovery, as when it started. */
   auth?: McpAuth
 }
@@ -103,16 +109,23 @@ function startCall(
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
   const auth = mcpAuthOf(ctx.http?.authInfo)
+  const sessionBound = !isModernRound(ctx)
+  const resumable = sessionBound && ctx.sessionId !== undefined
   return service.calls.start({
     tool,
     params: args,
-    callId: randomUUID(),
+    // A 2025-11-25 HTTP session's call is found again from its session and request when the
+    // session's server stops (`session-resumption.ts`).
+    callId: resumable ? sessionCallId(ctx.sessionId!, ctx.mcpReq.id) : randomUUID(),
+    // Its client resumes the response stream it already holds (`session-resumption.ts`), and is
+    // then told what the store holds: so the store holds the call before the tool runs a step.
+    ...(resumable && { recordAtStart: true as const }),
     sampling: round.sampler,
     paramsDigest: round.argsDigest,
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
     client: request ? service.clientKey(request) : 'stdio',
     issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
-    origin: { caps, version, ...(auth && { auth }) } satisfies McpOrigin,
+    origin: { caps, version, ...(sessionBound && { sessionBound: true as const }), ...(auth && { auth }) } satisfies McpOrigin,
     ...(auth && { auth }),
     ...(traceParent !== undefined && { traceParent }),
     extra: round,
@@ -344,7 +357,7 @@ function* whereItIsNow(service: ToolCallService, tool: AnyMcpTool, state: CallSt
   if (retried !== undefined && !sameAnswer(tool, record.journal[questionSeq(state.wait) - 1], retried)) {
     throw invalidState('it is stale: its question was answered already, with another answer (which was kept)')
   }
-  if (record.outcome) return toolResultOf(bridgeOutcomeOf(record.outcome))
+  if (record.outcome) return toolResultOf(bridgeOutcomeOf(record.outcome, record.journal))
   const wire = record.pending?.wire as Pick<McpRound, 'wait' | 'inputRequest'> | undefined
   if (record.status !== 'waiting' || !wire?.wait || !wire.inputRequest) return undefined
   const next: CallState = { ...state, wait: wire.wait, rev: record.revision }

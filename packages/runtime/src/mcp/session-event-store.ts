@@ -8,9 +8,14 @@
  * transport, so its events cannot be replayed anywhere else either; they go with the session.
  * Bounded: the oldest events are dropped past `maxEvents` (a client that missed more than that
  * cannot resume, and says so).
+ *
+ * The events of a stream that answers one request name it in their ids (`session-resumption.ts`):
+ * when the process dies, the client resumes at another (or the restarted) one, which holds no
+ * session and no events but can still answer that request from the call store.
  */
-import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server'
+import type { EventId, EventStore, JSONRPCMessage, RequestId, StreamId } from '@modelcontextprotocol/server'
 import { UnknownEventIdError } from '../errors/server-errors.ts'
+import { eventIdOf } from './session-resumption.ts'
 
 export const DEFAULT_MAX_SESSION_EVENTS = 1_000
 
@@ -20,15 +25,28 @@ interface StoredEvent {
   message: JSONRPCMessage
 }
 
-export function createSessionEventStore(maxEvents = DEFAULT_MAX_SESSION_EVENTS): EventStore {
+/**
+ * `requestsOf`: the requests a stream answers, asked when its first event (the priming one) is
+ * stored — the transport maps them before it writes that event.
+ */
+export function createSessionEventStore(requestsOf: (streamId: StreamId) => readonly RequestId[] = () => [], maxEvents = DEFAULT_MAX_SESSION_EVENTS): EventStore {
   const events: StoredEvent[] = []
+  /** The request each stream answers (when it answers exactly one), fixed at its first event. */
+  const answering = new Map<StreamId, RequestId | undefined>()
   let seq = 0
   const find = (id: EventId) => events.findIndex((e) => e.id === id)
   return {
     async storeEvent(streamId, message) {
-      const id = `${streamId}_${++seq}`
+      if (!answering.has(streamId)) {
+        const requests = requestsOf(streamId)
+        answering.set(streamId, requests.length === 1 ? requests[0] : undefined)
+      }
+      const id = eventIdOf(streamId, ++seq, answering.get(streamId))
       events.push({ id, streamId, message })
-      if (events.length > maxEvents) events.shift()
+      if (events.length > maxEvents) {
+        const dropped = events.shift()!
+        if (!events.some((e) => e.streamId === dropped.streamId)) answering.delete(dropped.streamId)
+      }
       return id
     },
     async getStreamIdForEventId(id) {

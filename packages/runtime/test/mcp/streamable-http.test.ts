@@ -82,7 +82,7 @@ describe('a 2025-11-25 stream that drops mid-call', () => {
 
 describe('the session event store', () => {
   it('replays what followed an event on its stream (not priming events), and names an event it no longer keeps', async () => {
-    const store = createSessionEventStore(3)
+    const store = createSessionEventStore(() => [], 3)
     const ping = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'ping' })
     const primed = await store.storeEvent('s1', {} as never)
     await store.storeEvent('s1', ping(1))

@@ -4,6 +4,8 @@
  * tickets with real, slow side effects — the ticket is written to a ledger inside its step, then
  * the step dawdles, so a kill lands in the middle of steps — and prints `listening <port>`.
  *
+ * The same tool is served over MCP at `/mcp`.
+ *
  * The ledger is keyed by the step's idempotency key, as a payment API would be: a step that ran
  * again after a crash (its result never recorded) adds a run to its row, not a second ticket.
  */
@@ -14,6 +16,7 @@ import { sleep } from 'effection'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
 import { createChatHandler, createRedisStore, createSqliteStore, toNodeListener, type CallStore } from '../../src/server.ts'
+import { createMcpServer } from '../../src/mcp.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 
 const [storeArg, ledgerPath, lease] = process.argv.slice(2) as [string, string, string]
@@ -34,7 +37,8 @@ const bookTicket = createMcpTool('book_ticket')
   .elicits({ confirm: z.object({ ok: z.boolean() }) })
   .execute(function* (params, ctx) {
     yield* ctx.step('reserve fare', function* () {
-      yield* dawdle()
+      // A "slow…" route holds its first step long enough to be killed in it, every time.
+      yield* params.route.startsWith('slow') ? sleep(1_500) : dawdle()
       return { fare: `F-${params.route}` }
     })
     const answer = yield* ctx.elicit('confirm', { message: `Book ${params.route}?` })
@@ -60,7 +64,10 @@ const handler = createChatHandler({
     fallback: 'ok',
   }),
 })
+// The same tool over MCP (Streamable HTTP, both protocol generations) at /mcp, on the same store.
+const mcp = createMcpServer({ name: 'crash', version: '1.0.0', tools: [bookTicket], store, limits: { lockLeaseMs: Number(lease) } }).createHandler()
+const chat = toNodeListener(handler)
 // Recovery says what it took over; the trial counts it from the store, so the line is not needed here.
 console.info = () => {}
-const server = createServer(toNodeListener(handler))
+const server = createServer((req, res) => void (req.url?.startsWith('/mcp') ? mcp.node(req, res) : chat(req, res)))
 server.listen(0, '127.0.0.1', () => console.log(`listening ${(server.address() as AddressInfo).port}`))
