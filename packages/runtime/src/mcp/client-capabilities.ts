@@ -21,6 +21,14 @@ export function protocolVersionOf(server: Server, ctx: ServerContext): string | 
   return typeof perRequest === 'string' ? perRequest : server.getNegotiatedProtocolVersion()
 }
 
+/**
+ * From 2026-07-28 the client carries a call between its rounds (its requestState); before, the
+ * session that serves the call asks its questions itself (the SDK's shim), so only that session can.
+ */
+export function carriesItsRounds(version: string | undefined): boolean {
+  return version !== undefined && version >= '2026-07-28'
+}
+
 /** Before 2025-11-25 (e.g. 2025-06-18) a sampling message holds exactly one content block, not an array. */
 export function speaksBefore20251125(version: string | undefined): boolean {
   return version !== undefined && version < '2025-11-25'

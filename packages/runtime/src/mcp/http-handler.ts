@@ -10,15 +10,7 @@
  *     when idle).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  type AuthInfo,
-  type JSONRPCMessage,
-  type McpServer,
-  type McpServerFactory,
-  type RequestId,
-} from '@modelcontextprotocol/server'
+import { createMcpHandler, isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpServer, type McpServerFactory, type RequestId } from '@modelcontextprotocol/server'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { clientAddressOf, recordClientAddress, type ClientKey } from '../http/client-address.ts'

@@ -30,10 +30,8 @@ export function mcpRecovery(service: ToolCallService, record: CallRecord): Recov
         // whose questions its session asked cannot be asked here: it ends, and its client's
         // resumed stream gets that end with what it had done (`session-resumption.ts`).
         const stop = yield* mcpCallToStop(service, call, undefined, sessionBound ? { park: false } : {})
-        if (stop.kind === 'done') {
-          if (stop.unsaved) throw stop.unsaved
-          return
-        }
+        if (stop.kind === 'done' && stop.unsaved) throw stop.unsaved
+        if (stop.kind === 'done' || !sessionBound) return
         yield* until(call.host.abort(SESSION_GONE))
         yield* until(service.calls.settled(call))
       }),

@@ -43,7 +43,7 @@ import type { McpAuth } from '../tool/caller-auth.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, questionSeq, type CallState } from './call-state.ts'
-import { asRequiredCapabilities, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
+import { asRequiredCapabilities, carriesItsRounds, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
 import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import type { McpSession } from './mcp-session.ts'
@@ -109,7 +109,7 @@ function startCall(
   const request = ctx.http?.req
   const round = newRound(digestArguments(args), caps, version)
   const auth = mcpAuthOf(ctx.http?.authInfo)
-  const sessionBound = !isModernRound(ctx)
+  const sessionBound = !carriesItsRounds(version)
   const resumable = sessionBound && ctx.sessionId !== undefined
   return service.calls.start({
     tool,

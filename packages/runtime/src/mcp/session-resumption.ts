@@ -28,7 +28,10 @@ import type { McpRound } from './mcp-call.ts'
 
 /** The id of the call a 2025-11-25 session's `tools/call` request starts: the same on every instance. */
 export function sessionCallId(sessionId: string, requestId: RequestId): string {
-  return `mcp-session-${createHash('sha256').update(`${sessionId}\u0000${JSON.stringify(requestId)}`).digest('base64url').slice(0, 32)}`
+  return `mcp-session-${createHash('sha256')
+    .update(`${sessionId}\u0000${JSON.stringify(requestId)}`)
+    .digest('base64url')
+    .slice(0, 32)}`
 }
 
 /** An SSE event id: the stream and sequence (as the SDK's example store makes them), then the request the stream answers. */
@@ -66,19 +69,13 @@ export function recordPrincipal(record: CallRecord): string {
 const POLL_MS = 250
 
 /** Said when a call is ended because the session its question was asked in is gone. */
-export const SESSION_GONE =
-  'its question was asked in a session whose server stopped (a 2025-11-25 session lives in one server process); call the tool again'
+export const SESSION_GONE = 'its question was asked in a session whose server stopped (a 2025-11-25 session lives in one server process); call the tool again'
 
 /**
  * The response to request `requestId` of the dead session `sessionId`, for `principal`: a JSON-RPC
  * result or error message. `undefined`: not a call of this caller (the session stays unknown: 404).
  */
-export function* answerFromStore(
-  service: ResumptionService,
-  sessionId: string,
-  requestId: RequestId,
-  principal: string,
-): Operation<JSONRPCMessage | undefined> {
+export function* answerFromStore(service: ResumptionService, sessionId: string, requestId: RequestId, principal: string): Operation<JSONRPCMessage | undefined> {
   const callId = sessionCallId(sessionId, requestId)
   const started = service.clock.now()
   for (;;) {

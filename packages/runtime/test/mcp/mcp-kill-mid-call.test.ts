@@ -50,7 +50,10 @@ async function twoInstances(name: string) {
   const ledger = join(dir, `${name}-ledger.db`)
   const a = await spawnCrashServer(`sqlite:${db}`, ledger, LEASE_MS)
   const b = await spawnCrashServer(`sqlite:${db}`, ledger, LEASE_MS)
-  cleanups.push(() => a.kill(), () => b.kill())
+  cleanups.push(
+    () => a.kill(),
+    () => b.kill(),
+  )
   const origin = (s: CrashServer) => new URL(s.url).origin
   const proxy: FailoverProxy = await startFailoverProxy(origin(a))
   cleanups.push(() => proxy.close())
@@ -156,83 +159,75 @@ async function until(check: () => boolean, what: string, limitMs = 20_000): Prom
 }
 
 describe('MCP calls when their server is killed mid-call (two instances on one SQLite file, one address)', () => {
-  it(
-    'killed while the answers run their steps: every client gets its booking — a 2025-11-25 client on its resumed stream, a 2026-07-28 client by retrying its round — one ticket each',
-    async () => {
-      const s = await twoInstances('mid-steps')
-      let asked = 0
-      const now: Answer = async () => void (asked += 1)
-      const bookers = [await sdk132(s.mcpUrl, now), await sdkV2Legacy(s.mcpUrl, now), await sdkV2Rounds(s.mcpUrl, now)]
-      const calls = bookers.flatMap((booker, b) =>
-        Array.from({ length: PER_CLIENT }, (_, i) => {
-          const route = `R${b}${i}`
-          return booker.book(route).then(
-            (result) => ({ booker: booker.name, route, result }),
-            (error: Error) => ({ booker: booker.name, route, error: error.message }),
-          )
-        }),
-      )
-      // The kill lands in the middle of the ticket steps: once every question was asked (and is
-      // being answered) and the first ticket is in the ledger, then 0–30 ms more.
-      await until(() => asked === bookers.length * PER_CLIENT && readLedger(s.ledger).length > 0, 'every question was asked and a ticket step ran')
-      await randomDelay(30)
-      await s.killA()
+  it('killed while the answers run their steps: every client gets its booking — a 2025-11-25 client on its resumed stream, a 2026-07-28 client by retrying its round — one ticket each', async () => {
+    const s = await twoInstances('mid-steps')
+    let asked = 0
+    const now: Answer = async () => void (asked += 1)
+    const bookers = [await sdk132(s.mcpUrl, now), await sdkV2Legacy(s.mcpUrl, now), await sdkV2Rounds(s.mcpUrl, now)]
+    const calls = bookers.flatMap((booker, b) =>
+      Array.from({ length: PER_CLIENT }, (_, i) => {
+        const route = `R${b}${i}`
+        return booker.book(route).then(
+          (result) => ({ booker: booker.name, route, result }),
+          (error: Error) => ({ booker: booker.name, route, error: error.message }),
+        )
+      }),
+    )
+    // The kill lands in the middle of the ticket steps: once every question was asked (and is
+    // being answered) and the first ticket is in the ledger, then 0–30 ms more.
+    await until(() => asked === bookers.length * PER_CLIENT && readLedger(s.ledger).length > 0, 'every question was asked and a ticket step ran')
+    await randomDelay(30)
+    await s.killA()
 
-      const ended = await Promise.all(calls)
-      const booked: string[] = []
-      for (const call of ended) {
-        expect('result' in call, `${call.booker} ${call.route}: ${'error' in call ? call.error : ''}`).toBe(true)
-        if (!('result' in call)) continue
-        const { result } = call
-        if (result.structuredContent) {
-          expect(result.structuredContent).toEqual({ booked: true, ticket: `TK-${call.route}` })
-          booked.push(call.route)
-        } else {
-          // Only a 2025-11-25 call whose answer had not reached A: its question died with the session.
-          expect(call.booker).not.toBe('SDK v2 (2026-07-28)')
-          expect(textOf(result)).toMatch(/aborted: its question was asked in a session whose server stopped/)
-        }
+    const ended = await Promise.all(calls)
+    const booked: string[] = []
+    for (const call of ended) {
+      expect('result' in call, `${call.booker} ${call.route}: ${'error' in call ? call.error : ''}`).toBe(true)
+      if (!('result' in call)) continue
+      const { result } = call
+      if (result.structuredContent) {
+        expect(result.structuredContent).toEqual({ booked: true, ticket: `TK-${call.route}` })
+        booked.push(call.route)
+      } else {
+        // Only a 2025-11-25 call whose answer had not reached A: its question died with the session.
+        expect(call.booker).not.toBe('SDK v2 (2026-07-28)')
+        expect(textOf(result)).toMatch(/aborted: its question was asked in a session whose server stopped/)
       }
-      // The 2026-07-28 calls all complete, and each call's ticket exists once whatever its client was told.
-      expect(booked.filter((r) => r.startsWith('R2'))).toHaveLength(PER_CLIENT)
-      expect(ticketRoutes(s.ledger)).toEqual(booked.sort())
-      expect([...statuses(s.db).values()].filter((status) => status === 'running' || status === 'waiting')).toEqual([])
-    },
-    120_000,
-  )
+    }
+    // The 2026-07-28 calls all complete, and each call's ticket exists once whatever its client was told.
+    expect(booked.filter((r) => r.startsWith('R2'))).toHaveLength(PER_CLIENT)
+    expect(ticketRoutes(s.ledger)).toEqual(booked.sort())
+    expect([...statuses(s.db).values()].filter((status) => status === 'running' || status === 'waiting')).toEqual([])
+  }, 120_000)
 
-  it(
-    'killed while the questions are open, and in a first step: a 2025-11-25 client is told its call ended and what it had done — it never waits to its timeout',
-    async () => {
-      const s = await twoInstances('open-questions')
-      let asked = 0
-      let release!: () => void
-      const killed = new Promise<void>((resolve) => (release = resolve))
-      // Each question is answered only after the kill: it was asked in A's session, which died.
-      const afterKill: Answer = async () => {
-        asked += 1
-        await killed
-      }
-      const bookers = [await sdk132(s.mcpUrl, afterKill), await sdkV2Legacy(s.mcpUrl, afterKill)]
-      const open = bookers.map((booker, b) => booker.book(`Q${b}`))
-      await until(() => asked === bookers.length, 'both questions were asked')
-      // And one call killed in its first step: recovered on B, it runs to its question, where it ends.
-      const slow = bookers.map((booker, b) => booker.book(`slow${b}`))
-      await until(() => [...statuses(s.db).values()].filter((status) => status === 'running').length === bookers.length, 'the slow calls are in their first step')
-      await s.killA()
-      release()
+  it('killed while the questions are open, and in a first step: a 2025-11-25 client is told its call ended and what it had done — it never waits to its timeout', async () => {
+    const s = await twoInstances('open-questions')
+    let asked = 0
+    let release!: () => void
+    const killed = new Promise<void>((resolve) => (release = resolve))
+    // Each question is answered only after the kill: it was asked in A's session, which died.
+    const afterKill: Answer = async () => {
+      asked += 1
+      await killed
+    }
+    const bookers = [await sdk132(s.mcpUrl, afterKill), await sdkV2Legacy(s.mcpUrl, afterKill)]
+    const open = bookers.map((booker, b) => booker.book(`Q${b}`))
+    await until(() => asked === bookers.length, 'both questions were asked')
+    // And one call killed in its first step: recovered on B, it runs to its question, where it ends.
+    const slow = bookers.map((booker, b) => booker.book(`slow${b}`))
+    await until(() => [...statuses(s.db).values()].filter((status) => status === 'running').length === bookers.length, 'the slow calls are in their first step')
+    await s.killA()
+    release()
 
-      const results = await Promise.all([...open, ...slow])
-      for (const result of results) {
-        expect(result.isError).toBe(true)
-        expect(textOf(result)).toMatch(/^The tool call was aborted: its question was asked in a session whose server stopped .*; call the tool again/)
-        // What it had done is said, with its result.
-        expect(textOf(result)).toMatch(/reserve fare/)
-      }
-      // (A client left waiting would have rejected at its own timeout, failing the test above.)
-      expect(ticketRoutes(s.ledger)).toEqual([])
-      expect(new Set(statuses(s.db).values())).toEqual(new Set(['aborted']))
-    },
-    120_000,
-  )
+    const results = await Promise.all([...open, ...slow])
+    for (const result of results) {
+      expect(result.isError).toBe(true)
+      expect(textOf(result)).toMatch(/^The tool call was aborted: its question was asked in a session whose server stopped .*; call the tool again/)
+      // What it had done is said, with its result.
+      expect(textOf(result)).toMatch(/reserve fare/)
+    }
+    // (A client left waiting would have rejected at its own timeout, failing the test above.)
+    expect(ticketRoutes(s.ledger)).toEqual([])
+    expect(new Set(statuses(s.db).values())).toEqual(new Set(['aborted']))
+  }, 120_000)
 })

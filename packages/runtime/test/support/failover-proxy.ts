@@ -18,15 +18,12 @@ export interface FailoverProxy {
 export async function startFailoverProxy(initial: string): Promise<FailoverProxy> {
   let base = new URL(initial)
   const server: Server = createServer((req, res) => {
-    const upstream = forward(
-      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        answer.once('error', () => res.destroy())
-        answer.once('aborted', () => res.destroy())
-      },
-    )
+    const upstream = forward({ host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+      answer.once('error', () => res.destroy())
+      answer.once('aborted', () => res.destroy())
+    })
     upstream.once('error', () => {
       // The instance died: before it answered, the client gets a 502; after, its stream is cut.
       if (res.headersSent) res.destroy()
