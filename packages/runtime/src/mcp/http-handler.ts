@@ -34,6 +34,12 @@ export interface McpHttpOptions extends RequestOriginOptions {
   maxLegacySessionsPerClient?: number
   /** Close a 2025-11-25 session no request has used for this long, in ms. Default 10 minutes. */
   legacySessionIdleMs?: number
+  /**
+   * How long a 2025-11-25 client waits before it reconnects a dropped response stream (the SSE
+   * `retry:` field), in ms. The official SDK 1.x client tries twice this far apart, so a server
+   * restarted within about twice this keeps its clients' calls (see "Durable calls"). Default 2500.
+   */
+  streamRetryMs?: number
   /** Largest request body, in bytes; a larger one gets 413 before it is parsed. Default 1 MiB. */
   maxBodyBytes?: number
   /**
@@ -44,6 +50,8 @@ export interface McpHttpOptions extends RequestOriginOptions {
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1 << 20
+/** Twice this (an SDK 1.x client's two reconnects) covers a process manager's restart; a stream dropped on a live server waits as long. */
+const DEFAULT_STREAM_RETRY_MS = 2_500
 
 const optionsSchema = z
   .object({
@@ -57,6 +65,7 @@ const optionsSchema = z
       .min(1000)
       .max(24 * 3600_000)
       .optional(),
+    streamRetryMs: z.number().int().min(100, 'at least 100 ms').max(60_000, 'at most 60 s').optional(),
     maxBodyBytes: z
       .number()
       .int()
@@ -103,6 +112,7 @@ export function createMcpHttpHandler(
     maxSessions: options.maxLegacySessions ?? 1000,
     maxSessionsPerClient: options.maxLegacySessionsPerClient ?? 10,
     idleMs: options.legacySessionIdleMs ?? 10 * 60_000,
+    streamRetryMs: options.streamRetryMs ?? DEFAULT_STREAM_RETRY_MS,
     clock: server.clock,
     scope: server.scope,
   })

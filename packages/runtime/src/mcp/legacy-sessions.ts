@@ -23,6 +23,8 @@ export interface LegacySessionLimits {
   maxSessions: number
   maxSessionsPerClient: number
   idleMs: number
+  /** How long a client waits before it reconnects a dropped stream (the SSE `retry:` field), in ms. */
+  streamRetryMs: number
   clock: Clock
   /** The server's scope: the sessions' idle expiry runs in a child of it. */
   scope: Scope
@@ -41,9 +43,6 @@ interface Session {
   /** When its last response ended (or it began): the least recently used idle one goes first. */
   lastUsed: number
 }
-
-/** How long a client waits before it reconnects a dropped stream (the SSE `retry:` field), in ms. */
-const SSE_RETRY_MS = 1000
 
 /** What a session has open: requests being answered, or GET streams. */
 type Open = 'inFlight' | 'streams'
@@ -107,7 +106,7 @@ export class LegacySessions {
       // Resumable streams: a dropped connection reconnects with Last-Event-ID and misses nothing,
       // after the `retry:` the stream opens with.
       eventStore: createSessionEventStore((streamId) => requestsOfStream(transport, streamId)),
-      retryInterval: SSE_RETRY_MS,
+      retryInterval: this.limits.streamRetryMs,
       onsessioninitialized: (id) => this.#add(id, { transport, server, client, principal: caller.principal, inFlight: 0, streams: 0, lastUsed: this.limits.clock.now() }),
       onsessionclosed: (id) => this.#remove(id),
     })

@@ -272,6 +272,8 @@ describe('2025-11-25 sessions', () => {
     expect(() => server.createHandler({ legacySessionIdleMs: Number.POSITIVE_INFINITY })).toThrow(/legacySessionIdleMs/)
     expect(() => server.createHandler({ maxLegacySessions: Number.NaN })).toThrow(/maxLegacySessions/)
     expect(() => server.createHandler({ maxSessions: 5 } as never)).toThrow(/Unrecognized key: "maxSessions"/)
+    expect(() => server.createHandler({ streamRetryMs: 50 })).toThrow(/streamRetryMs: at least 100 ms/)
+    expect(() => server.createHandler({ streamRetryMs: 120_000 })).toThrow(/streamRetryMs: at most 60 s/)
   })
 })
 
@@ -355,7 +357,7 @@ describe('HTTP boundary', () => {
     // One message at a time is served, on a stream that first tells the client when to reconnect.
     const served = await post(http.url, headers, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }))
     expect(served.status).toBe(200)
-    expect(served.body).toMatch(/^id: .+\nretry: 1000\n/)
+    expect(served.body).toMatch(/^id: .+\nretry: 2500\n/)
     expect(served.body).toContain('"id":4')
   })
 
