@@ -49,9 +49,10 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
 }
 
 /**
- * The playground walked in Chromium against its dev server: what a person sees, the same on every
- * Node. `.ci/run` runs it on the oldest supported Node only (MCP_BRIDGE_BROWSER_UI=0 on the others,
- * where the server-side tests — the built playground, the cluster, MCP — still run).
+ * The playground walked in Chromium against its dev server, and the docs site built and opened in
+ * Chromium: what a person sees, the same on every Node. `.ci/run` runs them on the oldest supported
+ * Node only (MCP_BRIDGE_BROWSER_UI=0 on the others, where the server-side tests — the built
+ * playground, the cluster, MCP, the docs' snippets — still run).
  */
 const browserUi = process.env.MCP_BRIDGE_BROWSER_UI !== '0'
 
@@ -126,6 +127,7 @@ export default defineConfig({
           name: 'docs',
           root: './docs',
           include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...(browserUi ? [] : ['test/docs-site.test.ts'])],
         },
       },
       {

@@ -36,9 +36,9 @@ function run(args: string[], timeoutMs = 90_000): Promise<{ code: number | null;
 describe('mcp-bridge bin under hostile tool modules', () => {
   it('stops a module that loops forever at import, after --timeout, naming it (exit 1)', async () => {
     const root = projectWith('for (;;) {}')
-    const result = await run(['check', '--root', root, '--timeout', '20'])
+    const result = await run(['check', '--root', root, '--timeout', '8'])
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/mcp-bridge: stopped after 20 s \(--timeout\) while running .*src\/tools\/hostile\.ts \(does its top-level code loop forever\?\)/)
+    expect(result.stderr).toMatch(/mcp-bridge: stopped after 8 s \(--timeout\) while running .*src\/tools\/hostile\.ts \(does its top-level code loop forever\?\)/)
   }, 120_000)
 
   it('exits once the result is printed, even with an interval left running by a module', async () => {
