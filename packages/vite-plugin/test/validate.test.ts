@@ -105,4 +105,27 @@ describe('build-time validation', () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 60_000)
+
+  it("loads tools when the app's SSR environment runs elsewhere (Nitro's worker, as TanStack Start's scaffold has; workerd): in a server environment of its own", async () => {
+    const root = tempProject('ssr-elsewhere')
+    try {
+      mkdirSync(join(root, 'src'), { recursive: true })
+      // The app's SSR environment is one this process cannot run modules in, as Nitro's plugin makes it.
+      writeFileSync(
+        join(root, 'vite.config.ts'),
+        "import { DevEnvironment, defineConfig } from 'vite'\nexport default defineConfig({ environments: { ssr: { dev: { createEnvironment: (name, config) => new DevEnvironment(name, config, { hot: false }) } } } })\n",
+      )
+      writeFileSync(
+        join(root, 'src/tool.ts'),
+        "import { createMcpTool } from '@mcp-bridge/runtime'\nimport { z } from 'zod'\nexport const ask = createMcpTool('ask').elicits({ who: z.object({ name: z.string() }) }).execute(function* () { return 1 })\n",
+      )
+      const loader = await createViteModuleLoader(root)
+      loaders.push(loader)
+      expect(Object.keys(await loader.import(join(root, 'src/tool.ts')))).toEqual(['ask'])
+      // The runtime stays external there too (Node loads its build), as in the SSR environment.
+      expect(loader.dependencies(join(root, 'src/tool.ts'))).toEqual([join(root, 'src/tool.ts')])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })

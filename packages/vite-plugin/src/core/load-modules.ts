@@ -46,6 +46,9 @@ export { ModuleLoadTimeoutError } from './errors.ts'
  * `optimizeDeps.include` — and a watcher crawling the project keeps the build's process alive
  * for a second after it is done.
  */
+/** The server environment tools load in when the app's SSR environment cannot run them here. */
+const TOOLS_ENVIRONMENT = 'mcp_bridge_tools'
+
 const loaderOnly: Plugin = {
   name: 'mcp-bridge:loader-only',
   enforce: 'post',
@@ -56,8 +59,10 @@ const loaderOnly: Plugin = {
     // when it is linked into a monorepo (which Vite would otherwise transform file by file).
     config.ssr = { ...config.ssr, external: runtimeExternal(config.ssr?.external) }
   },
-  configEnvironment(_name, config) {
+  configEnvironment(name, config) {
     config.optimizeDeps = { noDiscovery: true, include: [] }
+    // Tools' own environment (see `createViteModuleLoader`): the runtime external there too.
+    if (name === TOOLS_ENVIRONMENT) config.resolve = { ...config.resolve, external: runtimeExternal(config.resolve?.external) }
   },
 }
 
@@ -117,37 +122,30 @@ export function runtimeExternal(external: true | string[] | undefined): true | s
  */
 export async function createViteModuleLoader(root: string, options: ModuleLoaderOptions = {}): Promise<ModuleLoader> {
   const timeoutMs = options.timeoutMs ?? 10_000
-  const previous = process.env[LOADER_ENV_FLAG]
-  process.env[LOADER_ENV_FLAG] = '1'
-  let server: ViteDevServer
-  try {
-    server = await vite.createServer({
-      root,
-      configFile: options.configFile,
-      // The runner loader transforms the app's config and what it imports (TypeScript included),
-      // so it works where the others may not (a config importing TypeScript workspace packages).
-      configLoader: options.configLoader ?? 'runner',
-      logLevel: 'silent',
-      appType: 'custom',
-      server: { middlewareMode: true, hmr: false, watch: null, ws: false },
-      plugins: [loaderOnly],
-    })
-  } finally {
-    if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
-    else process.env[LOADER_ENV_FLAG] = previous
+  let server = await loaderServer(root, options, false)
+  let env: vite.DevEnvironment | undefined = server.environments.ssr
+  if (!env || !vite.isRunnableDevEnvironment(env)) {
+    // The app's SSR environment runs elsewhere (Nitro's, as TanStack Start's scaffold sets up,
+    // runs in a worker; Cloudflare's in workerd): tools load in a server environment of our own,
+    // with the app's config and plugins, that runs in this process.
+    await server.close()
+    server = await loaderServer(root, options, true)
+    env = server.environments[TOOLS_ENVIRONMENT]
   }
-  const env = server.environments.ssr
   if (!env || !vite.isRunnableDevEnvironment(env)) {
     await server.close()
-    throw new ModuleLoaderUnavailableError('The Vite SSR environment cannot run modules; mcp-bridge needs a runnable SSR environment to load tools.')
+    throw new ModuleLoaderUnavailableError(
+      `Vite could not make a server environment that runs modules in this process (the app's SSR environment does not, and neither did "${TOOLS_ENVIRONMENT}"); mcp-bridge needs one to load tools.`,
+    )
   }
+  const runnable = env
   return {
     import(file) {
       options.onImport?.(file)
-      return withTimeout(file, timeoutMs, () => env.runner.import(file) as Promise<Record<string, unknown>>)
+      return withTimeout(file, timeoutMs, () => runnable.runner.import(file) as Promise<Record<string, unknown>>)
     },
     invalidate(files) {
-      const evaluated = env.runner.evaluatedModules
+      const evaluated = runnable.runner.evaluatedModules
       const queue = files.flatMap((f) => [...(evaluated.getModulesByFile(f) ?? [])])
       const seen = new Set<string>()
       while (queue.length) {
@@ -155,16 +153,16 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
         if (seen.has(node.id)) continue
         seen.add(node.id)
         evaluated.invalidateModule(node)
-        for (const mod of env.moduleGraph.getModulesByFile(node.file) ?? []) env.moduleGraph.invalidateModule(mod)
+        for (const mod of runnable.moduleGraph.getModulesByFile(node.file) ?? []) runnable.moduleGraph.invalidateModule(mod)
         for (const importer of node.importers) {
           const parent = evaluated.getModuleById(importer)
           if (parent) queue.push(parent)
         }
       }
     },
-    loadedFiles: () => [...env.runner.evaluatedModules.fileToModulesMap.keys()].filter(isAppFile).sort(),
+    loadedFiles: () => [...runnable.runner.evaluatedModules.fileToModulesMap.keys()].filter(isAppFile).sort(),
     dependencies(file) {
-      const evaluated = env.runner.evaluatedModules
+      const evaluated = runnable.runner.evaluatedModules
       const files = new Set<string>([file])
       const queue = [...(evaluated.getModulesByFile(file) ?? [])]
       const seen = new Set<string>()
@@ -184,6 +182,33 @@ export async function createViteModuleLoader(root: string, options: ModuleLoader
       return [...files].sort()
     },
     close: () => server.close(),
+  }
+}
+
+/** A Vite server on the app's config, in middleware mode, with our plugin inert; with `ownEnvironment`, a runnable server environment of its own. */
+async function loaderServer(root: string, options: ModuleLoaderOptions, ownEnvironment: boolean): Promise<ViteDevServer> {
+  const previous = process.env[LOADER_ENV_FLAG]
+  process.env[LOADER_ENV_FLAG] = '1'
+  try {
+    return await vite.createServer({
+      root,
+      configFile: options.configFile,
+      // The runner loader transforms the app's config and what it imports (TypeScript included),
+      // so it works where the others may not (a config importing TypeScript workspace packages).
+      configLoader: options.configLoader ?? 'runner',
+      logLevel: 'silent',
+      appType: 'custom',
+      server: { middlewareMode: true, hmr: false, watch: null, ws: false },
+      plugins: [loaderOnly],
+      ...(ownEnvironment && {
+        environments: {
+          [TOOLS_ENVIRONMENT]: { consumer: 'server', dev: { createEnvironment: (name, config) => vite.createRunnableDevEnvironment(name, config) } },
+        },
+      }),
+    })
+  } finally {
+    if (previous === undefined) delete process.env[LOADER_ENV_FLAG]
+    else process.env[LOADER_ENV_FLAG] = previous
   }
 }
 
