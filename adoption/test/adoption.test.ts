@@ -59,10 +59,11 @@ describe('a new app, from the README and the packed packages', () => {
   })
 
   it('the packed packages stay within their size budgets (what every install downloads)', () => {
-    // Budgets with ~10-15 % headroom over today's sizes (runtime 652 kB, vite-plugin 217 kB packed:
-    // the split's module graph and leak check, Vite 6-8 support): a jump past them is a dependency
-    // bundled, a fixture shipped or maps doubled — look before raising.
-    const budgets: Record<string, number> = { "@mcp-bridge/runtime": 700_000, "@mcp-bridge/vite-plugin": 240_000 }
+    // Budgets with ~10 % headroom over today's sizes (runtime 702 kB — grown from 652 kB by code: the
+    // call driver's modules, every error class in one entry, MCP session resumption — vite-plugin
+    // 228 kB packed): a jump past them is a dependency bundled, a fixture shipped or maps doubled —
+    // look before raising.
+    const budgets: Record<string, number> = { "@mcp-bridge/runtime": 780_000, "@mcp-bridge/vite-plugin": 255_000 }
     for (const [name, tarball] of Object.entries(tarballs)) expect(statSync(tarball).size, name).toBeLessThanOrEqual(budgets[name]!)
   })
 
