@@ -52,10 +52,10 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
  * What does not depend on the Node major runs once. `.ci/run` runs the whole suite on the oldest
  * supported Node, then again on the newer majors with MCP_BRIDGE_NODE_ONLY=1, which leaves out what
  * the browser or the version under test decides, not Node: the playground walked in Chromium
- * against its dev server, the docs site built and opened in Chromium, and the matrix of Vite and
- * zod versions apps are on (vite-versions.test.ts; notes-app.test.ts keeps its Vite 8 case). The
- * server-side tests — the built playground, the cluster, MCP, the docs' snippets, the framework
- * apps — run on every Node.
+ * against its dev server, the docs site built and opened in Chromium, Storybook's build of an app
+ * with the plugin, and the matrix of Vite and zod versions apps are on (vite-versions.test.ts;
+ * notes-app.test.ts keeps its Vite 8 case). The server-side tests — the built playground, the
+ * cluster, MCP, the docs' snippets, the framework apps — run on every Node.
  */
 const nodeOnly = process.env.MCP_BRIDGE_NODE_ONLY === '1'
 const browserUi = !nodeOnly
@@ -141,7 +141,7 @@ export default defineConfig({
           name: 'adoption',
           root: './adoption',
           include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...(nodeOnly ? ['test/vite-versions.test.ts'] : [])],
+          exclude: ['**/node_modules/**', ...(nodeOnly ? ['test/vite-versions.test.ts', 'test/storybook.test.ts'] : [])],
         },
       },
       {
