@@ -38,11 +38,22 @@ export function toNodeListener(handler: FetchHandler) {
       res.end(JSON.stringify({ code: 'METHOD_NOT_ALLOWED', message: `${method} is not served here.` }))
       return
     }
+    const url = requestUrl(req)
+    if (!url) {
+      // A client's mistake, said as one (400), not a server failure: nothing was run.
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          code: 'BAD_REQUEST',
+          message: `The request's Host header (${JSON.stringify((req.headers.host ?? '').slice(0, 100))}) or path is not a valid URL; send a host name (and port) and a path. Nothing was run.`,
+        }),
+      )
+      return
+    }
     const controller = new AbortController()
     // `close` also follows a completed response; aborting then is harmless.
     res.on('close', () => controller.abort())
     try {
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
       const headers = new Headers()
       for (const [name, value] of Object.entries(req.headers)) {
         if (Array.isArray(value)) value.forEach((v) => headers.append(name, v))
@@ -81,6 +92,15 @@ export function toNodeListener(handler: FetchHandler) {
         res.end(JSON.stringify(forClient(error, `${req.method} ${req.url} failed before its response began`)))
       } else res.destroy(error as Error)
     }
+  }
+}
+
+/** The request's URL from its path and `Host`, or `undefined` when they do not make one (a malformed Host). */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`)
+  } catch {
+    return undefined
   }
 }
 

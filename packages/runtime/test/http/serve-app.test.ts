@@ -126,6 +126,28 @@ describe('serveApp', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408/)
   }, 20_000)
 
+  it('answers a malformed Host with 400 BAD_REQUEST on the chat and MCP paths (nothing run), and keeps serving', async () => {
+    const s = await serveApp(app(), { staticDir: dist, port: 0, handleSignals: false })
+    served.push(s)
+    const { port } = new URL(s.url)
+    const raw = (head: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1')
+        let answer = ''
+        socket.on('data', (d: Buffer) => (answer += d))
+        socket.on('error', () => resolve(answer))
+        socket.on('close', () => resolve(answer))
+        socket.once('connect', () => socket.write(`${head}\r\nConnection: close\r\n\r\n`))
+      })
+    for (const path of ['/api/chat', '/mcp']) {
+      const answer = await raw(`POST ${path} HTTP/1.1\r\nHost: [::1\r\nContent-Length: 0`)
+      expect(answer).toMatch(/^HTTP\/1\.1 400/)
+      const body = JSON.parse(/\{.*\}/.exec(answer)![0]) as { code: string; message: string } // inside the chunked framing
+      expect(body).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(/^The request's Host header \("\[::1"\) or path is not a valid URL; .* Nothing was run\.$/) })
+    }
+    expect(await (await fetch(new URL('/api/chat', s.url), { method: 'POST', body: '{}' })).text()).toBe('chat POST /api/chat')
+  }, 20_000)
+
   it('takes other paths, and answers 404 outside them without a static dir', async () => {
     const s = await serveApp(app(), { chatPath: '/chat', mcpPath: '/rpc', port: 0, handleSignals: false })
     served.push(s)
