@@ -14,6 +14,7 @@
 import { z } from 'zod/v4'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
+import { hostnameOf, isLoopback } from './loopback-host.ts'
 
 export interface RequestOriginOptions {
   /** Host names this server answers to (no port). Default: `localhost`, `127.0.0.1`, `[::1]`, `*.localhost`. */
@@ -84,15 +85,4 @@ export function preflightResponse(cors: Record<string, string>, methods: string)
     status: 204,
     headers: { ...cors, 'access-control-allow-methods': methods, 'access-control-allow-headers': 'content-type, authorization', 'access-control-max-age': '600' },
   })
-}
-
-function hostnameOf(host: string): string {
-  const lower = host.toLowerCase()
-  if (lower.startsWith('[')) return lower.slice(0, lower.indexOf(']') + 1)
-  const colon = lower.lastIndexOf(':')
-  return colon === -1 ? lower : lower.slice(0, colon)
-}
-
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) || hostname === '[::1]'
 }

@@ -4,9 +4,9 @@
  * diagnostics (the last generation), the app server's calls with their timelines (its chat
  * handler's devtools), and — as the developer — answering a waiting question or cancelling a call.
  *
- * The state-changing routes take only JSON from this dev server's own pages: a cross-site page
- * cannot send `application/json` without a preflight this server never grants, and an `Origin`
- * that is not this server's is refused.
+ * Every route answers only the developer: on this machine, from the panel's own page
+ * (`panel-guard.ts`). The state-changing routes also take only JSON: a cross-site page cannot
+ * send `application/json` without a preflight this server never grants.
  */
 import { isMcpBridgeError } from '@mcp-bridge/runtime/errors'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -14,6 +14,7 @@ import type { ViteDevServer } from 'vite'
 import type { AppServer } from '@mcp-bridge/runtime/server'
 import type { Diagnostic } from '../core/diagnostics.ts'
 import { PANEL_HTML } from './panel-module.ts'
+import { panelRequestProblem } from './panel-guard.ts'
 
 export const PANEL_PATH = '/__mcp-bridge/'
 
@@ -50,6 +51,9 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
   return async (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (!url.pathname.startsWith(PANEL_PATH.slice(0, -1))) return next()
+    // Only the developer, on this machine, from the panel's page (`panel-guard.ts`).
+    const refused = panelRequestProblem(req)
+    if (refused) return json(res, 403, { ok: false, code: 'FORBIDDEN', message: refused })
     try {
       if (url.pathname === PANEL_PATH.slice(0, -1) || url.pathname === PANEL_PATH) {
         const html = await vite.transformIndexHtml(req.url ?? PANEL_PATH, PANEL_HTML)
@@ -72,8 +76,7 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
       }
       const action = /^\/__mcp-bridge\/api\/calls\/([^/]+)\/(answer|cancel)$/.exec(url.pathname)
       if (action && req.method === 'POST') {
-        const refusal = foreignRequest(req)
-        if (refusal) return json(res, 403, { ok: false, code: 'FORBIDDEN', message: refusal })
+        if (!isJson(req)) return json(res, 415, { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the request as application/json.' })
         const tools = await devtools()
         if (!tools)
           return json(res, 404, {
@@ -82,8 +85,10 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
             message: 'This app has no server with a chat handler (mcpBridge({ server })), so there are no calls to answer.',
           })
         const callId = decodeURIComponent(action[1]!)
-        const outcome = action[2] === 'answer' ? await tools.answer(callId, JSON.parse(await body(req))) : await tools.cancel(callId)
-        return json(res, 200, outcome)
+        if (action[2] === 'cancel') return json(res, 200, await tools.cancel(callId))
+        const answer = await answerOf(req)
+        if ('problem' in answer) return json(res, answer.status, { ok: false, code: answer.code, message: answer.problem })
+        return json(res, 200, await tools.answer(callId, answer.value))
       }
       return json(res, 404, { ok: false, code: 'NOT_FOUND', message: `No ${url.pathname} in the dev panel.` })
     } catch (error) {
@@ -96,25 +101,36 @@ export function panelMiddleware(vite: ViteDevServer, sources: PanelSources) {
   }
 }
 
-/** Why a state-changing request is not from this dev server's own pages, if it is not. */
-function foreignRequest(req: IncomingMessage): string | undefined {
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) return 'Send application/json.'
-  const origin = req.headers.origin
-  if (origin !== undefined && new URL(origin).host !== req.headers.host) return `Origin ${origin} is not this dev server.`
-  return undefined
+/** A state-changing request must be JSON: a form on another site cannot send it without a preflight, which this server never grants. */
+function isJson(req: IncomingMessage): boolean {
+  return /^application\/json\b/i.test(req.headers['content-type'] ?? '')
 }
 
-function body(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => {
-      text += chunk
-      if (text.length > 1 << 20) req.destroy(new Error('The answer is larger than 1 MiB.'))
-    })
-    req.on('end', () => resolve(text || '{}'))
-    req.on('error', reject)
-  })
+/** The largest answer the panel reads. */
+const MAX_ANSWER_BYTES = 1 << 20
+
+/** An answer's body as JSON; a client's mistake (too large, not JSON) as its status and a sentence. */
+async function answerOf(req: IncomingMessage): Promise<{ value: unknown } | { status: number; code: string; problem: string }> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (size > MAX_ANSWER_BYTES) {
+      req.resume() // the rest is read and dropped, so the response goes out on a connection still in step
+      return { status: 413, code: 'TOO_LARGE', problem: `The answer is larger than ${MAX_ANSWER_BYTES} bytes; nothing was sent to the call.` }
+    }
+    chunks.push(chunk)
+  }
+  const text = Buffer.concat(chunks).toString('utf8')
+  try {
+    return { value: JSON.parse(text || '{}') }
+  } catch (error) {
+    return {
+      status: 400,
+      code: 'BAD_REQUEST',
+      problem: `The answer is not JSON (${(error as Error).message}); send { "action": "accept", "content": { ... } }. Nothing was sent to the call.`,
+    }
+  }
 }
 
 function json(res: ServerResponse, status: number, value: unknown): void {
@@ -122,6 +138,8 @@ function json(res: ServerResponse, status: number, value: unknown): void {
 }
 
 function send(res: ServerResponse, status: number, text: string, type: string): void {
+  // Vite's CORS middleware granted localhost pages a read before this ran: the panel grants none.
+  res.removeHeader('access-control-allow-origin')
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' })
   res.end(text)
 }
