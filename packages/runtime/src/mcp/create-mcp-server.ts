@@ -24,6 +24,7 @@ import { createCallStateCodec } from './call-state.ts'
 import { clientCapabilitiesOf, missingRequirement, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
 import { answerFromStore } from './session-resumption.ts'
+import { sayParamsPlainly } from './params-errors.ts'
 import { resolveServerOptions, type McpServerOptions } from './server-options.ts'
 import { serveToolCall, type ToolCallService } from './serve-tool-call.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
@@ -169,6 +170,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       },
     )
     const server = mcp.server
+    sayParamsPlainly(server)
     const session = new McpSession(options.clock)
     server.onerror = options.onError
     wrapClientRequests(server, (requestId, reason) => session.clientRefused(requestId, reason))
