@@ -19,11 +19,23 @@ export function forbidden(callId: string): CallRefusal {
   return refusal('FORBIDDEN', `Tool call ${callId} belongs to another signed-in user; nothing was changed.`)
 }
 
+/**
+ * A request from another conversation than the one the call is kept in (`origin.conversation`):
+ * a call's token answers it only where it was asked, so a token that leaked cannot move the call,
+ * or its events, into another conversation. `conversation` null: the request names none.
+ */
+export function otherConversation(callId: string, origin: unknown, conversation: string | null | undefined): CallRefusal | undefined {
+  if (conversation === undefined) return undefined
+  const own = (origin as { conversation?: unknown } | undefined)?.conversation
+  if (typeof own !== 'string' || own === conversation) return undefined
+  return refusal('FORBIDDEN', `Tool call ${callId} belongs to another conversation; answer or cancel it there. Nothing was changed.`)
+}
+
 /** What the record says of a request for the call: `undefined` when it may go on. */
 export function checkRecord(
   callId: string,
   record: CallRecord | undefined,
-  options: Pick<ResumeOptions<unknown>, 'token' | 'caller' | 'revision' | 'trusted'>,
+  options: Pick<ResumeOptions<unknown>, 'token' | 'caller' | 'revision' | 'trusted' | 'conversation'>,
   surface: CallSurface,
 ): CallRefusal | undefined {
   if (!record) {
@@ -35,6 +47,8 @@ export function checkRecord(
     }
   }
   if (!options.trusted && !mayActOn(record.auth, options.caller)) return forbidden(callId)
+  const elsewhere = options.trusted ? undefined : otherConversation(callId, record.origin, options.conversation)
+  if (elsewhere) return elsewhere
   // Another surface's call (they may share a store): its own surface answers it, in its own format.
   if (record.surface !== surface) {
     return refusal('NOT_FOUND', `Tool call "${callId}" belongs to this server's ${SURFACE_NAMES[record.surface]}, not its ${SURFACE_NAMES[surface]}; answer or cancel it there.`)

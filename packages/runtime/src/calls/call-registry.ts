@@ -148,7 +148,7 @@ export class CallRegistry<X = undefined> {
   }
 
   /** Abort a call the request proves it owns (its token or caller), running here or waiting anywhere. */
-  abort(callId: string, token: unknown, reason: string, options: { trusted?: boolean; caller?: CallerAuth } = {}): Promise<Aborted> {
+  abort(callId: string, token: unknown, reason: string, options: { trusted?: boolean; caller?: CallerAuth; conversation?: string | null } = {}): Promise<Aborted> {
     return abortCall(this.#requests, callId, token, reason, options)
   }
 

@@ -11,7 +11,7 @@ import { mayActOn, type CallerAuth } from '../tool/caller-auth.ts'
 import type { Clock } from '../time/clock.ts'
 import type { CallCopies } from './call-copies.ts'
 import { describeOutcome, tokenMatches } from './call-record.ts'
-import { checkRecord, forbidden, held, refusal } from './call-refusals.ts'
+import { checkRecord, forbidden, held, otherConversation, refusal } from './call-refusals.ts'
 import { letGo } from './let-go.ts'
 import type { SegmentStart } from './call-trace.ts'
 import { type AnswerWait, unansweredReason } from './parked-calls.ts'
@@ -105,12 +105,14 @@ export async function abortCall<X>(
   callId: string,
   token: unknown,
   reason: string,
-  { trusted = false, caller }: { trusted?: boolean; caller?: CallerAuth },
+  { trusted = false, caller, conversation }: { trusted?: boolean; caller?: CallerAuth; conversation?: string | null },
 ): Promise<Aborted> {
   const live = r.copies.get(callId)
   if (live && !r.copies.isParked(live)) {
     if (!trusted && !tokenMatches(live.tokenHash, token)) return refusal('WRONG_TOKEN', `This abort does not carry the token of tool call ${callId}; nothing was aborted.`)
     if (!trusted && !mayActOn(live.auth, caller)) return forbidden(callId)
+    const elsewhere = trusted ? undefined : otherConversation(callId, live.origin, conversation)
+    if (elsewhere) return elsewhere
     await live.host.abort(reason)
     return { ok: true, wasRunning: true, toolName: live.toolName }
   }
@@ -118,7 +120,13 @@ export async function abortCall<X>(
   if (!lease) return held(r.store, callId, r.instanceId, () => r.copies.answering(callId))
   try {
     const record = await r.store.get(callId)
-    const problem = await checkInTime(r, callId, record, { token, replay: () => undefined, ...(caller && { caller }), ...(trusted && { trusted: true as const }) })
+    const problem = await checkInTime(r, callId, record, {
+      token,
+      replay: () => undefined,
+      ...(caller && { caller }),
+      ...(conversation !== undefined && { conversation }),
+      ...(trusted && { trusted: true as const }),
+    })
     // 'running' with its lock free and no copy here: the instance running it stopped (a live one
     // renews the lock). Nothing will ever finish it, so the abort is recorded in its place.
     const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live

@@ -116,6 +116,11 @@ export interface ResumeOptions<X> {
   token?: unknown
   /** Who sends the request: a call someone signed-in started is theirs alone (`FORBIDDEN` for anyone else). */
   caller?: CallerAuth
+  /**
+   * The conversation the request comes from (chat; null: it names none): a call kept in another
+   * conversation is refused (`FORBIDDEN`), so a leaked token works only where the call was asked.
+   */
+  conversation?: string | null
   /** The revision the request saw (an MCP requestState); a record that moved on since is stale. */
   revision?: number
   /** What a replayed call runs with: its tool (by name), sampling and serving-side state. */

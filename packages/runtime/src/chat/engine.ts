@@ -140,7 +140,7 @@ function lostMessage(refusal: { code: string; message: string }): string {
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
   if (body.abort) {
     const { callId, token, reason } = body.abort
-    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', { ...(ctx.caller && { caller: ctx.caller }) })
+    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', { ...(ctx.caller && { caller: ctx.caller }), conversation: ctx.conversationId ?? null })
     if (!aborted.ok) {
       if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') ctx.emit({ type: 'call_not_found', callId, message: lostMessage(aborted) })
       else ctx.emit({ type: 'error', code: aborted.code, message: aborted.message })
@@ -169,6 +169,7 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     const resumed = await ctx.calls.resume(response.callId, {
       token: response.token,
       ...(ctx.caller && { caller: ctx.caller }),
+      conversation: ctx.conversationId ?? null,
       ...(ctx.traceParent !== undefined && { traceParent: ctx.traceParent }),
       replay: (record) => {
         const tool = ctx.tools.get(record.tool)

@@ -199,6 +199,7 @@ describe('a call running when its server stopped', () => {
     const call = find(asked, 'tool_call')!
     void post(a.handler, {
       messages: find(asked, 'conversation_state')!.messages,
+      conversation: key,
       elicitResponses: [{ callId: call.callId, elicitId: find(asked, 'elicit_request')!.request.id, token: call.token!, result: { action: 'accept', content: { ok: true } } }],
     }).catch(() => undefined)
     const b = await instance(db, clock, desk(ledgerPath))

@@ -17,6 +17,8 @@ import {
   type ConversationSnapshot,
   type ConversationStorage,
   createChatController,
+  readChatEvents,
+  type ChatStreamEvent,
   type ToolItem,
 } from '../../src/client.ts'
 import { appendToTranscript, boundTranscript, MAX_LOGS_PER_CALL } from '../../src/chat/transcript.ts'
@@ -168,6 +170,45 @@ describe('conversations survive reloads and restarts', () => {
     )
     expect(await problem(intruder)).toEqual([403, 'CONVERSATION_FORBIDDEN'])
     expect((await store.getConversation(key.id))!.revision).toBe(revision)
+    chat.dispose()
+  }, 20_000)
+
+  it("a call's token answers it only in its own conversation: from another one (a leaked token), answer and cancel are refused and nothing lands there", async () => {
+    const store = createMemoryStore()
+    const handler = serve(store)
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    await chat.sendMessage('Book me a flight')
+    await nextEmission(chat, FlightList)
+    const mine = keyIn(storage)
+    const snapshot = (await (await getSnapshot(handler, mine)).json()) as ConversationSnapshot
+    const call = snapshot.events.find((e) => e.type === 'tool_call')!
+    const asked = snapshot.events.find((e) => e.type === 'elicit_request')!
+    const post = async (body: object) => {
+      const events: ChatStreamEvent[] = []
+      const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }))
+      for await (const e of readChatEvents(response.body!)) events.push(e)
+      return events
+    }
+    // Someone holding the call's token, in a conversation of their own (its key is theirs, valid).
+    const theirs = { id: 'T'.repeat(22), secret: 's'.repeat(43) }
+    const answer = { callId: call.callId, elicitId: asked.request.id, token: call.token, result: { action: 'accept', content: { flightId: 'JS-501' } } }
+    const answered = await post({ messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], conversation: theirs, elicitResponses: [answer] })
+    expect(answered.find((e) => e.type === 'elicit_refused')).toMatchObject({
+      callId: call.callId,
+      code: 'FORBIDDEN',
+      message: `Tool call ${call.callId} belongs to another conversation; answer or cancel it there. Nothing was changed.`,
+    })
+    const cancelled = await post({ messages: [], conversation: theirs, abort: { callId: call.callId, token: call.token } })
+    expect(cancelled.find((e) => e.type === 'error')).toMatchObject({ code: 'FORBIDDEN' })
+    // The call still waits for its own conversation, and nothing of it is in theirs.
+    expect(await store.get(call.callId)).toMatchObject({ status: 'waiting' })
+    const theirLog = ((await store.getConversation(theirs.id))!.log as Array<{ events?: ChatStreamEvent[] }>).flatMap((entry) => entry.events ?? [])
+    expect(theirLog.filter((e) => JSON.stringify(e).includes(call.callId)).map((e) => e.type)).toEqual(['elicit_refused', 'error']) // the refusals, nothing of the call
+    // Its own conversation answers it.
+    const own = await post({ messages: snapshot.messages, conversation: mine, elicitResponses: [answer] })
+    expect(own.find((e) => e.type === 'elicit_refused')).toBeUndefined()
+    expect(own.find((e) => e.type === 'elicit_answered')).toMatchObject({ callId: call.callId })
     chat.dispose()
   }, 20_000)
 
