@@ -395,6 +395,27 @@ describe('a conversation one client keeps growing', () => {
     expect(restored.status).toBe(200)
   })
 
+  it('a reload is at most its messages (bounded by maxBodyBytes, as the client sends them back) and its transcript (maxTranscriptBytes)', async () => {
+    const limits = { maxTranscriptBytes: 64 << 10, maxBodyBytes: 128 << 10 }
+    const handler = createChatHandler({ tools: [slowCount], model, store: createMemoryStore(), limits })
+    handlers.push(handler)
+    const key = { id: 'growing-conversation-2', secret: 'h'.repeat(43) }
+    // Each turn sends the conversation so far and a big message, as a client does, until the body limit refuses one.
+    let messages: unknown[] = []
+    for (let i = 0, accepted = true; accepted && i < 20; i++) {
+      const body = JSON.stringify({ messages: [...messages, { role: 'user', content: [{ type: 'text', text: `turn ${i} ${'y'.repeat(20_000)}` }] }], conversation: key })
+      const response = await handler(new Request('http://127.0.0.1/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }))
+      accepted = response.status === 200
+      if (!accepted) break
+      for await (const e of readChatEvents(response.body!)) if (e.type === 'conversation_state') messages = e.messages
+    }
+    expect(messages.length).toBeGreaterThan(4)
+    const restored = await getSnapshot(handler, key)
+    const bytes = Buffer.byteLength(await restored.text())
+    expect(bytes).toBeGreaterThan(limits.maxBodyBytes) // both parts are near their caps…
+    expect(bytes).toBeLessThanOrEqual(limits.maxBodyBytes + limits.maxTranscriptBytes) // …and the reload within their sum
+  })
+
   it('one client keeps at most maxConversationsPerClient: a new one past it forgets its oldest; other clients keep theirs', async () => {
     const store = createMemoryStore()
     const handler = createChatHandler({ tools: [slowCount], model, store, limits: { maxConversationsPerClient: 3 }, clientKey: (r) => r.headers.get('x-client') ?? '?' })
