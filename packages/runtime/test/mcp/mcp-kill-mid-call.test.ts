@@ -26,6 +26,7 @@ import { ElicitRequestSchema as Elicit132 } from 'mcp-sdk-1-32/types.js'
 import { afterEach, afterAll, describe, expect, it } from 'vitest'
 import { randomDelay, readLedger, spawnCrashServer, type CrashServer } from '../support/crash-trial.ts'
 import { startFailoverProxy, type FailoverProxy } from '../support/failover-proxy.ts'
+import { textOf } from './support/mcp-clients.ts'
 
 const LEASE_MS = 1_000
 const PER_CLIENT = 3
@@ -124,8 +125,6 @@ async function sdkV2Rounds(url: URL, answer: Answer): Promise<Booker> {
     },
   }
 }
-
-const textOf = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
 
 /** The routes the ledger holds a ticket for, one row per ticket step's idempotency key. */
 function ticketRoutes(ledger: string): string[] {
