@@ -238,9 +238,9 @@ describe('playground in Chromium', () => {
     expect(await timeline.getByText('ended', { exact: true }).count()).toBe(1)
     expect(panelErrors).toEqual([])
     await panel.close()
-    // Only this dev server's own pages may act: no JSON, or another origin, is refused.
+    // Only this dev server's own pages may act: another origin is refused (403), and so is what is not JSON (415).
     const act = (headers: Record<string, string>) => fetch(new URL('/__mcp-bridge/api/calls/any/cancel', base), { method: 'POST', headers, body: '{}' })
-    expect((await act({ 'content-type': 'text/plain' })).status).toBe(403)
+    expect((await act({ 'content-type': 'text/plain' })).status).toBe(415)
     expect((await act({ 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403)
   }, 120_000)
 

@@ -140,7 +140,12 @@ function lostMessage(refusal: { code: string; message: string }): string {
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
   if (body.abort) {
     const { callId, token, reason } = body.abort
-    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', { ...(ctx.caller && { caller: ctx.caller }), conversation: ctx.conversationId ?? null })
+    // A cancel naming another conversation is refused; one naming none is the page's out-of-band
+    // Stop (sent without its conversation so it cannot overwrite what the running turn writes).
+    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', {
+      ...(ctx.caller && { caller: ctx.caller }),
+      ...(ctx.conversationId !== undefined && { conversation: ctx.conversationId }),
+    })
     if (!aborted.ok) {
       if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') ctx.emit({ type: 'call_not_found', callId, message: lostMessage(aborted) })
       else ctx.emit({ type: 'error', code: aborted.code, message: aborted.message })
