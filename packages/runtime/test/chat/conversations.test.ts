@@ -72,6 +72,16 @@ const seen = (items: readonly ChatItem[]) =>
 
 const keyIn = (storage: ReturnType<typeof memoryStorage>) => JSON.parse(storage.data.get('mcp-bridge:chat:main')!) as ConversationKey
 
+/** A page on a new handler over `store` that asked to book a flight, up to its first question. */
+async function askedToPickAFlight(store: CallStore) {
+  const handler = serve(store)
+  const storage = memoryStorage()
+  const chat = page(handler, storage)
+  await chat.sendMessage('Book me a flight')
+  await nextEmission(chat, FlightList)
+  return { handler, chat, key: keyIn(storage) }
+}
+
 async function getSnapshot(handler: ChatHandler, key: ConversationKey, secret = key.secret, headers: Record<string, string> = {}) {
   return handler(new Request(`http://127.0.0.1/api/chat?conversation=${key.id}`, { headers: { authorization: `Bearer ${secret}`, ...headers } }))
 }
@@ -132,12 +142,7 @@ describe('conversations survive reloads and restarts', () => {
 
   it('keeps call tokens sealed in the store, and shows a conversation only to its secret', async () => {
     const store = createMemoryStore()
-    const handler = serve(store)
-    const storage = memoryStorage()
-    const chat = page(handler, storage)
-    await chat.sendMessage('Book me a flight')
-    await nextEmission(chat, FlightList)
-    const key = keyIn(storage)
+    const { handler, chat, key } = await askedToPickAFlight(store)
     // 128 random bits each, never the page's name for the chat.
     expect(key.id).toMatch(/^[A-Za-z0-9_-]{22}$/)
     expect(key.secret).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -175,12 +180,7 @@ describe('conversations survive reloads and restarts', () => {
 
   it("a call's token answers it only in its own conversation: from another one (a leaked token), answer and cancel are refused and nothing lands there", async () => {
     const store = createMemoryStore()
-    const handler = serve(store)
-    const storage = memoryStorage()
-    const chat = page(handler, storage)
-    await chat.sendMessage('Book me a flight')
-    await nextEmission(chat, FlightList)
-    const mine = keyIn(storage)
+    const { handler, chat, key: mine } = await askedToPickAFlight(store)
     const snapshot = (await (await getSnapshot(handler, mine)).json()) as ConversationSnapshot
     const call = snapshot.events.find((e) => e.type === 'tool_call')!
     const asked = snapshot.events.find((e) => e.type === 'elicit_request')!
