@@ -97,6 +97,8 @@ export interface ChatHandler {
   readonly calls: CallRegistry<undefined>
   /** For the Vite plugin's dev panel (in `vite dev` only): calls with their timelines; answer or cancel as the developer. */
   readonly devtools: ChatDevtools
+  /** How it tells clients apart (the `clientKey` option, or the default): `serveApp`'s rate limit counts them the same way. */
+  readonly clientKey: ClientKey
   /** Abort every call (server shutdown). */
   close(): Promise<void>
 }
@@ -391,7 +393,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     return key.data
   }
 
-  return Object.assign(handle, { calls, devtools: createChatDevtools({ calls, store, tools, model: options.model }), close: () => calls.close('the chat server closed') })
+  return Object.assign(handle, {
+    calls,
+    clientKey,
+    devtools: createChatDevtools({ calls, store, tools, model: options.model }),
+    close: () => calls.close('the chat server closed'),
+  })
 }
 
 function notFound(id: string): Response {

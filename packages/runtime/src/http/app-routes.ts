@@ -7,7 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import type { AppServer } from './app-server.ts'
-import { toNodeListener } from './node-adapter.ts'
+import { toNodeListener, type FetchHandler } from './node-adapter.ts'
+import type { ClientKey } from './client-address.ts'
+import { rateLimited, type RateLimiter } from './rate-limit.ts'
 import { DEFAULT_CHAT_PATH, DEFAULT_MCP_PATH, routePaths, routePathSchema } from './route-paths.ts'
 import { OptionsError } from '../errors/options-error.ts'
 
@@ -55,8 +57,14 @@ export function resolveAppRoutes(options: AppRouteOptions = {}): Required<AppRou
  * ```
  */
 export function appRoutes(app: AppServer | (() => Promise<AppServer>), options: AppRouteOptions = {}): NodeMiddleware {
+  return routeApp(app, options)
+}
+
+/** `appRoutes`, each endpoint's requests first through `limiter` when given (`serveApp`'s rate limit). */
+export function routeApp(app: AppServer | (() => Promise<AppServer>), options: AppRouteOptions, limiter?: RateLimiter): NodeMiddleware {
   const { chatPath, mcpPath } = resolveAppRoutes(options)
   const current = typeof app === 'function' ? app : () => Promise.resolve(app)
+  const limited = (handler: FetchHandler, endpoint: { clientKey?: ClientKey }) => (limiter ? rateLimited(handler, limiter, endpoint) : handler)
   return (req, res, next) => {
     const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]!
     // The MCP endpoint's OAuth metadata (RFC 9728) lives at the root's well-known path.
@@ -64,8 +72,9 @@ export function appRoutes(app: AppServer | (() => Promise<AppServer>), options: 
     if (pathname !== chatPath && pathname !== mcpPath && !metadata) return next()
     current().then(
       (server) => {
-        if (pathname === chatPath && !metadata) return toNodeListener(server.chat)(req, res)
-        if (server.mcp) return toNodeListener((request) => server.mcp!.fetch(request))(req, res)
+        if (pathname === chatPath && !metadata) return toNodeListener(limited(server.chat, server.chat))(req, res)
+        const mcp = server.mcp
+        if (mcp) return toNodeListener(limited((request) => mcp.fetch(request), mcp))(req, res)
         next()
       },
       (error: unknown) => next(error),

@@ -5,6 +5,7 @@
  * `vite build` emits `dist/server/index.js`, which serves it with the built client under Node.
  */
 import type { FetchHandler } from './node-adapter.ts'
+import type { ClientKey } from './client-address.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import type { IssueSummary } from '../errors/issues.ts'
 import { AppServerCloseError } from '../errors/server-errors.ts'
@@ -13,6 +14,8 @@ import { AppServerCloseError } from '../errors/server-errors.ts'
 export interface FetchEndpoint {
   fetch(request: Request): Promise<Response>
   close?(): Promise<void>
+  /** How it tells clients apart (`createMcpServer`'s `clientKey`): `serveApp`'s rate limit counts them the same way. */
+  readonly clientKey?: ClientKey
 }
 
 /**
@@ -20,7 +23,7 @@ export interface FetchEndpoint {
  */
 export interface AppServerParts {
   /** The chat handler (`createChatHandler(...)`), served at the chat path (`/api/chat`). */
-  chat: FetchHandler & { close?(): Promise<void> }
+  chat: FetchHandler & { close?(): Promise<void>; readonly clientKey?: ClientKey }
   /** An MCP endpoint (`createMcpServer(...).createHandler()`), served at the MCP path (`/mcp`). */
   mcp?: FetchEndpoint
   /** Anything else to release on shutdown (a call store, a connection pool); runs after chat and mcp close. */

@@ -16,8 +16,8 @@ import sirv from 'sirv'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { closeAppServer, isAppServer, type AppServer } from './app-server.ts'
-import { appRouteOptionsSchema, appRoutes, resolveAppRoutes, type AppRouteOptions } from './app-routes.ts'
-import { createRateLimiter, type RateLimit } from './rate-limit.ts'
+import { appRouteOptionsSchema, routeApp, type AppRouteOptions } from './app-routes.ts'
+import { createRateLimiter, DEFAULT_RATE_LIMIT, type RateLimit } from './rate-limit.ts'
 import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import { OptionsError } from '../errors/options-error.ts'
 import { forClient } from '../errors/client-errors.ts'
@@ -44,11 +44,12 @@ export interface ServeAppOptions extends AppRouteOptions {
   /** A client whose whole request (headers and body) has not arrived after this long is cut off (default 30 s). */
   requestTimeoutMs?: number
   /**
-   * Requests to the chat and MCP paths per client (its remote address), as a token bucket; past
-   * it, `429 RATE_LIMITED` with `Retry-After`. Off by default: set it when the server faces the
-   * internet without a proxy that limits rates.
+   * Requests to the chat and MCP paths per client, as a token bucket; past it, `429 RATE_LIMITED`
+   * with `Retry-After`. Clients are told apart as each endpoint's own limits tell them (its
+   * `clientKey`: by default the address's network, an IPv6 /64). Default 50 a second with bursts of
+   * 200 (`DEFAULT_RATE_LIMIT`); `false` turns it off (a proxy in front that limits rates already).
    */
-  rateLimit?: RateLimit
+  rateLimit?: RateLimit | false
   /** What the rate limit is measured with (default: wall time). */
   clock?: Clock
   /** Where the server's own messages go (a link it will not serve, a failed request's details): pino's signature. Default: the console. */
@@ -73,7 +74,9 @@ const optionsSchema = appRouteOptionsSchema.extend({
   handleSignals: z.boolean().optional(),
   headersTimeoutMs: z.number().int().min(100).max(600_000).optional(),
   requestTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
-  rateLimit: z.strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() }).optional(),
+  rateLimit: z
+    .union([z.literal(false), z.strictObject({ requestsPerSecond: z.number().positive().max(100_000), burst: z.number().int().min(1).max(1_000_000).optional() })])
+    .optional(),
   clock: clockOption.optional(),
   logger: loggerOption.optional(),
 })
@@ -102,7 +105,7 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
     handleSignals = true,
     headersTimeoutMs = 10_000,
     requestTimeoutMs = 30_000,
-    rateLimit,
+    rateLimit = DEFAULT_RATE_LIMIT,
     clock,
     logger,
     ...routes
@@ -113,7 +116,8 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
     throw new OptionsError('serveApp', { option: 'staticDir', problem: `staticDir ${dir} is not a directory; build the client first (vite build)` })
   }
 
-  const api = appRoutes(app, routes)
+  const limiter = rateLimit ? createRateLimiter(rateLimit, (clock as Clock | undefined) ?? systemClock) : undefined
+  const api = routeApp(app, routes, limiter)
   const root = dir === undefined ? undefined : staticRoot(dir)
   for (const link of root?.skipped ?? []) log.warn({ link, staticDir: dir }, `serveApp: not serving ${link}: only files inside ${dir} are served.`)
   const files = root
@@ -131,19 +135,9 @@ export async function serveApp(app: AppServer, options: ServeAppOptions = {}): P
     res.writeHead(404, { 'content-type': 'application/json' })
     res.end(JSON.stringify({ code: 'NOT_FOUND', message: 'Nothing is served at this path.' }))
   }
-  const { chatPath, mcpPath } = resolveAppRoutes(routes)
-  const limited = rateLimit ? createRateLimiter(rateLimit, (clock as Clock | undefined) ?? systemClock) : undefined
   const server = createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs), connectionsCheckingInterval: Math.min(1000, headersTimeoutMs) },
     (req, res) => {
-      const pathname = (req.url ?? '/').split(/[?#]/, 1)[0]
-      const decision = limited && (pathname === chatPath || pathname === mcpPath) ? limited(req.socket.remoteAddress ?? 'unknown') : undefined
-      if (decision && !decision.ok) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(seconds) })
-        res.end(JSON.stringify({ code: 'RATE_LIMITED', message: `Too many requests from this client; try again in ${seconds} s.` }))
-        return
-      }
       api(req, res, (error) => {
         if (error) {
           // The details are for the server's log; the client gets a code and a sentence.

@@ -86,6 +86,8 @@ export interface McpHttpHandler {
   node(req: IncomingMessage, res: ServerResponse): Promise<void>
   /** Close every session and in-flight exchange. */
   close(): Promise<void>
+  /** How it tells clients apart (`createMcpServer`'s `clientKey`): `serveApp`'s rate limit counts them the same way. */
+  readonly clientKey: ClientKey
 }
 
 export function createMcpHttpHandler(
@@ -168,6 +170,7 @@ export function createMcpHttpHandler(
   return {
     fetch,
     node: toNodeListener(fetch),
+    clientKey: server.clientKey,
     async close() {
       await modern.close()
       await sessions.close()

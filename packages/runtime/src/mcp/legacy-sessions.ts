@@ -7,14 +7,17 @@
  * Many clients never DELETE (the MCP Inspector, SDK 1.x, the conformance suite), and some never
  * close their GET stream either: a client at its cap gets its least recently used session without
  * a request in flight closed to make room (one with no open stream first), rather than a 429 —
- * only a client whose every session is answering a request is refused. A client that comes back
- * to a closed session gets 404 and initializes a new one, as the protocol says.
+ * only a client whose every session is answering a request is refused. At the total cap the same
+ * kind of session of the network holding the most makes room (`roomFor`), so many addresses cannot
+ * lock every newcomer out; 503 only when none may be closed. A client that comes back to a closed
+ * session gets 404 and initializes a new one, as the protocol says.
  */
 import { randomUUID } from 'node:crypto'
 import { createScope } from 'effection'
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer, type RequestId } from '@modelcontextprotocol/server'
 import { createSessionEventStore } from './session-event-store.ts'
 import { ClientCounts } from '../calls/client-counts.ts'
+import { roomFor, type Holding } from '../calls/network-shares.ts'
 import { IdleQueue } from '../calls/idle-queue.ts'
 import type { Clock } from '../time/clock.ts'
 import type { Scope } from 'effection'
@@ -97,8 +100,8 @@ export class LegacySessions {
         },
       }
     }
-    if (this.#sessions.size >= maxSessions) {
-      return { refused: { status: 503, message: `This server holds ${maxSessions} sessions already (maxLegacySessions); try again later.` } }
+    if (this.#sessions.size >= maxSessions && !(await this.#makeRoomFor(client))) {
+      return { refused: { status: 503, message: `This server holds ${maxSessions} sessions already (maxLegacySessions), each answering a request; try again later.` } }
     }
     const server = this.factory()
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -134,15 +137,42 @@ export class LegacySessions {
    * stream first; false when every one of them is answering a request.
    */
   async #closeLeastRecentlyUsed(client: string): Promise<boolean> {
-    let oldest: [string, Session] | undefined
+    const oldest = this.#holdings().get(client)?.oldest
+    return oldest !== undefined && (await this.#closeSession(oldest))
+  }
+
+  /**
+   * All sessions taken: close one of the network holding the most (`roomFor`), so many addresses
+   * cannot lock every newcomer out; false when fairness names none (or all are answering requests).
+   */
+  async #makeRoomFor(client: string): Promise<boolean> {
+    const victim = roomFor(client, [...this.#holdings().values()])
+    return victim?.oldest !== undefined && (await this.#closeSession(victim.oldest))
+  }
+
+  /** Each client's sessions as `roomFor` weighs them: how many, and the one to close first — idle, without an open stream first, then least recently used. */
+  #holdings(): Map<string, Holding<string>> {
+    const holdings = new Map<string, Holding<string>>()
+    const first = new Map<string, Session>()
     const before = (a: Session, b: Session) => (a.streams > 0 !== b.streams > 0 ? b.streams > 0 : a.lastUsed < b.lastUsed)
-    for (const entry of this.#sessions) {
-      const [, session] = entry
-      if (session.client === client && session.inFlight === 0 && (!oldest || before(session, oldest[1]))) oldest = entry
+    for (const [id, session] of this.#sessions) {
+      let holding = holdings.get(session.client)
+      if (!holding) holdings.set(session.client, (holding = { client: session.client, held: 0, oldest: undefined, since: Infinity }))
+      holding.held += 1
+      const best = first.get(session.client)
+      if (session.inFlight > 0 || (best && !before(session, best))) continue
+      first.set(session.client, session)
+      holding.oldest = id
+      holding.since = session.lastUsed
     }
-    if (!oldest) return false
-    this.#remove(oldest[0])
-    await oldest[1].server.close()
+    return holdings
+  }
+
+  async #closeSession(id: string): Promise<boolean> {
+    const session = this.#sessions.get(id)
+    if (!session) return false
+    this.#remove(id)
+    await session.server.close()
     return true
   }
 

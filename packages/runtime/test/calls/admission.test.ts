@@ -45,18 +45,58 @@ describe('admit', () => {
       await store.release({ callId, client: 'a' })
       return true
     })
-    expect(evicted).toEqual([['a1', expect.stringMatching(/the server was full \(limits.maxActiveCalls\) and this call's client held the most calls waiting/)]])
+    expect(evicted).toEqual([['a1', expect.stringMatching(/the server was full \(limits.maxActiveCalls\) and this call's network held the most calls waiting/)]])
   })
 
-  it('refuses when full and the busiest client would not hold more than this one (or the eviction found the call moved on)', async () => {
+  it('when every holder holds one, admits a client holding nothing (the longest-waiting makes room) and refuses one that holds as many as any', async () => {
+    const clock = createTestClock()
+    const store = createMemoryStore({ clock })
+    const l = limits({ maxActiveCalls: 2, maxCallsPerClient: 8 })
+    await admit(store, clock, l, { callId: 'a1', client: 'a' }, async () => false)
+    await clock.advance(10)
+    await admit(store, clock, l, { callId: 'b1', client: 'b' }, async () => false)
+    const evict = vi.fn(async (callId: string) => (await store.release({ callId, client: callId === 'a1' ? 'a' : 'b' }), true))
+    // b holds one, as a does: taking a's place is not fairer, so b's second call is refused.
+    await expect(admit(store, clock, l, { callId: 'b2', client: 'b' }, evict)).rejects.toThrow(/already holds 2 tool calls waiting for input \(limits.maxActiveCalls\)/)
+    expect(evict).not.toHaveBeenCalled()
+    // c holds nothing: it is admitted, a's call (waiting longest) making room.
+    await admit(store, clock, l, { callId: 'c1', client: 'c' }, evict)
+    expect(evict.mock.calls.map(([id]) => id)).toEqual(['a1'])
+  })
+
+  it('passes over a call that stopped waiting (answered meanwhile) and takes the next, refusing once none is left', async () => {
     const clock = createTestClock()
     const store = createMemoryStore({ clock })
     const l = limits({ maxActiveCalls: 2, maxCallsPerClient: 2 })
     await admit(store, clock, l, { callId: 'a1', client: 'a' }, async () => false)
+    await clock.advance(10)
     await admit(store, clock, l, { callId: 'b1', client: 'b' }, async () => false)
-    const evict = vi.fn(async () => true)
-    await expect(admit(store, clock, l, { callId: 'c1', client: 'c' }, evict)).rejects.toThrow(/already holds 2 tool calls waiting for input \(limits.maxActiveCalls\)/)
-    expect(evict).not.toHaveBeenCalled() // each holds one: taking one from another client is not fairer
+    const tried: string[] = []
+    await expect(admit(store, clock, l, { callId: 'c1', client: 'c' }, async (id) => (tried.push(id), false))).rejects.toBeInstanceOf(TooManyCallsError)
+    expect(tried).toEqual(['a1', 'b1'])
+  })
+
+  it('weighs networks, not addresses: 40 addresses of one /48 give way to a newcomer from another /48 that already holds more than any one of them', async () => {
+    const clock = createTestClock()
+    const store = createMemoryStore({ clock })
+    const l = limits({ maxActiveCalls: 44, maxCallsPerClient: 20 })
+    const key = (net: number, host: number) => `2001:db8:${net}::/48 > 2001:db8:${net}::/56 > 2001:db8:${net}:${host}::/64`
+    for (let host = 0; host < 40; host++) await admit(store, clock, l, { callId: `m${host}`, client: key(1, host) }, async () => false)
+    for (let i = 0; i < 3; i++) await admit(store, clock, l, { callId: `o${i}`, client: key(2, 0) }, async () => false)
+    await admit(store, clock, l, { callId: 'n0', client: key(3, 0) }, async () => false)
+    // Full. The newcomer's /64 (in /48 number 2) holds 3 — more than any one address of /48 number 1 —
+    // but its /48 holds 3 against 40: /48 number 1 makes room.
+    const evicted: string[] = []
+    await admit(
+      store,
+      clock,
+      l,
+      { callId: 'o3', client: key(2, 0) },
+      async (id) => (evicted.push(id), await store.release({ callId: id, client: key(1, Number(id.slice(1))) }), true),
+    )
+    expect(evicted).toEqual(['m0'])
+    // Inside one network the contest is among neighbours: a second address of /48 number 1 is refused (its network holds the most).
+    await expect(admit(store, clock, l, { callId: 'm-new', client: key(1, 99) }, async () => true)).rejects.toBeInstanceOf(TooManyCallsError)
   })
 
   it('a claim stops counting after claimMs when the call never wrote a record', async () => {

@@ -66,7 +66,7 @@ describe('a full server', () => {
     // The ended call's record says why, for its client's next answer or reload.
     expect((await handler.calls.store.get(m1))?.outcome).toEqual({
       status: 'aborted',
-      reason: "the server was full (limits.maxActiveCalls) and this call's client held the most calls waiting; it was ended to make room for another client's",
+      reason: "the server was full (limits.maxActiveCalls) and this call's network held the most calls waiting; it was ended to make room for another client's",
     })
     await handler.close()
   })

@@ -7,7 +7,7 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { createAppServer, serveApp, type ServedApp } from '../../src/server.ts'
+import { createAppServer, createClientKey, DEFAULT_RATE_LIMIT, serveApp, type ServedApp } from '../../src/server.ts'
 import { OptionsError, ServeAppListenError } from '../../src/errors.ts'
 import { createTestClock } from '../../src/testing.ts'
 
@@ -110,6 +110,29 @@ describe('serveApp', () => {
     await clock.advance(1000)
     expect((await chat()).status).toBe(200)
     await expect(serveApp(app(), { rateLimit: { requestsPerSecond: 0 } } as never)).rejects.toThrow(OptionsError)
+  })
+
+  it('limits by default (50/s, bursts of 200), counting clients as the endpoint does: addresses of one IPv6 /64 share a bucket; rateLimit: false turns it off', async () => {
+    const clock = createTestClock()
+    // Behind one proxy: the endpoint's clientKey reads X-Forwarded-For, and the limit counts by it.
+    const chat = Object.assign(async () => new Response('ok'), { clientKey: createClientKey({ trustProxyHops: 1 }) })
+    const s = await serveApp(createAppServer({ chat }), { port: 0, handleSignals: false, clock })
+    served.push(s)
+    const from = (address: string) => fetch(new URL('/api/chat', s.url), { method: 'POST', body: '{}', headers: { 'x-forwarded-for': address } })
+    // One host rotating through its /64: 200 served, then refused, whichever address it takes next.
+    const statuses: number[] = []
+    for (let i = 0; i < 201; i++) statuses.push((await from(`2001:db8:1:2::${(i + 1).toString(16)}`)).status)
+    expect(statuses.filter((status) => status === 200)).toHaveLength(DEFAULT_RATE_LIMIT.burst)
+    expect(statuses.at(-1)).toBe(429)
+    expect((await from('2001:db8:1:2:ffff::9')).status).toBe(429)
+    // Another /64 (a neighbour in the same /48) has its own bucket.
+    expect((await from('2001:db8:1:3::1')).status).toBe(200)
+    await clock.advance(1000) // 50 more a second
+    expect((await from('2001:db8:1:2::1')).status).toBe(200)
+
+    const off = await serveApp(createAppServer({ chat }), { port: 0, handleSignals: false, clock, rateLimit: false })
+    served.push(off)
+    for (let i = 0; i < 250; i++) expect((await fetch(new URL('/api/chat', off.url), { method: 'POST', body: '{}' })).status).toBe(200)
   })
 
   it('cuts off a client whose headers do not arrive within headersTimeoutMs', async () => {

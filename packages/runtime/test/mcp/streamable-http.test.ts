@@ -3,7 +3,7 @@ import { request } from 'node:http'
 import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { StreamableHTTPClientTransport as Http132 } from 'mcp-sdk-1-32/client/streamableHttp.js'
 import { suspend } from 'effection'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
 import { createMcpTool } from '../../src/index.ts'
 import { createTestClock } from '../../src/testing.ts'
@@ -199,12 +199,68 @@ describe('2025-11-25 sessions', () => {
       /You already hold 2 sessions on this server \(maxLegacySessionsPerClient\), each of them answering a request/,
     )
     for (const c of calls) c.stop.abort()
-    expect((await init({ 'x-client': 'alice' })).status).toBe(200)
-    const full = await init({ 'x-client': 'bob' })
+    const alice = await sessionOf(await init({ 'x-client': 'alice' }))
+    // All three taken (mallory 2, alice 1): a client holding nothing gets in once one of mallory's is idle again — her least recently used makes room.
+    let bob = ''
+    await vi.waitFor(
+      async () => {
+        const answer = await init({ 'x-client': 'bob' })
+        expect(answer.status).toBe(200)
+        bob = await sessionOf(answer)
+      },
+      { timeout: 10_000, interval: 20 },
+    )
+    const statuses = { [fourth]: (await list(fourth)).status, [fifth]: (await list(fifth)).status }
+    expect(Object.values(statuses).sort()).toEqual([200, 404])
+    // 503 only when no session may be closed: every one answering a request.
+    const hanging = [alice, bob, statuses[fourth] === 200 ? fourth : fifth].map((id) => {
+      const stop = new AbortController()
+      // A new request id: the session still knows its call 9 (cancelled above).
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'hang', arguments: {} } })
+      const opened = fetch(http.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+        body,
+        signal: stop.signal,
+      })
+      return { stop, opened }
+    })
+    await Promise.all(hanging.map((c) => c.opened))
+    const full = await init({ 'x-client': 'carol' })
     expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([
       503,
-      expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\)/),
+      expect.stringMatching(/holds 3 sessions already \(maxLegacySessions\), each answering a request/),
     ])
+    for (const c of hanging) c.stop.abort()
+  })
+
+  it('cannot be locked for everyone by many addresses: 12 addresses of one /24 holding every session, an SDK 1.x client from another network still connects and calls', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server, { maxLegacySessions: 24, maxLegacySessionsPerClient: 2 })
+    open.push(server, http)
+    // Each attacker address initializes twice and never DELETEs: 24 sessions, the total cap.
+    const initFrom = (localAddress: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+        })
+        const req = request(http.url, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+          res.resume()
+          res.on('end', () => resolve(res.statusCode ?? 0))
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+    for (let host = 2; host < 14; host++) for (let i = 0; i < 2; i++) expect(await initFrom(`127.0.1.${host}`)).toBe(200)
+    expect(await initFrom('127.0.1.99')).toBe(200) // even a neighbour gets in: its /24 holds the most, its address nothing
+    // The official SDK 1.x client, from 127.0.0.1: admitted, and it books (one of the flood's sessions closed for it).
+    const client = new Client132({ name: 'ordinary', version: '1.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } })
+    await client.connect(new Http132(http.url))
+    open.unshift({ close: () => client.close() })
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['book_flight'])
   })
 
   it('an SDK 1.x client that connects, pings and closes without DELETE, twelve times over, is served every time (the dropped GET stream of each leaves its session idle, to make room)', async () => {

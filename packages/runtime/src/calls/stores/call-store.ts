@@ -162,7 +162,7 @@ export function clientShare(all: number, limits: HeldLimits): number {
   return Math.max(floor, Math.ceil(floor + (limits.perClient - floor) * left))
 }
 
-/** What `admit` decided. Refused: which limit is full, and (the total) who holds the most. */
+/** What `admit` decided. Refused: which limit is full, and (the total) who holds calls. */
 export type Admission =
   | { admitted: true }
   | {
@@ -174,13 +174,22 @@ export type Admission =
       share?: number
       all?: number
       /**
-       * The total is full: the client holding the most, how many, and its call held longest.
-       * (Redis judges "the most" among the 64 calls held longest, without a pass over every client.)
+       * The total is full: who holds calls — each client, how many, and its call held longest
+       * (`until` the earliest), for `roomFor` to choose who makes room. Every client, or (Redis)
+       * the clients of the 64 calls held longest, without a pass over all.
        */
-      busiest?: { client: string; held: number; oldest: string }
+      holders?: HeldBy[]
       /** The total is full: calls the admitted call's own client holds. */
       clientHeld?: number
     }
+
+/** One client's held calls, when the total is full: how many, and the one held longest and until when it counts. */
+export interface HeldBy {
+  client: string
+  held: number
+  oldest: string
+  until: number
+}
 
 /**
  * Until when a record keeps its call counted as held: a waiting call until its answer deadline

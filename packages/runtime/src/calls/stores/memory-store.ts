@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../../errors/issues.ts'
-import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead } from './call-store.ts'
+import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type ConversationHead, type HeldBy } from './call-store.ts'
 import { StoreClosedError } from '../../errors/store-errors.ts'
 import { appendedHead, writtenHead } from './conversation-format.ts'
 import { clockOption, systemClock, type Clock } from '../../time/clock.ts'
@@ -152,16 +152,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): CallStore {
     if (mine >= share) return { admitted: false, full: 'client', held: mine, share, all: held.size }
     // Counting every client's calls costs a pass over them all: only when the total looks full.
     if (held.size >= limits.total) {
-      let busiest: { client: string; held: number } | undefined
+      const holders: HeldBy[] = []
       for (const other of [...heldBy.keys()]) {
-        const n = heldCount(other)
-        if (n > 0 && (!busiest || n > busiest.held)) busiest = { client: other, held: n }
-      }
-      if (held.size >= limits.total) {
+        if (heldCount(other) === 0) continue
         let oldest: string | undefined
-        for (const id of heldBy.get(busiest!.client)!) if (oldest === undefined || held.get(id)!.until < held.get(oldest)!.until) oldest = id
-        return { admitted: false, full: 'total', held: held.size, busiest: { ...busiest!, oldest: oldest! }, clientHeld: mine }
+        for (const id of heldBy.get(other)!) if (oldest === undefined || held.get(id)!.until < held.get(oldest)!.until) oldest = id
+        holders.push({ client: other, held: heldBy.get(other)!.size, oldest: oldest!, until: held.get(oldest!)!.until })
       }
+      if (held.size >= limits.total) return { admitted: false, full: 'total', held: held.size, holders, clientHeld: mine }
     }
     hold(callId, client, until)
     return { admitted: true }

@@ -114,8 +114,9 @@ return 1`
  * Admit a call (ARGV[2], of client ARGV[3], held until ARGV[4]) if its client holds fewer than its
  * share (`share` of ARGV[5], the most per client, and ARGV[6], the total) and all fewer than ARGV[6],
  * at time ARGV[7]; KEYS[1] all held calls, ARGV[1] the
- * per-client key prefix. Refused for the total: of the 64 calls held longest, the client holding
- * the most of them, its count, and its call held longest — found without a pass over every client.
+ * per-client key prefix. Refused for the total: how many the admitted call's client holds, then
+ * the clients of the 64 calls held longest, each with its count, its call held longest and that
+ * call's score (until) — found without a pass over every client.
  */
 export const ADMIT = `${HELD}
 local now = tonumber(ARGV[7])
@@ -131,16 +132,21 @@ local all = redis.call('ZCARD', KEYS[1])
 local allowed = share(all, tonumber(ARGV[5]), tonumber(ARGV[6]))
 if mine >= allowed then return {0, 'client', mine, allowed, all} end
 if all >= tonumber(ARGV[6]) then
-  local seen, first, best = {}, {}, nil
-  for _, member in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'LIMIT', 0, 64)) do
+  local reply, seen = {0, 'total', all, mine}, {}
+  local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], now, '+inf', 'WITHSCORES', 'LIMIT', 0, 64)
+  for i = 1, #oldest, 2 do
+    local member = oldest[i]
     local at = string.find(member, '\\n', 1, true)
-    local client, id = string.sub(member, 1, at - 1), string.sub(member, at + 1)
-    seen[client] = (seen[client] or 0) + 1
-    if not first[client] then first[client] = id end
-    if not best or seen[client] > seen[best] then best = client end
+    local client = string.sub(member, 1, at - 1)
+    if not seen[client] then
+      seen[client] = true
+      table.insert(reply, client)
+      table.insert(reply, count(1, client, now))
+      table.insert(reply, string.sub(member, at + 1))
+      table.insert(reply, oldest[i + 1])
+    end
   end
-  if not best then return {0, 'total', all} end
-  return {0, 'total', all, best, count(1, best, now), first[best], mine}
+  return reply
 end
 hold(1, 1, ARGV[2], ARGV[3], ARGV[4])
 return {1}`

@@ -20,7 +20,7 @@ import { z } from 'zod/v4'
 import { functionOption } from '../../schema/function-option.ts'
 import { consoleLogger } from '../../telemetry/logger.ts'
 import { summarizeIssues } from '../../errors/issues.ts'
-import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore } from './call-store.ts'
+import { heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldBy } from './call-store.ts'
 import { connectRedis, type RedisClient } from './redis-connection.ts'
 import { redisConversations } from './redis-conversations.ts'
 import { ADMIT, HOLDER, INDEX, LOCK, PUT_CALL, RELEASE, RENEW, STRANDED_ONE, UNLOCK } from './redis-scripts.ts'
@@ -232,7 +232,9 @@ function admission(reply: Array<string | number | null>): Admission {
   if (reply[0] === 1) return { admitted: true }
   const held = Number(reply[2])
   if (reply[1] === 'client') return { admitted: false, full: 'client', held, share: Number(reply[3]), all: Number(reply[4]) }
-  const [client, n, oldest, mine] = reply.slice(3)
-  if (typeof client !== 'string' || typeof oldest !== 'string') return { admitted: false, full: 'total', held }
-  return { admitted: false, full: 'total', held, busiest: { client, held: Number(n), oldest }, clientHeld: Number(mine) }
+  const holders: HeldBy[] = []
+  for (let i = 4; i + 3 < reply.length; i += 4) {
+    holders.push({ client: String(reply[i]), held: Number(reply[i + 1]), oldest: String(reply[i + 2]), until: Number(reply[i + 3]) })
+  }
+  return { admitted: false, full: 'total', held, holders, clientHeld: Number(reply[3]) }
 }

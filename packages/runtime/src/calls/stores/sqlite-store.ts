@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../../errors/issues.ts'
-import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldLimits } from './call-store.ts'
+import { clientShare, heldUntil, type Admission, type CallLease, type CallRecord, type CallStore, type HeldBy, type HeldLimits } from './call-store.ts'
 import { loadDriver } from './load-driver.ts'
 import { sqliteConversations, type SqliteHandle } from './sqlite-conversations.ts'
 import { StoreClosedError } from '../../errors/store-errors.ts'
@@ -146,8 +146,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     extendHeld: db.prepare(`UPDATE ${t.held} SET until = MAX(until, ?) WHERE call_id = ?`),
     heldBy: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE client = ? AND until > ?`),
     heldInAll: db.prepare(`SELECT COUNT(*) AS n FROM ${t.held} WHERE until > ?`),
-    busiest: db.prepare(`SELECT client, COUNT(*) AS n FROM ${t.held} WHERE until > ? GROUP BY client ORDER BY n DESC LIMIT 1`),
-    oldestOf: db.prepare(`SELECT call_id AS id FROM ${t.held} WHERE client = ? AND until > ? ORDER BY until LIMIT 1`),
+    // With MIN(until), SQLite takes the bare call_id from the row holding that minimum: each client's call held longest.
+    holders: db.prepare(`SELECT client, COUNT(*) AS held, call_id AS oldest, MIN(until) AS until FROM ${t.held} WHERE until > ? GROUP BY client`),
     sweepHeld: db.prepare(`DELETE FROM ${t.held} WHERE until <= ?`),
     sweepCalls: db.prepare(`DELETE FROM ${t.calls} WHERE expires_at <= ?`),
     sweepLocks: db.prepare(`DELETE FROM ${t.locks} WHERE until <= ? AND call_id NOT IN (SELECT call_id FROM ${t.calls})`),
@@ -193,9 +193,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<Ca
     const share = clientShare(all, limits)
     if (mine >= share) return { admitted: false, full: 'client', held: mine, share, all }
     if (all >= limits.total) {
-      const top = sql.busiest.get(now) as { client: string; n: number }
-      const oldest = (sql.oldestOf.get(top.client, now) as { id: string }).id
-      return { admitted: false, full: 'total', held: all, busiest: { client: top.client, held: Number(top.n), oldest }, clientHeld: mine }
+      const holders = (sql.holders.all(now) as HeldBy[]).map((h) => ({ ...h, held: Number(h.held), until: Number(h.until) }))
+      return { admitted: false, full: 'total', held: all, holders, clientHeld: mine }
     }
     sql.hold.run(callId, client, until)
     return { admitted: true }
