@@ -53,6 +53,14 @@ export interface ChatLimits extends CallLimits {
   maxTranscriptBytes: number
   /** Conversations one client (`clientKey`) keeps, default 50: a new one past it forgets its oldest. */
   maxConversationsPerClient: number
+  /**
+   * Bytes one client (`clientKey`) may send (request bodies) and restore (conversations) a
+   * second on average, with bursts of 8 × `maxBodyBytes` (default 512 KiB: a 1 MB turn every
+   * two seconds after its burst); past it, `429 RATE_LIMITED` with `Retry-After`. A turn's work
+   * grows with its size, on the event loop every client shares: this keeps one client's big
+   * turns from making everyone else's wait.
+   */
+  clientBytesPerSecond: number
 }
 
 /**
@@ -65,6 +73,7 @@ export const DEFAULT_LIMITS: ChatLimits = {
   conversationTtlMs: 7 * 24 * 3600_000,
   maxTranscriptBytes: 2 << 20,
   maxConversationsPerClient: 50,
+  clientBytesPerSecond: 512 << 10,
 }
 
 export type ChatCall = LiveCall<undefined>

@@ -26,6 +26,7 @@ import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import { forClient, type ErrorLog } from '../errors/client-errors.ts'
 import { StoreUnavailableError } from '../errors/store-errors.ts'
 import { defaultClientKey, type ClientKey } from '../http/client-address.ts'
+import { createByteBudget } from './byte-budget.ts'
 import { readLimited } from '../http/read-limited.ts'
 import { crossOriginHeaders, foreignRequestProblem, preflightResponse, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
@@ -119,6 +120,11 @@ const optionsSchema = z
         maxBodyBytes: positive,
         maxSteps: positive.max(100),
         maxConversationsPerClient: z.number().int().min(1).max(100_000),
+        clientBytesPerSecond: z
+          .number()
+          .int()
+          .min(1024, 'at least 1024 bytes a second')
+          .max(1 << 30, 'at most 1 GiB a second'),
         maxTranscriptBytes: z
           .number()
           .int()
@@ -175,6 +181,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const log = withTraceIds(options.logger ?? consoleLogger)
   const clock = options.clock ?? systemClock
   const store = options.store ?? createMemoryStore({ clock })
+  const bytes = createByteBudget(limits, clock)
   const conversations = new ConversationLog(store, limits.conversationTtlMs, clock, limits.maxTranscriptBytes)
   const perClient = new ClientConversations(store, clock, limits.conversationTtlMs, limits.maxConversationsPerClient)
   const calls: CallRegistry<undefined> = new CallRegistry<undefined>({
@@ -222,10 +229,17 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     if (!/^application\/json\b/i.test(type)) {
       return problem(415, 'UNSUPPORTED_MEDIA_TYPE', `Send the body as application/json (got ${type || 'no content type'}).`)
     }
+    const client = clientKey(request)
+    // Counted before it is read when its size is declared, else once read (before any work on it).
+    const declared = Number(request.headers.get('content-length') ?? Number.NaN)
+    const early = Number.isFinite(declared) ? bytes.admit(client, Math.min(declared, limits.maxBodyBytes)) : undefined
+    if (early) return early
     const text = await readLimited(request, limits.maxBodyBytes)
     if (text === undefined) {
       return problem(413, 'BODY_TOO_LARGE', `The request body is larger than ${limits.maxBodyBytes} bytes (limits.maxBodyBytes).`)
     }
+    const late = Number.isFinite(declared) ? undefined : bytes.admit(client, text.length)
+    if (late) return late
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -289,7 +303,6 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       const said = userText(body)
       if (said !== undefined) recorder.record({ type: 'user_message', text: said, at: clock.now() })
     }
-    const client = clientKey(request)
     const encoder = new TextEncoder()
     const stop = new AbortController()
     // A client that leaves stops the turn, whichever adapter notices first (signal or cancel).
@@ -360,10 +373,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   async function restore(request: Request, caller: CallerAuth | undefined): Promise<Response> {
     const key = conversationKeyOf(request, 'GET on the chat endpoint restores a conversation')
     if (key instanceof Response) return key
+    // A restore's work grows with the conversation: counted after (its size is known then), waited off before the next.
+    const client = clientKey(request)
+    const spent = bytes.admit(client, 1)
+    if (spent) return spent
     const snapshot = await storeCall(() => conversations.snapshot(ownedBy(key, caller)), log)
     if (snapshot instanceof Response) return snapshot
     if (!snapshot) return notFound(key.id)
-    return new Response(JSON.stringify(snapshot), { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
+    const text = JSON.stringify(snapshot)
+    bytes.charge(client, text.length)
+    return new Response(text, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
   }
 
   /**

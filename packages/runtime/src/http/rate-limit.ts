@@ -30,24 +30,28 @@ export const DEFAULT_RATE_LIMIT: Required<RateLimit> = { requestsPerSecond: 50, 
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number }
 
-/** A per-client limiter: its decision for one more request of `client`. */
-export type RateLimiter = (client: string) => RateDecision
+/**
+ * A per-client limiter: its decision for one more request of `client` costing `cost` tokens
+ * (default 1). `always`: take them even when short — the bucket goes below zero, and the client
+ * waits that off (a cost known only after the work, such as the bytes of a response).
+ */
+export type RateLimiter = (client: string, cost?: number, always?: boolean) => RateDecision
 
 export function createRateLimiter(limit: RateLimit, clock: Clock, maxClients = 10_000): RateLimiter {
   const rate = limit.requestsPerSecond / 1000
   const burst = limit.burst ?? Math.max(1, Math.ceil(limit.requestsPerSecond * 2))
   const buckets = new Map<string, { tokens: number; at: number }>()
-  return (client) => {
+  return (client, cost = 1, always = false) => {
     const now = clock.now()
     const bucket = buckets.get(client) ?? { tokens: burst, at: now }
     buckets.delete(client) // re-inserted below: the map's order is least recently seen first
     bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.at) * rate)
     bucket.at = now
-    const ok = bucket.tokens >= 1
-    if (ok) bucket.tokens -= 1
+    const ok = bucket.tokens >= cost
+    if (ok || always) bucket.tokens -= cost
     buckets.set(client, bucket)
     if (buckets.size > maxClients) buckets.delete(buckets.keys().next().value!)
-    return ok ? { ok: true } : { ok: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / rate) }
+    return ok ? { ok: true } : { ok: false, retryAfterMs: Math.ceil((Math.min(cost, burst) - bucket.tokens) / rate) }
   }
 }
 
@@ -60,8 +64,15 @@ export function rateLimited(handler: FetchHandler, limiter: RateLimiter, endpoin
   return (request) => {
     const decision = limiter(clientKey(request))
     if (decision.ok) return handler(request)
-    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
-    const body = JSON.stringify({ code: 'RATE_LIMITED', message: `Too many requests from this client; try again in ${seconds} s.` })
-    return Promise.resolve(new Response(body, { status: 429, headers: { 'content-type': 'application/json', 'retry-after': String(seconds) } }))
+    return Promise.resolve(tooMany(decision, (seconds) => `Too many requests from this client; try again in ${seconds} s.`))
   }
+}
+
+/** `429 RATE_LIMITED` with `Retry-After` (whole seconds, at least 1) and `say(seconds)` as its message. */
+export function tooMany(decision: { retryAfterMs: number }, say: (seconds: number) => string): Response {
+  const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+  return new Response(JSON.stringify({ code: 'RATE_LIMITED', message: say(seconds) }), {
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': String(seconds) },
+  })
 }

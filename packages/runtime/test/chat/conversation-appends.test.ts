@@ -45,7 +45,8 @@ describe('a turn costs the store what it adds, not what came before', () => {
     const sqlite = await createSqliteStore({ path: join(dir, 'appends.db') })
     const { store, seen } = counting(sqlite)
     const maxTranscriptBytes = 100_000
-    const handler = createChatHandler({ tools: [], model, store, limits: { maxTranscriptBytes } })
+    // Forty turns in a few ms, each resending the conversation: past any one client's byte budget, which is not what this measures.
+    const handler = createChatHandler({ tools: [], model, store, limits: { maxTranscriptBytes, clientBytesPerSecond: 1 << 30 } })
     const storage = memoryStorage()
     const chat = page(handler, storage)
     await chat.restore()
