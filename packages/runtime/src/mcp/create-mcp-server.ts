@@ -42,6 +42,9 @@ import { McpServerClosedError } from '../errors/server-errors.ts'
 /**
  * An MCP server made with `createMcpServer`: serve it over stdio (`listen`) or Streamable HTTP (`createHandler`), tell subscribers a resource changed, and `close()` it.
  */
+
+/** Distinct hidden-tool messages remembered (`hiddenLogged`). */
+const HIDDEN_LOGGED_MAX = 256
 export interface BridgeMcpServer {
   readonly name: string
   readonly version: string
@@ -150,8 +153,12 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     scope,
   }
 
-  /** Sessions whose hidden tools the server's log has told of (once each). */
-  const hiddenLogged = new WeakSet<McpSession>()
+  /**
+   * What the server's log has told of hidden tools, by client name and the tools hidden: once
+   * each, not once per session — a 2026-07-28 request is a session of its own, and a client listing
+   * in a loop would otherwise write a line per request. Bounded: the oldest are forgotten.
+   */
+  const hiddenLogged = new Set<string>()
 
   function createServer(): McpServer {
     const mcp = new McpServer(
@@ -189,8 +196,10 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       // Said in the server's log too, once per session: the person who runs it sees an empty list
       // in their client (MCP Inspector's CLI declares no elicitation) and looks here.
       const hidden = hiddenTools(listing)
-      if (hidden.length && !hiddenLogged.has(session)) {
-        hiddenLogged.add(session)
+      const said = `${clientNameOf(server) ?? ''}\n${hidden.join('\n')}`
+      if (hidden.length && !hiddenLogged.has(said)) {
+        hiddenLogged.add(said)
+        if (hiddenLogged.size > HIDDEN_LOGGED_MAX) hiddenLogged.delete(hiddenLogged.values().next().value!)
         options.logger.warn(
           { client: clientNameOf(server), hidden: listing.filter((l) => l.gap).map((l) => l.tool.name) },
           `tools/list: ${hidden.length} of ${listing.length} tools not listed for ${clientNameOf(server) ?? 'a client'} that does not declare what they need: ${hidden.join('; ')}. A client that cannot answer questions (no \`elicitation\` capability, as MCP Inspector's CLI) cannot call tools that ask; see Troubleshooting, "A client lists no tools".`,

@@ -147,6 +147,17 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     expect(logged.entries.filter((e) => e.message.startsWith('tools/list:'))).toHaveLength(1)
   })
 
+  it('tells its log of hidden tools once per client and list, however many sessions or stateless requests list them (a listing loop writes no line each)', async () => {
+    const logged = captureLogger()
+    const server = serve([add, askAge], { logger: logged.logger })
+    for (let i = 0; i < 5; i++) {
+      const client = await connect(server, generation, { capabilities: {} })
+      expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+      await client.close()
+    }
+    expect(logged.entries.filter((e) => e.message.startsWith('tools/list:'))).toHaveLength(1)
+  })
+
   it('treats a client with URL-mode elicitation only as one without forms; names no hidden tool when a name is unknown', async () => {
     const client = await connect(serve([add, askAge]), generation, { capabilities: { elicitation: { url: {} } } })
     expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
