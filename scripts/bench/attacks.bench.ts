@@ -71,18 +71,6 @@ const initialize = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
 })
-const toolsList = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'tools/list',
-  params: {
-    _meta: {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-      'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' },
-    },
-  },
-})
 
 const holdTurn = { messages: [{ role: 'user', content: [{ type: 'text', text: 'hold' }] }] }
 const attacker = (i: number) => `127.0.${2 + Math.floor(i / 250)}.${2 + (i % 250)}`
@@ -107,7 +95,13 @@ async function scenario(attack: Attack['run'] | undefined, setup: Omit<Attack, '
   // A cap of 1,000 held calls (the default is 10,000), so the many-addresses attack goes past it.
   const handler = createChatHandler({ tools: [hold], model, ...(store && { store }), limits: { maxActiveCalls: 1_000, ...setup.limits } })
   const mcp = createMcpServer({ name: 'attacks', version: '1.0.0', tools: [hold] })
-  const served = await serveApp(createAppServer({ chat: handler, mcp: mcp.createHandler(), close: () => mcp.close() }), { port: 0, handleSignals: false, ...setup.options })
+  const served = await serveApp(createAppServer({ chat: handler, mcp: mcp.createHandler(), close: () => mcp.close() }), {
+    port: 0,
+    handleSignals: false,
+    // NO_RATE_LIMIT=1: what the default rate limit buys, measured without it.
+    ...(process.env.NO_RATE_LIMIT && { rateLimit: false as const }),
+    ...setup.options,
+  })
   const app = new URL(served.url)
   const chatUrl = new URL('/api/chat', app)
   const running = attack ? attack(app).catch(() => undefined) : Promise.resolve()
@@ -144,6 +138,17 @@ async function scenario(attack: Attack['run'] | undefined, setup: Omit<Attack, '
   return { okRate: ordinary.filter((o) => o.ok).length / ordinary.length, p50: ms[50]!, p99: ms[98]! }
 }
 
+/** An attack of `support/attacker.mjs`, from a process of its own; resolves when it is done. */
+async function inOwnProcess(mode: string, app: URL, a: number, b: number) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./support/attacker.mjs', import.meta.url)), mode, app.href, String(a), String(b)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let answered = ''
+  child.stdout.on('data', (chunk: Buffer) => (answered += chunk))
+  await once(child, 'exit')
+  if (process.env.DEBUG) console.log(`  ${mode} answered: ${answered.trim()}`)
+}
+
 /** `count` requests from `from(i)`, `concurrency` at a time. */
 async function flood(count: number, concurrency: number, one: (i: number) => Promise<unknown>) {
   for (let start = 0; start < count; start += concurrency) {
@@ -166,15 +171,7 @@ const attacks: Record<string, Attack> = {
     store: 'sqlite',
     ordinary: 'plain turn',
     paceMs: 50,
-    run: async (app) => {
-      const attacker = spawn(process.execPath, [fileURLToPath(new URL('./support/big-turns-attacker.mjs', import.meta.url)), new URL('/api/chat', app).href, '60', '1000000'], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-      let answered = ''
-      attacker.stdout.on('data', (chunk: Buffer) => (answered += chunk))
-      await once(attacker, 'exit')
-      if (process.env.DEBUG) console.log(`  attacker's turns answered: ${answered.trim()}`)
-    },
+    run: (app) => inOwnProcess('big-turns', app, 60, 1_000_000),
   },
   'legacy sessions (100 addresses × 10 initialize)': {
     ordinary: 'mcp session',
@@ -188,9 +185,10 @@ const attacks: Record<string, Attack> = {
       if (process.env.DEBUG) console.log(`  the flood's initializes answered: ${JSON.stringify(answered)}`)
     },
   },
-  'one-address flood (2,000 × tools/list, 40 at a time)': {
+  'one-address flood (4,000 × tools/list, 40 at a time)': {
     ordinary: 'plain turn',
-    run: (app) => flood(2_000, 40, () => send(new URL('/mcp', app), toolsList, attacker(0), { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' })),
+    paceMs: 20,
+    run: (app) => inOwnProcess('tools-list', app, 4_000, 40),
   },
   // The ordinary client keeps to ~16 requests a second, under the limit; each attacker tries 50 at once.
   'rate flood (200 addresses, rateLimit 20/s each)': {
