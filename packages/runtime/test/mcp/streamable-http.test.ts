@@ -181,9 +181,10 @@ describe('2025-11-25 sessions', () => {
     expect((await list(first)).status).toBe(404) // then the least recently used of those streaming
     for (const stop of streams) stop.abort()
     // Both of its sessions answering a request (a call still running each): now it is refused, and told why.
-    const calls = [fourth, fifth].map((id) => {
+    /** A call of the `hang` tool in session `id` (request `requestId`): the session answers a request until it is stopped. */
+    const hangIn = (id: string, requestId: number) => {
       const stop = new AbortController()
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'hang', arguments: {} } })
+      const body = JSON.stringify({ jsonrpc: '2.0', id: requestId, method: 'tools/call', params: { name: 'hang', arguments: {} } })
       const opened = fetch(http.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
@@ -191,7 +192,8 @@ describe('2025-11-25 sessions', () => {
         signal: stop.signal,
       })
       return { stop, opened }
-    })
+    }
+    const calls = [fourth, fifth].map((id) => hangIn(id, 9))
     await Promise.all(calls.map((c) => c.opened))
     const busy = await init({ 'x-client': 'mallory' })
     expect(busy.status).toBe(429)
@@ -213,18 +215,8 @@ describe('2025-11-25 sessions', () => {
     const statuses = { [fourth]: (await list(fourth)).status, [fifth]: (await list(fifth)).status }
     expect(Object.values(statuses).sort()).toEqual([200, 404])
     // 503 only when no session may be closed: every one answering a request.
-    const hanging = [alice, bob, statuses[fourth] === 200 ? fourth : fifth].map((id) => {
-      const stop = new AbortController()
-      // A new request id: the session still knows its call 9 (cancelled above).
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'hang', arguments: {} } })
-      const opened = fetch(http.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
-        body,
-        signal: stop.signal,
-      })
-      return { stop, opened }
-    })
+    // A new request id: the session still knows its call 9 (cancelled above).
+    const hanging = [alice, bob, statuses[fourth] === 200 ? fourth : fifth].map((id) => hangIn(id, 10))
     await Promise.all(hanging.map((c) => c.opened))
     const full = await init({ 'x-client': 'carol' })
     expect([full.status, ((await full.json()) as { error: { message: string } }).error.message]).toEqual([
