@@ -39,12 +39,12 @@ import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 import { McpServerClosedError } from '../errors/server-errors.ts'
 
+/** Distinct hidden-tool messages remembered (`hiddenLogged`). */
+const HIDDEN_LOGGED_MAX = 256
+
 /**
  * An MCP server made with `createMcpServer`: serve it over stdio (`listen`) or Streamable HTTP (`createHandler`), tell subscribers a resource changed, and `close()` it.
  */
-
-/** Distinct hidden-tool messages remembered (`hiddenLogged`). */
-const HIDDEN_LOGGED_MAX = 256
 export interface BridgeMcpServer {
   readonly name: string
   readonly version: string
