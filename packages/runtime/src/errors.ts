@@ -57,7 +57,7 @@ export {
 } from './errors/call-errors.ts'
 export type { ClientCapabilityName } from './errors/call-errors.ts'
 export { CallSupersededError, DuplicateCallError, TooManyCallsError } from './errors/call-limit-errors.ts'
-export { StoreClosedError, StoreDriverMissingError, StoreUnavailableError } from './errors/store-errors.ts'
+export { StoreClosedError, StoreDriverMissingError, StoreSchemaError, StoreUnavailableError } from './errors/store-errors.ts'
 export {
   AppServerCloseError,
   AuthenticationError,

@@ -21,3 +21,8 @@ export class StoreUnavailableError extends McpBridgeError {
     super(`The ${kind} call store at ${where.replace(/\/\/[^@/]*@/, '//***@')} did not answer: ${(cause as Error)?.message ?? String(cause)}`, { cause })
   }
 }
+
+/** The store's tables were written by a newer version of mcp-bridge (or are not what it expects): it will not guess at them. */
+export class StoreSchemaError extends McpBridgeError {
+  readonly code = 'STORE_SCHEMA'
+}

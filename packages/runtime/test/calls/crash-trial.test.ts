@@ -1,7 +1,7 @@
 /**
  * The random-kill trial, in the suite: chat servers in child processes killed with SIGKILL at a
  * random moment while ten answers run their steps (once one of them runs, plus 0–60 ms) — on one SQLite file (the server restarted on
- * it), and on Redis with three instances (one killed, the other two take its calls over). After
+ * it), and with three instances on Redis and on Postgres (one killed, the other two take its calls over). After
  * each round every call has ended: none is left running, each one booked, and the ledger holds
  * exactly one ticket per booking however many times a step cut off by the kill ran again.
  *
@@ -11,9 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { createRedisStore, createSqliteStore, type CallStore } from '../../src/server.ts'
+import { createPostgresStore, createRedisStore, createSqliteStore, type CallStore } from '../../src/server.ts'
 import { type Booking, type CrashServer, finishAll, readLedger, sendAnswer, spawnCrashServer, startBooking, whenRunning } from '../support/crash-trial.ts'
-import { type RedisProcess, startRedis } from '../support/redis-server.ts'
+import { startRedis } from '../support/redis-server.ts'
+import { startPostgres } from '../support/postgres-server.ts'
 
 const LEASE_MS = 1_000
 const CALLS_PER_ROUND = 10
@@ -67,19 +68,32 @@ describe('the random-kill trial', () => {
     await store.close()
   }, 600_000)
 
-  describe('Redis, three instances', () => {
-    let redis: RedisProcess
+  /** A database several instances share: how to start it, what the crash server is told, the trial's own store on it. */
+  const shared = {
+    Redis: async () => {
+      const redis = await startRedis()
+      return { arg: `redis:${redis.url}`, store: await createRedisStore({ url: redis.url, onWarning: () => {} }), stop: () => redis.stop() }
+    },
+    Postgres: async () => {
+      const postgres = await startPostgres()
+      return { arg: postgres.url, store: await createPostgresStore({ connectionString: postgres.url }), stop: () => postgres.stop() }
+    },
+  }
+
+  // Postgres's driver is plain JavaScript: its trial runs once, on the first Node of CI's (MCP_BRIDGE_NODE_ONLY skips it).
+  describe.each(Object.keys(shared).filter((name) => name === 'Redis' || process.env.MCP_BRIDGE_NODE_ONLY !== '1') as Array<keyof typeof shared>)('%s, three instances', (name) => {
+    let database: Awaited<ReturnType<(typeof shared)[typeof name]>>
     beforeAll(async () => {
-      redis = await startRedis()
-    }, 30_000)
+      database = await shared[name]()
+    }, 60_000)
     afterAll(async () => {
-      await redis?.stop()
+      await database?.store.close()
+      await database?.stop()
     })
 
     it(`${ROUNDS} rounds × ${CALLS_PER_ROUND} answers, one instance killed each round — the other two take its calls over; every call completes, one ticket each`, async () => {
-      const ledgerPath = join(dir, 'redis-ledger.db')
-      const storeArg = `redis:${redis.url}`
-      const store = await createRedisStore({ url: redis.url, onWarning: () => {} })
+      const ledgerPath = join(dir, `${name}-ledger.db`)
+      const { arg: storeArg, store } = database
       const instances = await Promise.all([0, 1, 2].map(() => spawnCrashServer(storeArg, ledgerPath, LEASE_MS)))
       servers.push(...instances)
       const all: Booking[] = []
@@ -101,9 +115,8 @@ describe('the random-kill trial', () => {
       const tickets = await expectAllBooked(store, all, ledgerPath)
       expect(stranded).toBeGreaterThan(0)
       console.log(
-        `Redis trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`,
+        `${name} trial: ${all.length} calls, ${stranded} running at a kill and recovered; ${tickets.filter((t) => t.runs > 1).length} ticket steps cut off and run again with their key`,
       )
-      await store.close()
     }, 600_000)
   })
 })

@@ -1,6 +1,7 @@
 /**
  * A chat server in its own process for the crash trial: `node --import tsx crash-server.ts
- * <store> <ledger> <leaseMs>`, where `<store>` is `sqlite:<path>` or `redis:<url>`. It books
+ * <store> <ledger> <leaseMs>`, where `<store>` is `sqlite:<path>`, `redis:<url>` or a
+ * `postgres://` URL. It books
  * tickets with real, slow side effects — the ticket is written to a ledger inside its step, then
  * the step dawdles, so a kill lands in the middle of steps — and prints `listening <port>`.
  *
@@ -15,14 +16,16 @@ import Database from 'libsql'
 import { sleep } from 'effection'
 import { z } from 'zod'
 import { createMcpTool } from '../../src/index.ts'
-import { createChatHandler, createRedisStore, createSqliteStore, toNodeListener, type CallStore } from '../../src/server.ts'
+import { createChatHandler, createPostgresStore, createRedisStore, createSqliteStore, toNodeListener, type CallStore } from '../../src/server.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { createScriptedModel } from '../../src/testing.ts'
 
 const [storeArg, ledgerPath, lease] = process.argv.slice(2) as [string, string, string]
 const store: CallStore = storeArg.startsWith('redis:')
   ? await createRedisStore({ url: storeArg.slice('redis:'.length), onWarning: () => {} })
-  : await createSqliteStore({ path: storeArg.slice('sqlite:'.length) })
+  : storeArg.startsWith('postgres:')
+    ? await createPostgresStore({ connectionString: storeArg })
+    : await createSqliteStore({ path: storeArg.slice('sqlite:'.length) })
 
 const ledger = new Database(ledgerPath)
 // The trial made the ledger (WAL, table) before starting any server: three servers starting at

@@ -201,10 +201,10 @@ export function heldUntil(record: CallRecord): number | undefined {
 }
 
 /**
- * Where calls and conversations are kept, so any instance can resume a call: records with revisions, per-call locks with fencing, admission bounds and the index of running calls. `createMemoryStore`, `createSqliteStore` and `createRedisStore` make one; a store of your own implements this and passes the contract tests.
+ * Where calls and conversations are kept, so any instance can resume a call: records with revisions, per-call locks with fencing, admission bounds and the index of running calls. `createMemoryStore`, `createSqliteStore`, `createRedisStore` and `createPostgresStore` make one; a store of your own implements this and passes the contract tests.
  */
 export interface CallStore {
-  /** `memory`, `sqlite` or `redis`, for messages. */
+  /** `memory`, `sqlite`, `redis` or `postgres`, for messages. */
   readonly kind: string
   /** Insert a new record (revision 1); false if one with that id exists. */
   create(record: CallRecord): Promise<boolean>
