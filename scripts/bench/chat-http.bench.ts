@@ -1,12 +1,14 @@
 /**
  * Chat figures: over loopback HTTP, requests per second and p50/p99 latency of resuming a
  * suspended tool call with an elicitation answer, at 1, 50 and 200 concurrent calls, for each
- * call store (memory; SQLite in a temp file; Redis when `redis-server` is installed, started on a
- * free port). Each request resumes a call that elicits again, so every request is one full
+ * call store (memory; SQLite in a temp file; Redis when `redis-server` is installed, Postgres when
+ * PostgreSQL is, each started on a free port). Each request resumes a call that elicits again, so every request is one full
  * resume (lock, record check) → tool step → journal write → next elicitation stored → response.
  * Then the latency one person sees on a server that holds 200 suspended calls: each of them is
  * answered once, one after another, on the instance that served its question (warm) and on a new
- * handler over the same store (cold: the call is replayed from its journal first).
+ * handler over the same store (cold: the call is replayed from its journal first). And what a
+ * waiting call costs the store: its bytes, with 2,000 of them waiting (SQLite: the file and its
+ * WAL; Redis: `used_memory`; Postgres: its tables and indexes on disk, each rewritten compact first).
  * Bounded: a fixed number of requests per level. BENCH_STORES=memory,sqlite limits the stores.
  */
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
@@ -15,11 +17,14 @@ import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { createMcpTool } from '@mcp-bridge/runtime'
 import { readChatEvents, type ChatRequestBody, type ChatStreamEvent } from '@mcp-bridge/runtime/client'
-import { type CallStore, createChatHandler, createMemoryStore, createRedisStore, createSqliteStore, toNodeListener } from '@mcp-bridge/runtime/server'
+import { type CallStore, createChatHandler, createMemoryStore, createPostgresStore, createRedisStore, createSqliteStore, toNodeListener } from '@mcp-bridge/runtime/server'
 import { createScriptedModel } from '@mcp-bridge/runtime/testing'
 import { z } from 'zod'
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { Redis } from 'ioredis'
+import pg from 'pg'
+import { startPostgres } from '../../packages/runtime/test/support/postgres-server.ts'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -207,14 +212,62 @@ async function startRedis(): Promise<{ url: string; stop(): void } | undefined> 
   return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() }
 }
 
-const wanted = (process.env.BENCH_STORES ?? 'memory,sqlite,redis').split(',')
+const wanted = (process.env.BENCH_STORES ?? 'memory,sqlite,redis,postgres').split(',')
 const dir = mkdtempSync(join(tmpdir(), 'bench-chat-'))
 const redis = wanted.includes('redis') ? await startRedis() : undefined
-const stores: Array<[string, () => Promise<CallStore>]> = [
+const postgres = wanted.includes('postgres') ? await startPostgres().catch(() => undefined) : undefined
+/** Each store, and how many bytes it holds now (memory: not measured). */
+const stores: Array<readonly [string, () => Promise<CallStore>, (() => Promise<number>)?]> = [
   ['memory', async () => createMemoryStore()],
-  ['sqlite', () => createSqliteStore({ path: join(dir, 'calls.db') })],
-  ...(redis ? [['redis', () => createRedisStore({ url: redis.url })] as [string, () => Promise<CallStore>]] : []),
+  [
+    'sqlite',
+    () => createSqliteStore({ path: join(dir, 'calls.db') }),
+    async () => ['calls.db', 'calls.db-wal'].reduce((n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0),
+  ],
+  ...(redis
+    ? [
+        [
+          'redis',
+          () => createRedisStore({ url: redis.url }),
+          async () => {
+            const client = new Redis(redis.url)
+            const info = await client.info('memory')
+            client.disconnect()
+            return Number(/used_memory:(\d+)/.exec(info)![1])
+          },
+        ] as const,
+      ]
+    : []),
+  ...(postgres
+    ? [
+        [
+          'postgres',
+          () => createPostgresStore({ connectionString: postgres.url }),
+          async () => {
+            const client = new pg.Client({ connectionString: postgres.url })
+            await client.connect()
+            // Rewritten compact first (tables and indexes), so the growth is the rows', not reused free space.
+            const tables = await client.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'mcp_bridge'`)
+            for (const { tablename } of tables.rows as Array<{ tablename: string }>) await client.query(`VACUUM FULL mcp_bridge."${tablename}"`)
+            const { rows } = await client.query(
+              `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'mcp_bridge' AND c.relkind = 'r'`,
+            )
+            await client.end()
+            return Number(rows[0].bytes)
+          },
+        ] as const,
+      ]
+    : []),
 ]
+
+/** Bytes a waiting call costs the store: 2,000 parked, measured before and after. */
+async function bytesPerWaitingCall(size: () => Promise<number>) {
+  const before = await size()
+  const sessions = await open(2_000)
+  const after = await size()
+  await Promise.all(sessions.map((s) => handler.calls.abort(s.req.callId, s.token, 'bench over')))
+  console.log(`bytes per waiting call in the store (2,000 waiting): ${Math.round((after - before) / 2_000).toLocaleString('en')} B`)
+}
 /**
  * Keep-alive longer than the client agent keeps an idle socket: at Node's default (5 s) the server
  * closed sockets the agent was just reusing, and 200 clients met ECONNRESET.
@@ -226,7 +279,7 @@ function listen(server: Server): Promise<string> {
 }
 
 try {
-  for (const [name, create] of stores.filter(([n]) => wanted.includes(n))) {
+  for (const [name, create, size] of stores.filter(([n]) => wanted.includes(n))) {
     const store = (activeStore = await create())
     handler = createChatHandler({ tools: [loop], model, limits, store })
     const server = createServer(toNodeListener(handler))
@@ -245,6 +298,7 @@ try {
       // The same short calls with and without a kept conversation (two more writes per request).
       await level(1, 300)
       await level(1, 300, { keep: true })
+      if (size) await bytesPerWaitingCall(size)
       await suspended(200)
       await suspended(200, async () => {
         await handler.close() // the calls stay in the store, superseded here
@@ -262,8 +316,10 @@ try {
     }
   }
   if (wanted.includes('redis') && !redis) console.log('store: redis — skipped (redis-server is not installed)')
+  if (wanted.includes('postgres') && !postgres) console.log('store: postgres — skipped (PostgreSQL is not installed)')
 } finally {
   agent.destroy()
   redis?.stop()
+  await postgres?.stop()
   rmSync(dir, { recursive: true, force: true })
 }

@@ -2,8 +2,8 @@
  * The call store: where a tool call's durable record lives, so that a suspended call survives a
  * reload, a restart, or an answer that reaches another instance. One interface serves chat calls,
  * MCP calls and conversations; `createMemoryStore` (tests, one process), `createSqliteStore` (one
- * file, the embedded default) and `createRedisStore` (several instances) implement it, and one
- * contract test suite runs against all three.
+ * file, the embedded default), `createRedisStore` and `createPostgresStore` (several instances)
+ * implement it, and one contract test suite runs against them all.
  *
  * Two mechanisms keep concurrent instances honest:
  *   - a per-call **lock** (a lease with a time limit and a fencing number): only its holder
