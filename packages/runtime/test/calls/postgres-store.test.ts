@@ -69,6 +69,22 @@ describe.skipIf(process.env.MCP_BRIDGE_NODE_ONLY === '1')('the Postgres store', 
     )
   })
 
+  it('runs as a role that may only read and write its tables, once an owner created them (no CREATE needed)', async () => {
+    const owner = await createPostgresStore({ connectionString: server.url, schema: 'granted' })
+    await owner.close()
+    await pool.query(`CREATE ROLE app_user LOGIN`)
+    await pool.query(`GRANT USAGE ON SCHEMA granted TO app_user`)
+    await pool.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA granted TO app_user`)
+    const app = await createPostgresStore({ connectionString: server.url.replace('postgres@', 'app_user@'), schema: 'granted' })
+    expect(await app.create(running('granted-1'))).toBe(true)
+    expect(await app.lock('granted-1', 'me', 5_000)).toMatchObject({ fence: 1 })
+    expect(await app.admit({ callId: 'granted-2', client: 'c', until: Date.now() + 60_000 }, { perClient: 5, total: 10 })).toEqual({ admitted: true })
+    await app.close()
+    // Without the rights, it says so rather than failing later.
+    await pool.query(`CREATE ROLE stranger LOGIN`)
+    await expect(createPostgresStore({ connectionString: server.url.replace('postgres@', 'stranger@'), schema: 'granted' })).rejects.toThrow(/permission denied/)
+  })
+
   it("runs on the app's own pool and leaves it open when closed", async () => {
     const store = await createPostgresStore({ pool, schema: 'app_pool' })
     expect(await store.create(running('pool-1'))).toBe(true)

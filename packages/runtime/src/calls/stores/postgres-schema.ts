@@ -33,9 +33,18 @@ const MIGRATIONS: Array<(s: string) => string[]> = [
 /** The schema's version once `migrate` has run. */
 export const SCHEMA_VERSION = MIGRATIONS.length
 
-/** Create or bring up to date the store's tables in `schema` (quoted); resolves with the versions it applied. */
+/**
+ * Create or bring up to date the store's tables in `schema`; resolves with the versions it applied.
+ * A schema already at this version is only read: a role with no right to create (its tables made
+ * by an owner, the app given SELECT, INSERT, UPDATE, DELETE) starts as well as the owner.
+ */
 export async function migrate(db: PgRunner, schema: string): Promise<number[]> {
   const s = quoteIdent(schema)
+  const present = await db.query<{ table: string | null }>(`SELECT to_regclass($1)::text AS table`, [`${s}.schema_version`])
+  if (present.rows[0]?.table) {
+    const { rows } = await db.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${s}.schema_version`)
+    if ((rows[0]?.version ?? 0) === SCHEMA_VERSION) return []
+  }
   return db.transaction(async (q) => {
     // hashtext is stable across servers and versions: every instance names the same lock.
     await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`mcp-bridge schema ${schema}`])
