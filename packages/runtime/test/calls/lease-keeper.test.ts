@@ -10,6 +10,7 @@ import type { LiveCall } from '../../src/calls/live-call.ts'
 import type { CallRecord, CallStore } from '../../src/calls/stores/call-store.ts'
 import { createMemoryStore } from '../../src/calls/stores/memory-store.ts'
 import { createTestClock, type TestClock } from '../../src/testing.ts'
+import { runningRecord } from '../support/call-records.ts'
 
 const LEASE = 9_000
 /** Where the test clock starts (`createTestClock`'s default). */
@@ -25,24 +26,7 @@ function inScope() {
   return scope
 }
 
-function record(callId: string, patch: Partial<CallRecord> = {}): CallRecord {
-  return {
-    callId,
-    surface: 'chat',
-    tool: 't',
-    params: {},
-    paramsDigest: 'd',
-    client: 'c',
-    status: 'running',
-    journal: [],
-    owner: 'a',
-    revision: 1,
-    createdAt: T0,
-    updatedAt: T0,
-    expiresAt: T0 + 3_600_000,
-    ...patch,
-  }
-}
+const record = (callId: string, patch: Partial<CallRecord> = {}) => runningRecord(callId, T0, patch)
 
 /** What lease keeping reads of a call: its id, revision and lease. */
 async function runningCall(store: CallStore, callId: string): Promise<LiveCall<undefined>> {

@@ -7,33 +7,17 @@
  */
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPostgresStore, type CallRecord } from '../../src/server.ts'
+import { createPostgresStore } from '../../src/server.ts'
 import { OptionsError, StoreSchemaError, StoreUnavailableError } from '../../src/errors.ts'
 import { SCHEMA_VERSION } from '../../src/calls/stores/postgres-schema.ts'
 import { type PostgresProcess, startPostgres } from '../support/postgres-server.ts'
 import { freePort } from '../support/redis-server.ts'
+import { runningRecord } from '../support/call-records.ts'
 
 let server: PostgresProcess
 let pool: pg.Pool
 
-const running = (callId: string): CallRecord => {
-  const at = Date.now()
-  return {
-    callId,
-    surface: 'chat',
-    tool: 't',
-    params: {},
-    paramsDigest: 'd',
-    client: 'c',
-    status: 'running',
-    journal: [],
-    owner: 'a',
-    revision: 1,
-    createdAt: at,
-    updatedAt: at,
-    expiresAt: at + 60_000,
-  }
-}
+const running = (callId: string) => runningRecord(callId, Date.now())
 
 // Plain JavaScript over the wire: it runs once, on the first Node of CI's (MCP_BRIDGE_NODE_ONLY skips it).
 describe.skipIf(process.env.MCP_BRIDGE_NODE_ONLY === '1')('the Postgres store', () => {

@@ -6,10 +6,10 @@
  * removes its folder.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from './redis-server.ts'
+import { freePort, stopServer } from './redis-server.ts'
 
 export interface PostgresProcess {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
@@ -74,13 +74,7 @@ export async function startPostgres(): Promise<PostgresProcess> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const done = () => (rmSync(dir, { recursive: true, force: true }), resolve())
-        if (child.exitCode !== null) return done()
-        child.once('exit', done)
-        // Fast shutdown: open connections are cut, nothing waits for clients.
-        child.kill('SIGINT')
-      }),
+    // Fast shutdown: open connections are cut, nothing waits for clients.
+    stop: () => stopServer(child, dir, 'SIGINT'),
   }
 }

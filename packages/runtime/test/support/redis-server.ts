@@ -4,7 +4,7 @@
  * `extra` arguments say. `startRedis()` resolves once it accepts connections; `stop()` ends it
  * and removes its folder.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -55,12 +55,16 @@ export async function startRedis(extra: readonly string[] = ['--appendonly', 'ye
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        const done = () => (rmSync(dir, { recursive: true, force: true }), resolve())
-        if (child.exitCode !== null) return done()
-        child.once('exit', done)
-        child.kill('SIGTERM')
-      }),
+    stop: () => stopServer(child, dir, 'SIGTERM'),
   }
+}
+
+/** End a test's server process with `signal` and remove its folder once it has exited. */
+export function stopServer(child: ChildProcess, dir: string, signal: NodeJS.Signals): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => (rmSync(dir, { recursive: true, force: true }), resolve())
+    if (child.exitCode !== null) return done()
+    child.once('exit', done)
+    child.kill(signal)
+  })
 }
