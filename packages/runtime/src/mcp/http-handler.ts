@@ -154,6 +154,12 @@ export function createMcpHttpHandler(
     }
     const foreign = foreignRequestProblem(request, origin)
     if (foreign) return jsonRpcError(403, -32000, foreign)
+    // Streamable HTTP has three verbs; any other is not a malformed MCP request but the wrong method.
+    if (!ALLOWED_METHODS.includes(request.method)) {
+      return jsonRpcError(405, -32000, `${request.method} is not a method of this MCP endpoint: POST a JSON-RPC message, GET a stream, or DELETE a session.`, {
+        allow: ALLOWED_METHODS.join(', '),
+      })
+    }
     const bounded = await withBoundedBody(request, maxBodyBytes)
     if (!bounded) return jsonRpcError(413, -32600, `The request body is larger than ${maxBodyBytes} bytes (createHandler({ maxBodyBytes })); nothing was read past it.`)
     const batch = await batchProblem(bounded)
@@ -219,9 +225,12 @@ function sseOf(sessionId: string, message: JSONRPCMessage): Response {
   })
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
+function jsonRpcError(status: number, code: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
   })
 }
+
+/** What Streamable HTTP serves: messages (POST), streams (GET), the end of a session (DELETE). */
+const ALLOWED_METHODS = ['GET', 'POST', 'DELETE']

@@ -420,6 +420,24 @@ describe('HTTP boundary', () => {
     open.unshift(client)
     expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['book_flight'])
   })
+
+  it('answers a method Streamable HTTP does not have (PUT, PATCH, HEAD) with 405 and Allow, with or without a session', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    for (const [method, headers] of [
+      ['PUT', {}],
+      ['PATCH', { 'mcp-session-id': 'any', 'mcp-protocol-version': '2025-11-25' }],
+      ['HEAD', {}],
+    ] as const) {
+      const response = await fetch(http.url, { method, headers: { 'content-type': 'application/json', ...headers }, ...(method === 'HEAD' ? {} : { body: '{}' }) })
+      expect([method, response.status, response.headers.get('allow')]).toEqual([method, 405, 'GET, POST, DELETE'])
+      if (method !== 'HEAD')
+        expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+          `${method} is not a method of this MCP endpoint: POST a JSON-RPC message, GET a stream, or DELETE a session.`,
+        )
+    }
+  })
 })
 
 /** A raw POST with headers fetch() would not send (Host). */

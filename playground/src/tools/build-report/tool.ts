@@ -16,7 +16,7 @@ export const buildReport = createMcpTool('build_report')
       yield* ctx.notify(`Section ${step} of ${params.steps}`, step, params.steps)
       yield* sleep(150)
     }
-    const summary = `Report with ${params.steps} sections is ready.`
+    const summary = `Report with ${params.steps} ${params.steps === 1 ? 'section' : 'sections'} is ready.`
     // Text for every reader, a chart for those that show images (MCP clients, the chat's tool card).
     return withContent(
       [
