@@ -15,7 +15,7 @@ import { startSpan } from '../telemetry/tracing.ts'
 import { loadOtel } from '../telemetry/otel.ts'
 import { z } from 'zod/v4'
 import { LOG_LEVELS } from '../tool/context.ts'
-import { McpServer, ProtocolError, ProtocolErrorCode, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
+import { McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
 import { wrapClientRequests } from './client-requests.ts'
@@ -38,6 +38,7 @@ import { serveResources } from './serve-resources.ts'
 import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 import { McpServerClosedError } from '../errors/server-errors.ts'
+import { refuseCursor } from './one-page.ts'
 
 /** Distinct hidden-tool messages remembered (`hiddenLogged`). */
 const HIDDEN_LOGGED_MAX = 256
@@ -182,10 +183,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     server.onerror = options.onError
     wrapClientRequests(server, (requestId, reason) => session.clientRefused(requestId, reason))
     server.setRequestHandler('tools/list', async (request, ctx) => {
-      // One page holds every tool, so no cursor this server issued can come back.
-      if (request.params?.cursor !== undefined) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${String(request.params.cursor).slice(0, 100)}": this server lists every tool on one page.`)
-      }
+      refuseCursor(request.params?.cursor, 'tool')
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)

@@ -9,12 +9,11 @@ import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextp
 import { McpBridgeError } from '../errors/mcp-bridge-error.ts'
 import { formatIssues, summarizeIssues } from '../errors/issues.ts'
 import type { McpPrompt } from '../prompt/create-mcp-prompt.ts'
+import { refuseCursor } from './one-page.ts'
 
 export function servePrompts(server: McpServer['server'], prompts: ReadonlyMap<string, McpPrompt>, onError: (error: Error) => void): void {
   server.setRequestHandler('prompts/list', async (request) => {
-    if (request.params?.cursor !== undefined) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown cursor "${String(request.params.cursor).slice(0, 100)}": this server lists every prompt on one page.`)
-    }
+    refuseCursor(request.params?.cursor, 'prompt')
     return {
       prompts: [...prompts.values()].map((prompt) => ({
         name: prompt.name,

@@ -59,6 +59,20 @@ describe('bad params', () => {
     expect((await modern(handler, 'tools/list', {})).result).toMatchObject({ tools: expect.any(Array) })
   })
 
+  it.each([
+    ['tools/list', 'tool'],
+    ['prompts/list', 'prompt'],
+    ['resources/list', 'resource'],
+    ['resources/templates/list', 'resource template'],
+  ])('%s refuses a cursor this server never issued, as every list does (-32602)', async (method, what) => {
+    const { handler } = serve()
+    expect((await modern(handler, method, { cursor: 'page-2' })).error).toEqual({
+      code: -32602,
+      message: `Unknown cursor "page-2": this server lists every ${what} on one page.`,
+    })
+    expect((await modern(handler, method, {})).result).toBeDefined()
+  })
+
   it('is -32602 in one line on a 2025-11-25 connection too', async () => {
     const { server } = serve()
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

@@ -53,7 +53,7 @@ describe('createMcpResource', () => {
 })
 
 describe('served by createMcpServer', () => {
-  it('lists static resources and templates, reads text, templates and binary; an unknown URI is -32002 naming what there is', async () => {
+  it('lists static resources and templates, reads text, templates and binary; an unknown URI is not found (-32602 in 2026-07-28, with data.uri) naming what there is', async () => {
     const { client } = await connect()
     expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true })
     expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['config://app', 'file:///logo.bin', 'broken://x'])
@@ -66,6 +66,7 @@ describe('served by createMcpServer', () => {
     await expect(client.readResource({ uri: 'nope://x' })).rejects.toThrow(
       /Unknown resource "nope:\/\/x"\. This server has: config:\/\/app, file:\/\/\/logo\.bin, broken:\/\/x, orders:\/\/\{id\}\/summary\./,
     )
+    await expect(client.readResource({ uri: 'nope://x' })).rejects.toMatchObject({ code: -32602, data: { uri: 'nope://x' } })
     await expect(client.readResource({ uri: 'broken://x' })).rejects.toThrow(/\.read\(\) returned neither text/)
   })
 
