@@ -118,6 +118,8 @@ export function createAuthGate(options: McpAuthOptions, allToolScopes: readonly 
     async verify(request, toolScopes) {
       const needed = [...new Set([...requiredScopes, ...toolScopes])]
       const challenge = { requiredScopes: needed, resourceMetadataUrl: metadataUrl }
+      // No credentials at all is not an invalid token (RFC 6750 §3.1): the client is told where to get one, and no error code.
+      if (!request.headers.get('authorization')) return askForToken(needed, metadataUrl)
       try {
         return await verifyBearerToken(request.headers.get('authorization') ?? undefined, { verifier, requiredScopes: needed, resourceMetadataUrl: metadataUrl })
       } catch (error) {
@@ -126,6 +128,15 @@ export function createAuthGate(options: McpAuthOptions, allToolScopes: readonly 
       }
     },
   }
+}
+
+/** 401 for a request without credentials: the challenge names the metadata (and the scopes wanted), the body says it in words. */
+function askForToken(scopes: readonly string[], metadataUrl: string): Response {
+  const challenge = `Bearer resource_metadata="${metadataUrl}"${scopes.length > 0 ? `, scope="${scopes.join(' ')}"` : ''}`
+  const body = {
+    error_description: `This MCP endpoint needs an OAuth access token: its protected-resource metadata (${metadataUrl}) names the authorization servers that issue them.`,
+  }
+  return Response.json(body, { status: 401, headers: { 'WWW-Authenticate': challenge } })
 }
 
 /** `ctx.auth` of a tool: the caller as the verifier said, without the token. */

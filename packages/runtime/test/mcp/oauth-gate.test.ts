@@ -112,7 +112,15 @@ describe('an MCP endpoint with OAuth', () => {
     const missing = await post(resource, undefined, initialize)
     expect(missing.status).toBe(401)
     expect(missing.headers.get('www-authenticate')).toContain(metadata)
-    expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/)
+    // No credentials is not an invalid token (RFC 6750 §3.1): where to get one, and no error code.
+    expect(missing.headers.get('www-authenticate')).toBe(`Bearer ${metadata}, scope="trips:read"`)
+    expect(((await missing.json()) as { error_description: string }).error_description).toMatch(/^This MCP endpoint needs an OAuth access token/)
+    const notBearer = await fetch(resource, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Basic eDp5' },
+      body: JSON.stringify(initialize),
+    })
+    expect([notBearer.status, notBearer.headers.get('www-authenticate')]).toEqual([401, expect.stringMatching(/^Bearer error="invalid_token"/)])
     const forged = await post(resource, 'forged', initialize)
     expect([forged.status, ((await forged.json()) as { error_description: string }).error_description]).toEqual([401, expect.stringMatching(/not valid/)])
     const elsewhere = await post(resource, 'ann|trips:read|https://other.example.com/mcp', initialize)
