@@ -59,18 +59,29 @@ export function supportsFormElicitation(caps: ClientCapabilities): boolean {
 }
 
 /**
- * The first capability `tool.requires(...)` names that the client lacks (at the protocol `version`
- * it speaks). `viewed`: the client renders this tool's MCP Apps view, which asks its questions.
+ * Every capability `tool.requires(...)` names that the client lacks (at the protocol `version` it
+ * speaks), each with why; empty when it can serve the tool. `viewed`: the client renders this
+ * tool's MCP Apps view, which asks its questions.
  */
-export function missingRequirement(tool: AnyMcpTool, caps: ClientCapabilities, version?: string, viewed = false): MissingCapability | undefined {
+export function missingRequirements(tool: AnyMcpTool, caps: ClientCapabilities, version?: string, viewed = false): MissingCapability[] {
+  const missing: MissingCapability[] = []
   if (tool.requirements.elicitation && !viewed && !supportsFormElicitation(caps)) {
-    return { capability: 'elicitation', why: 'it asks the user through ctx.elicit, in form mode' }
+    missing.push({ capability: 'elicitation', why: 'it asks the user through ctx.elicit, in form mode' })
+  } else if (!viewed && speaksBefore20251125(version) && usesNewerFormFields(tool)) {
+    missing.push({ capability: 'elicitation', why: `it asks for several choices at once or for titled choices, which MCP ${version} forms cannot show (2025-11-25 can)` })
   }
-  if (!viewed && speaksBefore20251125(version) && usesNewerFormFields(tool)) {
-    return { capability: 'elicitation', why: `it asks for several choices at once or for titled choices, which MCP ${version} forms cannot show (2025-11-25 can)` }
-  }
-  if (tool.requirements.sampling && !caps.sampling) return { capability: 'sampling', why: 'it asks the model through ctx.sample' }
-  return undefined
+  if (tool.requirements.sampling && !caps.sampling) missing.push({ capability: 'sampling', why: 'it asks the model through ctx.sample' })
+  return missing
+}
+
+/** `"elicitation" (why)`, or `"elicitation" (why) and "sampling" (why)`: what a refusal or a log line says a tool needs. */
+export function describeMissing(missing: readonly MissingCapability[]): string {
+  return missing.map((m) => `"${m.capability}" (${m.why})`).join(' and ')
+}
+
+/** The `requiredCapabilities` of MissingRequiredClientCapabilityError for everything missing. */
+export function requiredCapabilitiesOf(missing: readonly MissingCapability[]): ClientCapabilities {
+  return Object.assign({}, ...missing.map((m) => asRequiredCapabilities(m.capability))) as ClientCapabilities
 }
 
 /** A sampling request needs `sampling`, and `sampling.tools` when it carries tools (`__schema__`). */
@@ -83,7 +94,7 @@ export function missingForSampling(request: SamplingRequest, caps: ClientCapabil
 }
 
 /** The `requiredCapabilities` shape of MissingRequiredClientCapabilityError. */
-export function asRequiredCapabilities(capability: ClientCapabilityName): ClientCapabilities {
+function asRequiredCapabilities(capability: ClientCapabilityName): ClientCapabilities {
   return capability === 'sampling.tools' ? { sampling: { tools: {} } } : { [capability]: {} }
 }
 

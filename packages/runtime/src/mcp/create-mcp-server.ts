@@ -21,7 +21,7 @@ import { JsonRpcStdioTransport } from './stdio-transport.ts'
 import { wrapClientRequests } from './client-requests.ts'
 import { CallRegistry } from '../calls/call-registry.ts'
 import { createCallStateCodec } from './call-state.ts'
-import { clientCapabilitiesOf, missingRequirement, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
+import { clientCapabilitiesOf, missingRequirements, protocolVersionOf, type MissingCapability } from './client-capabilities.ts'
 import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from './http-handler.ts'
 import { answerFromStore } from './session-resumption.ts'
 import { sayParamsPlainly } from './params-errors.ts'
@@ -188,8 +188,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
       const views = speaksMcpApps(caps) ? options.apps?.uris : undefined
-      const listing = [...options.tools.values()].map((tool) => ({ tool, gap: missingRequirement(tool, caps, version, views?.has(tool.name)) }))
-      const offered = listing.flatMap(({ tool, gap }) => (gap ? [] : [tool]))
+      const listing = [...options.tools.values()].map((tool) => ({ tool, gaps: missingRequirements(tool, caps, version, views?.has(tool.name)) }))
+      const offered = listing.flatMap(({ tool, gaps }) => (gaps.length > 0 ? [] : [tool]))
       await explainHidden(ctx, listing)
       // Said in the server's log too, once per session: the person who runs it sees an empty list
       // in their client (MCP Inspector's CLI declares no elicitation) and looks here.
@@ -199,7 +199,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         hiddenLogged.add(said)
         if (hiddenLogged.size > HIDDEN_LOGGED_MAX) hiddenLogged.delete(hiddenLogged.values().next().value!)
         options.logger.warn(
-          { client: clientNameOf(server), hidden: listing.filter((l) => l.gap).map((l) => l.tool.name) },
+          { client: clientNameOf(server), hidden: listing.filter((l) => l.gaps.length > 0).map((l) => l.tool.name) },
           `tools/list: ${hidden.length} of ${listing.length} tools not listed for ${clientNameOf(server) ?? 'a client'} that does not declare what they need: ${hidden.join('; ')}. A client that cannot answer questions (no \`elicitation\` capability, as MCP Inspector's CLI) cannot call tools that ask; see Troubleshooting, "A client lists no tools".`,
         )
       }
@@ -297,7 +297,7 @@ function viewMeta(apps: ResolvedAppViews | undefined, toolName: string): { _meta
  * A client that does not declare a capability sees fewer tools, and a person looking at its list
  * (MCP Inspector, say) would not know why: say it once per listing, as a log message.
  */
-async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: AnyMcpTool; gap: MissingCapability | undefined }>): Promise<void> {
+async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: AnyMcpTool; gaps: MissingCapability[] }>): Promise<void> {
   const hidden = hiddenTools(listing)
   if (hidden.length === 0) return
   const message = `Not listed for this client, which does not declare what ${hidden.length === 1 ? 'this tool needs' : 'these tools need'}: ${hidden.join('; ')}.`
@@ -309,8 +309,8 @@ async function explainHidden(ctx: ServerContext, listing: ReadonlyArray<{ tool: 
 }
 
 /** Each tool a client is not offered, with what it needs: `book_flight (needs elicitation: …)`. */
-function hiddenTools(listing: ReadonlyArray<{ tool: AnyMcpTool; gap: MissingCapability | undefined }>): string[] {
-  return listing.flatMap(({ tool, gap }) => (gap ? [`${tool.name} (needs ${gap.capability}: ${gap.why})`] : []))
+function hiddenTools(listing: ReadonlyArray<{ tool: AnyMcpTool; gaps: MissingCapability[] }>): string[] {
+  return listing.flatMap(({ tool, gaps }) => (gaps.length > 0 ? [`${tool.name} (needs ${gaps.map((g) => `${g.capability}: ${g.why}`).join('; and ')})`] : []))
 }
 
 /** The client's name and version as it introduced itself (`initialize`), if it did. */

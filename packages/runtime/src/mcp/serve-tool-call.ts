@@ -43,7 +43,15 @@ import type { McpAuth } from '../tool/caller-auth.ts'
 import type { ClientKey } from '../http/client-address.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { digestArguments, questionSeq, type CallState } from './call-state.ts'
-import { asRequiredCapabilities, carriesItsRounds, clientCapabilitiesOf, missingRequirement, protocolVersionOf, supportsFormElicitation } from './client-capabilities.ts'
+import {
+  carriesItsRounds,
+  clientCapabilitiesOf,
+  describeMissing,
+  missingRequirements,
+  protocolVersionOf,
+  requiredCapabilitiesOf,
+  supportsFormElicitation,
+} from './client-capabilities.ts'
 import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import type { McpSession } from './mcp-session.ts'
@@ -152,16 +160,16 @@ export function* serveToolCall(
   if (!tool) {
     // Name only what this client is offered: tools it cannot serve stay as hidden as in tools/list.
     const known = [...service.tools.values()]
-      .filter((t) => !missingRequirement(t, caps, version, viewed(t)))
+      .filter((t) => missingRequirements(t, caps, version, viewed(t)).length === 0)
       .map((t) => `"${t.name}"`)
       .join(', ')
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${name}". This server has: ${known || 'no tools'}.`)
   }
-  const missing = missingRequirement(tool, caps, version, viewed(tool))
-  if (missing) {
+  const missing = missingRequirements(tool, caps, version, viewed(tool))
+  if (missing.length > 0) {
     throw new MissingRequiredClientCapabilityError(
-      { requiredCapabilities: asRequiredCapabilities(missing.capability) },
-      `Tool "${name}" needs the client capability "${missing.capability}" (${missing.why}); declare it when connecting, or use another tool.`,
+      { requiredCapabilities: requiredCapabilitiesOf(missing) },
+      `Tool "${name}" needs the client ${missing.length === 1 ? 'capability' : 'capabilities'} ${describeMissing(missing)}; declare ${missing.length === 1 ? 'it' : 'them'} when connecting, or use another tool.`,
     )
   }
 

@@ -3,6 +3,7 @@
  * (through the stdio entry with an in-memory transport).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
 import { createMcpTool, extractModelContext, MODEL_CONTEXT_EXTENSION } from '../../src/index.ts'
 import { type BridgeMcpServer, createMcpServer } from '../../src/mcp.ts'
 import { JsonRpcStdioTransport } from '../../src/mcp/stdio-transport.ts'
@@ -145,6 +146,26 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
     expect((await client.call('add', { a: 1, b: 2 })).structuredContent).toEqual({ sum: 3 })
     await client.client.listTools()
     expect(logged.entries.filter((e) => e.message.startsWith('tools/list:'))).toHaveLength(1)
+  })
+
+  it('names every capability a tool needs that the client lacks, in the refusal and in the log, not only the first', async () => {
+    const asksAndSamples = createMcpTool('plan_trip')
+      .requires({ sampling: true })
+      .elicits({ ok: z.object({ ok: z.boolean() }) })
+      .execute(function* (_p, ctx) {
+        yield* ctx.elicit('ok', { message: 'OK?' })
+        return (yield* ctx.sample({ prompt: 'Plan' })).text
+      })
+    const logged = captureLogger()
+    const client = await connect(serve([add, asksAndSamples], { logger: logged.logger }), generation, { capabilities: {} })
+    expect((await client.client.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+    const refused = client.call('plan_trip')
+    await expect(refused).rejects.toThrow(
+      'Tool "plan_trip" needs the client capabilities "elicitation" (it asks the user through ctx.elicit, in form mode) and "sampling" (it asks the model through ctx.sample); declare them when connecting, or use another tool.',
+    )
+    expect(logged.entries.find((e) => e.message.startsWith('tools/list:'))?.message).toContain(
+      'plan_trip (needs elicitation: it asks the user through ctx.elicit, in form mode; and sampling: it asks the model through ctx.sample)',
+    )
   })
 
   it('tells its log of hidden tools once per client and list, however many sessions or stateless requests list them (a listing loop writes no line each)', async () => {
