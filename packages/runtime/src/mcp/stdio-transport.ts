@@ -31,8 +31,9 @@ export class JsonRpcStdioTransport implements Transport {
       this.onclose?.()
     }
     this.#wire.onerror = (error) => {
-      // A line that parsed but is no JSON-RPC message: the SDK's schema check failed.
-      if (error.name === 'ZodError' || error.name === '$ZodError') this.#answer(INVALID_REQUEST, 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.')
+      // A line that parsed but is no JSON-RPC message: the SDK's schema check failed. The client is
+      // told; the server's log is not (a client sending junk in a loop would write a dump a line).
+      if (error.name === 'ZodError' || error.name === '$ZodError') return this.#answer(INVALID_REQUEST, 'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message.')
       this.onerror?.(error)
     }
   }

@@ -262,8 +262,9 @@ describe.each(GENERATIONS)('MCP server, %s client', (generation) => {
 })
 
 describe('the stdio wire', () => {
-  it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and keeps serving', async () => {
-    const server = createMcpServer({ name: 'stdio-test', version: '1.0.0', tools: [add] })
+  it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and keeps serving; its log stays quiet', async () => {
+    const reported: Error[] = []
+    const server = createMcpServer({ name: 'stdio-test', version: '1.0.0', tools: [add], onError: (error) => reported.push(error) })
     const stdin = new PassThrough()
     const stdout = new PassThrough()
     const lines: Array<Record<string, unknown>> = []
@@ -291,6 +292,8 @@ describe('the stdio wire', () => {
     stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })}\n`)
     await until(3)
     expect(lines[2]).toMatchObject({ id: 1, result: { serverInfo: { name: 'stdio-test' } } })
+    // The client was told; nothing of its junk reaches the server's error log (a dump a line, before).
+    expect(reported).toEqual([])
     await handle.close()
   }, 20_000)
 })
