@@ -5,6 +5,9 @@
  * leaves it open; its recovery scan skips rows another instance's scan holds; a database that
  * does not answer is a clear error, not a hang; bad options are named.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresStore } from '../../src/server.ts'
@@ -102,6 +105,21 @@ describe.skipIf(process.env.MCP_BRIDGE_NODE_ONLY === '1')('the Postgres store', 
     )
     expect(Date.now() - started).toBeLessThan(15_000)
   })
+
+  it('on PGlite in a folder of its own (its parents created), keeps what it stored across a close and a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-bridge-pglite-'))
+    try {
+      const dataDir = join(dir, 'data', 'pg')
+      const first = await createPostgresStore({ pglite: dataDir })
+      expect(await first.create(running('kept-1'))).toBe(true)
+      await first.close()
+      const reopened = await createPostgresStore({ pglite: dataDir })
+      expect((await reopened.get('kept-1'))?.callId).toBe('kept-1')
+      await reopened.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it('names bad options', async () => {
     await expect(createPostgresStore({ connectionString: 'localhost:5432' })).rejects.toThrow(OptionsError)

@@ -4,6 +4,8 @@
  * so the store's queries are written once. Transactions take a connection of their own for their
  * few statements and give it back at once: none spans a person's wait.
  */
+import { mkdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { loadDriver } from './load-driver.ts'
 
 /** What a query resolves to: its rows, and how many rows it wrote. */
@@ -101,9 +103,10 @@ export function appPoolRunner(pool: PgPoolLike, owned = false): PgRunner {
   }
 }
 
-/** An embedded PGlite database in `dataDir` (`memory://` keeps nothing). */
+/** An embedded PGlite database in `dataDir` (`memory://` keeps nothing); a folder's parents are created, as SQLite's file's are. */
 export async function pgliteRunner(dataDir: string): Promise<PgRunner> {
   const { PGlite } = await loadDriver<{ PGlite: { create(dataDir: string): Promise<PgliteLike> } }>('createPostgresStore', '@electric-sql/pglite', (m) => m)
+  if (!/^[a-z]+:\/\//.test(dataDir)) mkdirSync(dirname(resolve(dataDir)), { recursive: true })
   const db = await PGlite.create(dataDir)
   const pgliteResult = <R>(r: { rows: unknown[]; affectedRows?: number }): PgResult<R> => ({ rows: r.rows as R[], rowCount: r.affectedRows ?? r.rows.length })
   return {
