@@ -14,7 +14,6 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { bookOsloToBerlin } from './support/booking.ts'
 import { usePagePerTest } from './support/page-per-test.ts'
-import pg from 'pg'
 import { cleanEnv, freePort, run, startServer } from './support/processes.ts'
 import { startPostgres } from '../../packages/runtime/test/support/postgres-server.ts'
 
@@ -154,7 +153,7 @@ describe('the built playground (npm run build && npm run serve)', () => {
       const env = cleanEnv({ PORT: String(port), DATABASE_URL: postgres.url })
       const serve = () => startServer(['dist/server/index.js'], { cwd: playground, env, ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })
       let server = await serve()
-      const pool = new pg.Pool({ connectionString: postgres.url, max: 1 })
+      const pool = postgres.pool({ max: 1 })
       try {
         await page.goto(`http://127.0.0.1:${port}/`)
         await send('Book a flight from Oslo to Berlin')
@@ -172,8 +171,9 @@ describe('the built playground (npm run build && npm run serve)', () => {
         const done = await pool.query(`SELECT status FROM mcp_bridge.calls`)
         expect(done.rows.map((r: { status: string }) => r.status)).toEqual(['completed'])
       } finally {
+        // The app stops before its database, as in a deployment.
         server.child.kill('SIGTERM')
-        await pool.end()
+        if (server.child.exitCode === null && server.child.signalCode === null) await new Promise((r) => server.child.once('exit', r))
         await postgres.stop()
       }
     },

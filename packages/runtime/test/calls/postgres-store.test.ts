@@ -26,10 +26,9 @@ const running = (callId: string) => runningRecord(callId, Date.now())
 describe.skipIf(process.env.MCP_BRIDGE_NODE_ONLY === '1')('the Postgres store', () => {
   beforeAll(async () => {
     server = await startPostgres()
-    pool = new pg.Pool({ connectionString: server.url, max: 4 })
+    pool = server.pool({ max: 4 })
   }, 60_000)
   afterAll(async () => {
-    await pool?.end()
     await server?.stop()
   })
 

@@ -9,12 +9,21 @@ import { execFileSync, spawn } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import pg from 'pg'
 import { freePort, stopServer } from './redis-server.ts'
 
 export interface PostgresProcess {
   /** `postgres://postgres@127.0.0.1:<port>/postgres` */
   url: string
   port: number
+  /**
+   * A `pg` pool on this server for a test's own queries, ended by `stop()`. Use it rather than a
+   * bare `new pg.Pool`: `pool.end()` resolves before its sockets close, so a backend can still be
+   * connected when the server shuts down and tell its client "terminating connection due to
+   * administrator command" — an idle client's error, which a pool without an `error` listener
+   * throws as an uncaught exception (it failed a CI run that way).
+   */
+  pool(config?: Omit<pg.PoolConfig, 'connectionString'>): pg.Pool
   stop(): Promise<void>
 }
 
@@ -71,10 +80,21 @@ export async function startPostgres(): Promise<PostgresProcess> {
       reject(new Error(`postgres exited (${code}):\n${output}`))
     })
   })
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const pools: pg.Pool[] = []
   return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    url,
     port,
-    // Fast shutdown: open connections are cut, nothing waits for clients.
-    stop: () => stopServer(child, dir, 'SIGINT'),
+    pool(config) {
+      const pool = new pg.Pool({ ...config, connectionString: url })
+      pool.on('error', () => {}) // the shutdown's goodbye to an idle client (see above); a query's own error still reaches it
+      pools.push(pool)
+      return pool
+    },
+    async stop() {
+      await Promise.all(pools.splice(0).map((p) => (p.ended || p.ending ? undefined : p.end())))
+      // Fast shutdown: open connections are cut, nothing waits for clients.
+      await stopServer(child, dir, 'SIGINT')
+    },
   }
 }

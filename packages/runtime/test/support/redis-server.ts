@@ -62,7 +62,8 @@ export async function startRedis(extra: readonly string[] = ['--appendonly', 'ye
 /** End a test's server process with `signal` and remove its folder once it has exited. */
 export function stopServer(child: ChildProcess, dir: string, signal: NodeJS.Signals): Promise<void> {
   return new Promise<void>((resolve) => {
-    const done = () => (rmSync(dir, { recursive: true, force: true }), resolve())
+    // Retried: a folder still settling when its server has just exited is not a test's failure.
+    const done = () => (rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }), resolve())
     if (child.exitCode !== null) return done()
     child.once('exit', done)
     child.kill(signal)
