@@ -36,6 +36,7 @@ const SLOW: Record<'runtime' | 'vite-plugin', string[]> = {
     'test/calls/kill-mid-turn.test.ts', // kills and restarts a server mid-turn
     'test/mcp/mcp-kill-mid-call.test.ts', // kills an MCP server mid-call
     'test/telemetry/without-otel.test.ts', // a Node process without OpenTelemetry installed
+    'test/mcp/tasks.test.ts', // redis-server
   ],
   'vite-plugin': [
     'test/build.test.ts', // vite build

@@ -39,6 +39,7 @@ import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 import { McpServerClosedError } from '../errors/server-errors.ts'
 import { refuseCursor } from './one-page.ts'
+import { serveTasks, speaksTasks, TASKS_EXTENSION } from './serve-tasks.ts'
 
 /** Distinct hidden-tool messages remembered (`hiddenLogged`). */
 const HIDDEN_LOGGED_MAX = 256
@@ -171,6 +172,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           ...(options.prompts.size > 0 && { prompts: {} }),
           ...((options.prompts.size > 0 || options.resources.length > 0) && { completions: {} }),
           ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true } }),
+          // Tasks are served to a client that opts in per request (2026-07-28): `serve-tasks.ts`.
+          extensions: { [TASKS_EXTENSION]: {} },
         },
         ...(options.instructions !== undefined && { instructions: options.instructions }),
         requestState: { verify: (state: string, ctx: ServerContext) => service.codec.verify(state, ctx) },
@@ -187,6 +190,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
+      const tasks = speaksTasks(caps, version)
       const views = speaksMcpApps(caps) ? options.apps?.uris : undefined
       const listing = [...options.tools.values()].map((tool) => ({ tool, gaps: missingRequirements(tool, caps, version, views?.has(tool.name)) }))
       const offered = listing.flatMap(({ tool, gaps }) => (gaps.length > 0 ? [] : [tool]))
@@ -213,6 +217,8 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
             ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
             ...(tool.annotations && { annotations: { ...tool.annotations } }),
             ...(tool.icons && { icons: [...tool.icons] }),
+            // Said to a client that speaks tasks: whether this tool's calls may become (or must be) tasks.
+            ...(tasks && { execution: { taskSupport: tool.taskSupport } }),
             ...viewMeta(options.apps, tool.name),
           })),
           // Only a client that renders views may call the view's own tools (hosts keep them from the model).
@@ -235,6 +241,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       }
       return traced(request, ctx, (traceParent) => perform(() => serveToolCall(service, session, server, request, ctx, traceParent)))
     })
+    serveTasks(server, service, perform)
     if (options.apps || options.resources.length > 0) {
       // What this connection subscribed to; `notifyResourceUpdated` tells it while it is open.
       const subscriptions = new Set<string>()

@@ -24,6 +24,11 @@ import type { CallRegistry } from '../calls/call-registry.ts'
 export interface McpQuestionWire {
   wait: InputWait
   inputRequest: InputRequest
+  /**
+   * A task's question asked again after an answer that did not fit, the how-manieth time: its key
+   * in `inputRequests` is then new (`serve-tasks.ts`), as a task's keys are never reused.
+   */
+  retry?: number
 }
 
 export type McpStop = CallStop<McpQuestionWire>

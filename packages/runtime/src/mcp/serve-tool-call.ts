@@ -53,6 +53,7 @@ import {
   supportsFormElicitation,
 } from './client-capabilities.ts'
 import { mcpCallToStop } from './mcp-surface.ts'
+import { needsTasks, speaksTasks, startTask } from './serve-tasks.ts'
 import type { McpCall, McpRound } from './mcp-call.ts'
 import type { McpSession } from './mcp-session.ts'
 import { ParkingSampler } from './parked-sampling.ts'
@@ -99,25 +100,26 @@ export interface McpOrigin {
   sessionBound?: true
   /** The caller with OAuth: `ctx.auth` on every replay and recovery, as when it started. */
   auth?: McpAuth
+  /** A call served as an MCP task (`serve-tasks.ts`): whose it is; only they may get, update or cancel it. */
+  task?: { owner: string }
 }
 
 export function newRound(argsDigest: string, caps: McpRound['caps'], version: string | undefined): McpRound {
   return { argsDigest, sampler: new ParkingSampler(), caps, version, wait: undefined, inputRequest: undefined, detachCancel: undefined }
 }
 
-function startCall(
-  service: ToolCallService,
-  ctx: ServerContext,
-  tool: AnyMcpTool,
-  args: unknown,
-  caps: McpRound['caps'],
-  version: string | undefined,
-  traceParent: string | undefined,
-): Promise<McpCall> {
-  const request = ctx.http?.req
+/** How a call starts beside its tool and arguments: for a task, whose it is (its record is then written before `start` returns). */
+export interface StartOptions {
+  caps: McpRound['caps']
+  version: string | undefined
+  traceParent: string | undefined
+  task?: { owner: string }
+}
+
+export function startCall(service: ToolCallService, ctx: ServerContext, tool: AnyMcpTool, args: unknown, { caps, version, traceParent, task }: StartOptions): Promise<McpCall> {
   const round = newRound(digestArguments(args), caps, version)
   const auth = mcpAuthOf(ctx.http?.authInfo)
-  const sessionBound = !carriesItsRounds(version)
+  const sessionBound = !carriesItsRounds(version) && !task
   const resumable = sessionBound && ctx.sessionId !== undefined
   return service.calls.start({
     tool,
@@ -126,18 +128,25 @@ function startCall(
     // session's server stops (`session-resumption.ts`).
     callId: resumable ? sessionCallId(ctx.sessionId!, ctx.mcpReq.id) : randomUUID(),
     // Its client resumes the response stream it already holds (`session-resumption.ts`), and is
-    // then told what the store holds: so the store holds the call before the tool runs a step.
-    ...(resumable && { recordAtStart: true as const }),
+    // then told what the store holds: so the store holds the call before the tool runs a step. A
+    // task is got by its id on any instance as soon as its client has it.
+    ...((resumable || task) && { recordAtStart: true as const }),
     sampling: round.sampler,
     paramsDigest: round.argsDigest,
     // Over HTTP each client has its own share of the suspended calls; a stdio connection is one client.
-    client: request ? service.clientKey(request) : 'stdio',
+    client: clientOf(service, ctx),
     issueToken: false, // its requestState, sealed and bound to the client, is what authorises a round
-    origin: { caps, version, ...(sessionBound && { sessionBound: true as const }), ...(auth && { auth }) } satisfies McpOrigin,
+    origin: { caps, version, ...(sessionBound && { sessionBound: true as const }), ...(auth && { auth }), ...(task && { task }) } satisfies McpOrigin,
     ...(auth && { auth }),
     ...(traceParent !== undefined && { traceParent }),
     extra: round,
   })
+}
+
+/** Whose share of the held calls a request's call counts against: its client key over HTTP; a stdio connection is one client. */
+export function clientOf(service: Pick<ToolCallService, 'clientKey'>, ctx: ServerContext): string {
+  const request = ctx.http?.req
+  return request ? service.clientKey(request) : 'stdio'
 }
 
 export function* serveToolCall(
@@ -173,11 +182,17 @@ export function* serveToolCall(
     )
   }
 
+  const tasks = speaksTasks(caps, version)
+  if (tool.taskSupport === 'required' && !tasks) throw needsTasks(`Tool "${name}" runs only as a task: it`)
   const state = ctx.mcpReq.requestState<CallState>()
+  // A client that speaks tasks gets one for a tool that may ask or run long (`taskSupport`).
+  if (state === undefined && tasks && tool.taskSupport !== 'forbidden') {
+    return (yield* startTask(service, ctx, tool, args, { caps, version, traceParent })) as unknown as CallToolResult
+  }
   let call: McpCall
   if (state === undefined) {
     try {
-      call = yield* until(startCall(service, ctx, tool, args, caps, version, traceParent))
+      call = yield* until(startCall(service, ctx, tool, args, { caps, version, traceParent }))
     } catch (error) {
       return errorResult(forClient(error, `a tools/call of ${name} could not start`, service.logger).message)
     }
@@ -353,7 +368,7 @@ function* resumeCall(
  * cancelled), which stays a refusal.
  */
 /** The question asked again after an answer that did not fit: its message begins with why. */
-function withReason(request: InputRequest, refused: string): InputRequest {
+export function withReason(request: InputRequest, refused: string): InputRequest {
   const params = request.params as { message?: string } | undefined
   return { ...request, params: { ...request.params, message: `That answer did not fit (${refused}). ${params?.message ?? ''}`.trimEnd() } } as InputRequest
 }
@@ -377,7 +392,7 @@ function* whereItIsNow(service: ToolCallService, tool: AnyMcpTool, state: CallSt
  * answer that does not fit is refused, its question kept open, and why is returned (for the
  * question asked again); one that is not an elicitation result at all is a protocol error.
  */
-function deliver(call: McpCall, answer: unknown): string | undefined {
+export function deliver(call: McpCall, answer: unknown): string | undefined {
   const wait = call.extra.wait!
   if (wait.kind === 'sample') {
     // The sample step validates the message and throws a SamplingResponseError into the tool if it is malformed.

@@ -20,7 +20,7 @@ import type { ToolContent } from './with-content.ts'
 import { plainFormProblem, plainFormWarnings, type PlainForms, type PlainFormSpec } from './plain-form.ts'
 import { ToolDefinitionError } from '../errors/definition-errors.ts'
 import { ElicitationSchemaError } from '../errors/elicitation-schema-error.ts'
-import type { ExecuteBody, HandoffPhases, McpTool, ToolRequirements } from './mcp-tool.ts'
+import type { ExecuteBody, HandoffPhases, McpTool, TaskSupport, ToolRequirements } from './mcp-tool.ts'
 import { assertToolName } from './tool-name.ts'
 import { annotationsSchema, iconsSchema, metadataProblem, type ToolAnnotations, type ToolIcon } from './tool-metadata.ts'
 
@@ -57,6 +57,8 @@ export interface McpToolBuilder<N extends string, P extends z.ZodObject, O exten
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilder<N, P, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilder<N, NP, O>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilder<N, P, O>
+  /** Whether MCP Tasks clients get its calls as tasks: `'optional'`, `'required'` or `'forbidden'` (see `TaskSupport`). */
+  taskSupport(mode: TaskSupport): McpToolBuilder<N, P, O>
   /** Declare every elicitation the tool may ask for (leave it out for a tool that never asks). */
   elicits<const E extends ElicitsMap>(elicits: E): McpToolBuilderWithElicits<N, P, E, O>
   /** The tool body of a tool that asks the user nothing (it may sample, log, notify and take steps). */
@@ -75,6 +77,7 @@ export interface McpToolBuilderWithElicits<N extends string, P extends z.ZodObje
   returns<NO extends z.ZodObject>(schema: NO): McpToolBuilderWithElicits<N, P, E, NO>
   parameters<NP extends z.ZodObject>(schema: NP): McpToolBuilderWithElicits<N, NP, E, O>
   requires(requirements: Partial<ToolRequirements>): McpToolBuilderWithElicits<N, P, E, O>
+  taskSupport(mode: TaskSupport): McpToolBuilderWithElicits<N, P, E, O>
   /**
    * How questions read in a plain MCP form (a client without this tool's UI): titled choices for
    * free string fields, and a readable summary of the context, per key. See "A plain MCP form".
@@ -97,6 +100,7 @@ interface BuilderState {
   parameters: z.ZodObject
   parametersJson: JsonSchema
   requirements: Partial<ToolRequirements>
+  taskSupport: TaskSupport | undefined
   elicits: { map: ElicitsMap; compiled: CompileResult } | undefined
   plainForms: Readonly<Record<string, PlainFormSpec>>
 }
@@ -140,6 +144,7 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
     parameters,
     parametersJson: toJsonSchema(parameters, 'input').json,
     requirements: {},
+    taskSupport: undefined,
     elicits: undefined,
     plainForms: {},
   }
@@ -147,6 +152,7 @@ export function createMcpTool<const N extends string>(name: N): McpToolBuilder<N
 }
 
 const REQUIREMENT_KEYS = ['elicitation', 'sampling'] as const
+const TASK_SUPPORT = ['forbidden', 'optional', 'required'] as const satisfies readonly TaskSupport[]
 
 class Builder {
   constructor(private readonly state: Readonly<BuilderState>) {
@@ -227,6 +233,11 @@ class Builder {
     return this.with({ requirements: { ...this.state.requirements, ...requirements } })
   }
 
+  taskSupport(mode: TaskSupport): Builder {
+    if (!(TASK_SUPPORT as readonly unknown[]).includes(mode)) this.fail(`.taskSupport() takes ${TASK_SUPPORT.map((m) => `'${m}'`).join(', ')} (got ${JSON.stringify(mode)})`)
+    return this.with({ taskSupport: mode })
+  }
+
   elicits(map: ElicitsMap): Builder {
     if (this.state.elicits) this.fail('.elicits() was called twice; declare every key in one call')
     if (!isPlainObject(map)) this.fail('.elicits() takes an object of keys, e.g. .elicits({ confirm: z.object({ ok: z.boolean() }) }) or {}')
@@ -263,6 +274,10 @@ class Builder {
     }
     const elicits = this.state.elicits ?? { map: {}, compiled: compileElicits(this.state.name, {}) }
     const keys = Object.keys(elicits.map)
+    const requirements = Object.freeze({
+      elicitation: this.state.requirements.elicitation ?? keys.length > 0,
+      sampling: this.state.requirements.sampling ?? false,
+    })
     const tool: McpTool = {
       kind: 'mcp-tool',
       name: this.state.name,
@@ -275,10 +290,9 @@ class Builder {
       parameters: this.state.parameters,
       elicits: elicits.map,
       compiled: Object.freeze(elicits.compiled.entries),
-      requirements: Object.freeze({
-        elicitation: this.state.requirements.elicitation ?? keys.length > 0,
-        sampling: this.state.requirements.sampling ?? false,
-      }),
+      requirements,
+      // A tool that may ask can wait on a person for long: a task lets its client leave and come back.
+      taskSupport: this.state.taskSupport ?? (keys.length > 0 || requirements.sampling ? 'optional' : 'forbidden'),
       jsonSchema: Object.freeze({ parameters: this.state.parametersJson, ...(this.state.returns && { output: this.state.returns.json }) }),
       plainForms: this.state.plainForms,
       warnings: Object.freeze([...elicits.compiled.warnings, ...plainFormWarnings(this.state.name, elicits.compiled.entries, this.state.plainForms)]),

@@ -25,6 +25,16 @@ export interface ToolRequirements {
 }
 
 /**
+ * Whether an MCP client that speaks the Tasks extension (`io.modelcontextprotocol/tasks`) gets
+ * this tool's calls as tasks (`.taskSupport()`): `'optional'` — a task for a client that opts in,
+ * a plain call for any other; `'required'` — only as a task (a client that does not opt in is
+ * refused with -32021, naming the extension); `'forbidden'` — never a task. Default: `'optional'`
+ * for a tool that may ask (it declares keys, or requires sampling), `'forbidden'` for one that
+ * cannot.
+ */
+export type TaskSupport = 'forbidden' | 'optional' | 'required'
+
+/**
  * The body of a tool defined with `.execute(...)`.
  */
 export interface ExecuteBody<P extends z.ZodObject, E extends ElicitsMap, R> {
@@ -83,6 +93,8 @@ export interface McpTool<N extends string = string, P extends z.ZodObject = z.Zo
   /** Each declared key compiled once: response and context schemas, MCP requested schema. */
   readonly compiled: CompiledElicits
   readonly requirements: Readonly<ToolRequirements>
+  /** How MCP Tasks clients get its calls (`.taskSupport()`; see `TaskSupport` for the default). */
+  readonly taskSupport: TaskSupport
   readonly jsonSchema: McpToolJsonSchemas
   /** How each key's question reads in a plain MCP form (`.plainForm()`); keys without one read as declared. */
   readonly plainForms: Readonly<Record<string, PlainFormSpec>>

@@ -1,0 +1,297 @@
+/**
+ * MCP Tasks (`io.modelcontextprotocol/tasks`) as the official requester drives them
+ * (`@modelcontextprotocol/ext-tasks` on the SDK v2 client), and the wire as the extension states
+ * it: a tool that asks becomes a task for a client that opts in; `tasks/get` shows its question,
+ * `tasks/update` answers it (an answer that does not fit is asked again under a new key, saying
+ * why), `tasks/cancel` ends it; a task survives its server — two instances on one Redis, the first
+ * closed between polls — and is nobody else's.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod/v4'
+import { suspend } from 'effection'
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client'
+import { createTaskSessionFromClient, type JsonRpcResponse } from '@modelcontextprotocol/ext-tasks/client'
+import { createMcpTool } from '../../src/index.ts'
+import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
+import { createRedisStore, type CallStore } from '../../src/server.ts'
+import { serveHttp } from './support/mcp-clients.ts'
+import { startRedis, type RedisProcess } from '../support/redis-server.ts'
+
+const TASKS = 'io.modelcontextprotocol/tasks'
+const VERSION = '2026-07-28'
+
+const log: string[] = []
+
+const bookSeat = createMcpTool('book_seat')
+  .description('Book a seat on a flight')
+  .parameters(z.object({ flight: z.string() }))
+  .elicits({ pickSeat: z.object({ row: z.int().min(1).max(30), seat: z.enum(['A', 'B', 'C', 'D']) }) })
+  .execute(function* (params, ctx) {
+    try {
+      const picked = yield* ctx.elicit('pickSeat', { message: `Pick a seat on ${params.flight}` })
+      if (picked.action !== 'accept') return 'Not booked'
+      const ticket = yield* ctx.step('issue ticket', function* () {
+        return `TK-${params.flight}-${picked.content.row}${picked.content.seat}`
+      })
+      return `Booked seat ${picked.content.row}${picked.content.seat} on ${params.flight}: ticket ${ticket}`
+    } finally {
+      log.push(`finally ${params.flight}`)
+    }
+  })
+
+const greet = createMcpTool('greet')
+  .parameters(z.object({ name: z.string() }))
+  .execute(function* (params) {
+    return `Hello, ${params.name}!`
+  })
+
+const waitForever = createMcpTool('wait_forever')
+  .taskSupport('required')
+  .execute(function* () {
+    try {
+      yield* suspend()
+      return 'never'
+    } finally {
+      log.push('finally wait_forever')
+    }
+  })
+
+const tools = [bookSeat, greet, waitForever]
+
+/** One JSON-RPC request over Streamable HTTP at 2026-07-28, as a requester's raw path sends it. */
+async function post(url: URL, method: string, params: Record<string, unknown>, options: { tasks?: boolean; client?: string } = {}): Promise<JsonRpcResponse> {
+  const caps: ClientCapabilities = { elicitation: { form: {} }, ...(options.tasks !== false && { extensions: { [TASKS]: {} } }) }
+  const body = {
+    jsonrpc: '2.0' as const,
+    id: Math.floor(Math.random() * 1e9),
+    method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': VERSION,
+        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+        'io.modelcontextprotocol/clientCapabilities': caps,
+        ...(params._meta as object | undefined),
+      },
+    },
+  }
+  return send(url, body, options.client)
+}
+
+async function send(url: URL, body: { jsonrpc: '2.0'; id: unknown; method: string; params?: Record<string, unknown> }, client?: string): Promise<JsonRpcResponse> {
+  const params = body.params ?? {}
+  const name = body.method === 'tools/call' ? params.name : body.method.startsWith('tasks/') ? params.taskId : undefined
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': body.method,
+      ...(typeof name === 'string' && { 'mcp-name': name }),
+      ...(client && { 'x-test-client': client }),
+    },
+    body: JSON.stringify(body),
+  })
+  const text = await response.text()
+  const messages = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => JSON.parse(line.slice(5)))
+    : [JSON.parse(text)]
+  const message = messages.find((m: { id?: unknown }) => m.id === body.id)
+  if (!message) throw new Error(`no response to ${body.method} (HTTP ${response.status}): ${text.slice(0, 500)}`)
+  return message.error ? { kind: 'error', error: message.error } : { kind: 'result', result: message.result }
+}
+
+function resultOf(response: JsonRpcResponse): Record<string, unknown> {
+  if (response.kind === 'error') throw new Error(`JSON-RPC error ${response.error.code}: ${response.error.message}`)
+  return response.result as Record<string, unknown>
+}
+
+/** An ack as the extension shapes it: nothing but `resultType` (the SDK's `_meta.serverInfo` aside). */
+function ack(response: JsonRpcResponse): Record<string, unknown> {
+  const { _meta, ...rest } = resultOf(response)
+  return rest
+}
+
+async function pollUntil(url: URL, taskId: string, done: (task: Record<string, unknown>) => boolean, client?: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 200; i++) {
+    const task = resultOf(await post(url, 'tasks/get', { taskId }, client ? { client } : {}))
+    if (done(task)) return task
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`task ${taskId} did not get there in 10 s`)
+}
+
+/** The official requester: an SDK v2 client that opts into tasks, under `createTaskSessionFromClient`. */
+async function requester(url: URL, onElicit: (params: Record<string, unknown>) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number> }) {
+  const capabilities = { elicitation: { form: {} }, extensions: { [TASKS]: {} } } as ClientCapabilities
+  const clientInfo = { name: 'ext-tasks-test', version: '1.0.0' }
+  const client = new Client(clientInfo, { capabilities, versionNegotiation: { mode: { pin: VERSION } } })
+  await client.connect(new StreamableHTTPClientTransport(url))
+  const seen: Array<{ params: Record<string, unknown>; delivery: string }> = []
+  const session = createTaskSessionFromClient(client, {
+    endpointId: 'tasks-test',
+    rawDispatch: (request) => send(url, { jsonrpc: '2.0', id: Math.floor(Math.random() * 1e9), ...(request as { method: string; params?: Record<string, unknown> }) }),
+    v2RequestFraming: { protocolVersion: VERSION, clientInfo, clientCapabilities: capabilities as Record<string, never> },
+    onInputRequest: async (request, context) => {
+      const params = request.params as Record<string, unknown>
+      seen.push({ params, delivery: context.delivery })
+      return onElicit(params) as never
+    },
+  })
+  return {
+    seen,
+    session,
+    close: async () => {
+      await session.close()
+      await client.close()
+    },
+  }
+}
+
+describe('MCP Tasks on one server', () => {
+  let mcp: BridgeMcpServer
+  let http: Awaited<ReturnType<typeof serveHttp>>
+  beforeAll(async () => {
+    mcp = createMcpServer({ name: 'tasks', version: '1.0.0', tools, clientKey: (request) => request.headers.get('x-test-client') ?? 'ada' })
+    http = await serveHttp(mcp)
+  })
+  afterAll(async () => {
+    await http.close()
+    await mcp.close()
+  })
+  afterEach(() => void (log.length = 0))
+
+  it('the official requester books a seat as a task: its question arrives through tasks/get, its answer goes by tasks/update', async () => {
+    const client = await requester(http.url, () => ({ action: 'accept', content: { row: 3, seat: 'B' } }))
+    try {
+      const execution = await client.session.callTool('book_seat', { flight: 'JS-501' })
+      const { outcome } = await execution.settle()
+      expect(outcome.status).toBe('completed')
+      const result = outcome.status === 'completed' ? (outcome.result as { content: Array<{ text: string }> }) : undefined
+      expect(result?.content[0]?.text).toBe('Booked seat 3B on JS-501: ticket TK-JS-501-3B')
+      expect(client.seen).toHaveLength(1)
+      expect(client.seen[0]!.delivery).toBe('task-update')
+      expect(String(client.seen[0]!.params.message)).toContain('Pick a seat on JS-501')
+    } finally {
+      await client.close()
+    }
+  }, 30_000)
+
+  it('answers tools/call with a task at once, which tasks/get finds; a tool that cannot ask answers as before', async () => {
+    const created = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-502' } }))
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', pollIntervalMs: 1000 })
+    expect(created).not.toHaveProperty('requestState')
+    expect(created).not.toHaveProperty('task')
+    expect(created.taskId).toMatch(/^[0-9a-f-]{36}$/)
+    expect(Date.parse(String(created.createdAt))).toBeGreaterThan(0)
+    expect(Number.isInteger(created.ttlMs) && (created.ttlMs as number) > 0).toBe(true)
+    const got = resultOf(await post(http.url, 'tasks/get', { taskId: created.taskId }))
+    expect(got).toMatchObject({ resultType: 'complete', taskId: created.taskId })
+    const waiting = await pollUntil(http.url, String(created.taskId), (t) => t.status === 'input_required')
+    const [key, request] = Object.entries(waiting.inputRequests as Record<string, { method: string; params: { message: string } }>)[0]!
+    expect(request.method).toBe('elicitation/create')
+    expect(request.params.message).toContain('Pick a seat on JS-502')
+    await post(http.url, 'tasks/cancel', { taskId: created.taskId })
+    expect(key).toMatch(/^elicit-pickSeat-\d+$/)
+
+    const plain = resultOf(await post(http.url, 'tools/call', { name: 'greet', arguments: { name: 'World' } }))
+    expect(plain).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, World!' }] })
+    expect(plain).not.toHaveProperty('taskId')
+  }, 30_000)
+
+  it('a client that does not opt in: tools/call is plain, a task-only tool and the task methods are refused with -32021 naming the extension', async () => {
+    const plain = await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-503' } }, { tasks: false })
+    expect(resultOf(plain)).toMatchObject({ resultType: 'input_required' })
+    const required = await post(http.url, 'tools/call', { name: 'wait_forever', arguments: {} }, { tasks: false })
+    expect(required).toMatchObject({ kind: 'error', error: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } } })
+    expect(required.kind === 'error' && required.error.message).toContain('Tool "wait_forever" runs only as a task')
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      const refused = await post(http.url, method, { taskId: 'x', inputResponses: {} }, { tasks: false })
+      expect(refused).toMatchObject({ kind: 'error', error: { code: -32021 } })
+    }
+  }, 30_000)
+
+  it('an answer that does not fit is not applied: the task stays input_required, asked again under a new key saying why; the right answer then books', async () => {
+    const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-504' } }))
+    const first = await pollUntil(http.url, String(taskId), (t) => t.status === 'input_required')
+    const [key] = Object.keys(first.inputRequests as object)
+    expect(resultOf(await post(http.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { row: 99, seat: 'B' } } } }))).toMatchObject({
+      resultType: 'complete',
+    })
+    const again = await pollUntil(http.url, String(taskId), (t) => t.status === 'input_required' && !(key! in (t.inputRequests as object)))
+    const [newKey, request] = Object.entries(again.inputRequests as Record<string, { params: { message: string } }>)[0]!
+    expect(newKey).toBe(`${key}~1`)
+    expect(request!.params.message).toMatch(/^That answer did not fit \(.*row.*\)\. Pick a seat on JS-504/)
+    // The old key is no longer outstanding: ignored, as the extension says.
+    await post(http.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { row: 4, seat: 'C' } } } })
+    expect((await pollUntil(http.url, String(taskId), () => true)).status).toBe('input_required')
+    await post(http.url, 'tasks/update', { taskId, inputResponses: { [newKey!]: { action: 'accept', content: { row: 5, seat: 'D' } } } })
+    const done = await pollUntil(http.url, String(taskId), (t) => t.status === 'completed')
+    expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Booked seat 5D on JS-504: ticket TK-JS-504-5D' }] })
+  }, 30_000)
+
+  it('tasks/cancel ends a waiting task and a running one as cancelled (their finally blocks run); again on an ended task is the same ack', async () => {
+    const waiting = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-505' } }))
+    await pollUntil(http.url, String(waiting.taskId), (t) => t.status === 'input_required')
+    const running = resultOf(await post(http.url, 'tools/call', { name: 'wait_forever', arguments: {} }))
+    for (const { taskId } of [waiting, running]) {
+      expect(ack(await post(http.url, 'tasks/cancel', { taskId }))).toEqual({ resultType: 'complete' })
+      const ended = await pollUntil(http.url, String(taskId), (t) => t.status !== 'working' && t.status !== 'input_required')
+      expect(ended).toMatchObject({ status: 'cancelled' })
+      expect(ended).not.toHaveProperty('result')
+      expect(ack(await post(http.url, 'tasks/cancel', { taskId }))).toEqual({ resultType: 'complete' })
+    }
+    expect(log).toEqual(expect.arrayContaining(['finally JS-505', 'finally wait_forever']))
+  }, 30_000)
+
+  it('a task is its caller’s: another client, and an id that never was, get the same -32602', async () => {
+    const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-506' } }))
+    const stranger = await post(http.url, 'tasks/get', { taskId }, { client: 'bob' })
+    const never = await post(http.url, 'tasks/get', { taskId: '00000000-0000-4000-8000-000000000000' })
+    for (const refused of [stranger, never]) expect(refused).toMatchObject({ kind: 'error', error: { code: -32602, message: expect.stringMatching(/^Unknown task /) } })
+    expect(await post(http.url, 'tasks/cancel', { taskId }, { client: 'bob' })).toMatchObject({ kind: 'error', error: { code: -32602 } })
+    expect((await pollUntil(http.url, String(taskId), () => true)).status).not.toBe('cancelled')
+    await post(http.url, 'tasks/cancel', { taskId })
+  }, 30_000)
+})
+
+describe('MCP Tasks across instances on Redis', () => {
+  let redis: RedisProcess
+  let store: CallStore
+  beforeAll(async () => {
+    redis = await startRedis()
+    store = await createRedisStore({ url: redis.url, keyPrefix: 'tasks:' })
+  }, 30_000)
+  afterAll(async () => {
+    await store?.close()
+    await redis?.stop()
+  })
+
+  it('a task created on one instance is polled and answered on another after the first closed, and completes there', async () => {
+    const serve = async () => {
+      const mcp = createMcpServer({ name: 'tasks', version: '1.0.0', tools, store, secret: 'a shared secret of at least 32 bytes!!' })
+      return { mcp, http: await serveHttp(mcp) }
+    }
+    const a = await serve()
+    const b = await serve()
+    try {
+      const { taskId } = resultOf(await post(a.http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-601' } }))
+      const waiting = await pollUntil(a.http.url, String(taskId), (t) => t.status === 'input_required')
+      await a.http.close()
+      await a.mcp.close() // the warm copy goes with it: B replays the journal
+      const onB = resultOf(await post(b.http.url, 'tasks/get', { taskId }))
+      expect(onB.inputRequests).toEqual(waiting.inputRequests)
+      const [key] = Object.keys(waiting.inputRequests as object)
+      await post(b.http.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { row: 7, seat: 'A' } } } })
+      const done = await pollUntil(b.http.url, String(taskId), (t) => t.status === 'completed')
+      expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Booked seat 7A on JS-601: ticket TK-JS-601-7A' }] })
+    } finally {
+      await b.http.close()
+      await b.mcp.close()
+    }
+  }, 60_000)
+})
