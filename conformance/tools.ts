@@ -180,6 +180,51 @@ export const elicitationEnums = createMcpTool('test_elicitation_sep1330_enums')
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}`
   })
 
+// The Tasks extension's fixtures (the suite's tasks-* scenarios of 0.2.x): their names, arguments
+// and how each ends are the suite's; whether a call becomes a task is each tool's `.taskSupport()`.
+
+export const greet = createMcpTool('greet')
+  .description('Greets someone, at once (never a task)')
+  .parameters(z.object({ name: z.string() }))
+  .execute(function* (params) {
+    return `Hello, ${params.name}!`
+  })
+
+export const slowCompute = createMcpTool('slow_compute')
+  .description('Works for the given seconds, then answers: a task for a client that speaks tasks')
+  .parameters(z.object({ seconds: z.number().min(0).max(600), label: z.string().optional() }))
+  .taskSupport('optional')
+  .execute(function* (params) {
+    yield* sleep(params.seconds * 1000)
+    return `Computed ${params.label ?? 'result'} after ${params.seconds}s`
+  })
+
+export const failingJob = createMcpTool('failing_job')
+  .description('Fails after about a second (a tool error); only as a task')
+  .taskSupport('required')
+  .execute(function* () {
+    yield* sleep(1000)
+    throw new Error('failing_job failed, as it always does')
+  })
+
+export const protocolErrorJob = createMcpTool('protocol_error_job')
+  .description('Returns a result its own schema refuses: a server fault, which ends its task as failed')
+  .returns(z.object({ ok: z.literal(true) }))
+  .taskSupport('optional')
+  .execute(function* () {
+    yield* sleep(100)
+    return { ok: false } as unknown as { ok: true }
+  })
+
+export const confirmDelete = createMcpTool('confirm_delete')
+  .description('Asks for confirmation, then "deletes" the file')
+  .parameters(z.object({ filename: z.string() }))
+  .elicits({ confirm: z.object({ confirm: z.boolean() }) })
+  .execute(function* (params, ctx) {
+    const answer = yield* ctx.elicit('confirm', { message: `Delete ${params.filename}?` })
+    return answer.action === 'accept' && answer.content.confirm ? `Deleted ${params.filename}` : `Kept ${params.filename}`
+  })
+
 export const conformanceTools = [
   simpleText,
   imageContent,
@@ -193,4 +238,9 @@ export const conformanceTools = [
   elicitation,
   elicitationDefaults,
   elicitationEnums,
+  greet,
+  slowCompute,
+  failingJob,
+  protocolErrorJob,
+  confirmDelete,
 ]

@@ -8,14 +8,11 @@
  * Every scenario of the suite's active set is named here, and every one must pass: there is no
  * list of expected failures.
  */
-import { execFile } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startConformanceServer } from '../server.ts'
-import { node22 } from './support/node22.ts'
+import { failures, runSuite, type Check } from './support/run-suite.ts'
 
 const suite = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist/index.js')
 
@@ -52,41 +49,19 @@ const SCENARIOS = [
   'completion-complete',
 ]
 
-interface Check {
-  id: string
-  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED'
-  errorMessage?: string
-}
-
 let server: Awaited<ReturnType<typeof startConformanceServer>>
-const out = mkdtempSync(join(tmpdir(), 'mcp-bridge-conformance-'))
 /** The checks of each scenario the suite ran. */
-const results = new Map<string, Check[]>()
+let results = new Map<string, Check[]>()
 let printed = ''
 
 beforeAll(async () => {
   server = await startConformanceServer()
-  // Asynchronously: the server answering the suite runs in this process.
-  const run = await new Promise<{ error: Error | null; stdout: string; stderr: string }>((done) =>
-    execFile(node22(), [suite, 'server', '--url', server.url, '--output-dir', out], { timeout: 240_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
-      done({ error, stdout, stderr }),
-    ),
-  )
-  printed = `${run.stdout}\n${run.stderr}`
-  // It exits 1 when a scenario fails: the checks say which; only a run that wrote none is an error.
-  if (run.error && readdirSync(out).length === 0) throw new Error(`the conformance suite did not run: ${run.error.message}\n${printed}`)
-  for (const dir of readdirSync(out)) {
-    const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT/.exec(dir)?.[1]
-    if (scenario) results.set(scenario, JSON.parse(readFileSync(join(out, dir, 'checks.json'), 'utf8')) as Check[])
-  }
+  ;({ results, printed } = await runSuite(suite, server.url))
 }, 300_000)
 
 afterAll(async () => {
   await server?.close()
-  rmSync(out, { recursive: true, force: true })
 })
-
-const failures = (checks: readonly Check[]) => checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage ?? 'failed'}`)
 
 describe('the official MCP conformance suite (server scenarios)', () => {
   it('ran every scenario of its active set, and each is named here', () => {

@@ -167,13 +167,25 @@ function taskKeyOf(wire: McpQuestionWire): string {
   return wire.retry ? `${wire.wait.inputKey}~${wire.retry}` : wire.wait.inputKey
 }
 
+/**
+ * A call that failed by a fault of the server's, not the tool's: its task is `failed` (a JSON-RPC
+ * error). Anything else a tool throws is its own error, a result with `isError` (`completed`).
+ */
+const SERVER_FAULTS = new Set(['TOOL_RESULT_INVALID', 'JOURNAL_DIVERGENCE'])
+
+function statusOf(record: Pick<CallRecord, 'status' | 'outcome'>): TaskStatus {
+  const { outcome } = record
+  if (!outcome) return record.status === 'waiting' ? 'input_required' : 'working'
+  if (outcome.status === 'aborted') return outcome.reason === TASK_CANCELLED ? 'cancelled' : 'completed'
+  return outcome.status === 'failed' && outcome.code !== undefined && SERVER_FAULTS.has(outcome.code) ? 'failed' : 'completed'
+}
+
 function taskFields(record: Pick<CallRecord, 'callId' | 'status' | 'createdAt' | 'updatedAt' | 'expiresAt' | 'outcome'>): TaskFields {
-  const cancelled = record.outcome?.status === 'aborted' && record.outcome.reason === TASK_CANCELLED
-  const status: TaskStatus = record.outcome ? (cancelled ? 'cancelled' : 'completed') : record.status === 'waiting' ? 'input_required' : 'working'
+  const status = statusOf(record)
   return {
     taskId: record.callId,
     status,
-    ...(cancelled && { statusMessage: 'Cancelled.' }),
+    ...(status === 'cancelled' && { statusMessage: 'Cancelled.' }),
     createdAt: new Date(record.createdAt).toISOString(),
     lastUpdatedAt: new Date(record.updatedAt).toISOString(),
     // From creation, as the extension counts it: the record is kept until `expiresAt`.
@@ -183,16 +195,17 @@ function taskFields(record: Pick<CallRecord, 'callId' | 'status' | 'createdAt' |
 }
 
 /** What `tasks/get` answers: the task, with its question, or its result. */
-function detailedTask(record: CallRecord): TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown> } {
+function detailedTask(record: CallRecord): TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown>; error?: { code: number; message: string } } {
   const fields = taskFields(record)
   if (fields.status === 'input_required') {
     const wire = record.pending?.wire as McpQuestionWire | undefined
     if (!wire?.inputRequest) return { ...fields, status: 'working' }
     return { ...fields, inputRequests: { [taskKeyOf(wire)]: wire.inputRequest } }
   }
-  if (fields.status === 'completed') {
-    // A tool's error is a result too (`isError`); `failed` is for JSON-RPC errors, which a call's end never is.
+  if (fields.status === 'completed' || fields.status === 'failed') {
+    // A tool's error is a result too (`isError`); `failed` carries a JSON-RPC error instead.
     const result = record.outcome ? toolResultOf(bridgeOutcomeOf(record.outcome, record.journal)) : errorResult('The tool call ended.')
+    if (fields.status === 'failed') return { ...fields, error: { code: ProtocolErrorCode.InternalError, message: result.content.map((c) => ('text' in c ? c.text : '')).join(' ') } }
     // As the tool call would have answered (2026-07-28 results carry their `resultType`).
     return { ...fields, result: { resultType: 'complete', ...result } }
   }
