@@ -16,6 +16,8 @@ import { bookOsloToBerlin } from './support/booking.ts'
 import { usePagePerTest } from './support/page-per-test.ts'
 import { cleanEnv, freePort, run, startServer } from './support/processes.ts'
 import { startPostgres } from '../../packages/runtime/test/support/postgres-server.ts'
+import { requester } from '../../packages/runtime/test/mcp/support/tasks-wire.ts'
+import { fillPlainForm, type PlainForm } from './support/plain-form-fill.ts'
 
 const playground = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const results = join(playground, 'test-results', 'built')
@@ -179,6 +181,27 @@ describe('the built playground (npm run build && npm run serve)', () => {
     },
     120_000,
   )
+
+  // Uses the build of the first test (tests in a file run in order).
+  it('an MCP client that knows nothing of mcp-bridge books a flight as a task: the official requester (ext-tasks) answers the plain forms tasks/get shows', async () => {
+    const port = await freePort()
+    const env = cleanEnv({ PORT: String(port) })
+    const server = await startServer(['dist/server/index.js'], { cwd: playground, env, ready: `127.0.0.1:${port}`, timeoutMs: 30_000, what: 'dist/server/index.js' })
+    const client = await requester(new URL(`http://127.0.0.1:${port}/mcp`), (params) => ({ action: 'accept', content: fillPlainForm(params as unknown as PlainForm) }))
+    try {
+      const execution = await client.session.callTool('book_flight', { from: 'Oslo', destination: 'Berlin' })
+      const { outcome } = await execution.settle()
+      expect(outcome.status).toBe('completed')
+      const text = outcome.status === 'completed' ? (outcome.result as { content: Array<{ text?: string }> }).content.map((c) => c.text).join('\n') : ''
+      expect(text).toMatch(/TK-/)
+      // Every question reached it through tasks/get and went back by tasks/update.
+      expect(client.seen.length).toBeGreaterThanOrEqual(2)
+      expect(new Set(client.seen.map((s) => s.delivery))).toEqual(new Set(['task-update']))
+    } finally {
+      await client.close()
+      server.child.kill('SIGTERM')
+    }
+  }, 60_000)
 
   // Uses the build of the first test (tests in a file run in order).
   it('with the server down: an answer shows the error in its component, a message is marked Not sent; when the server is back both go through', async () => {
