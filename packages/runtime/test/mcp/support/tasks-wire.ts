@@ -78,7 +78,18 @@ export async function pollUntil(url: URL, taskId: string, done: (task: Record<st
 }
 
 /** The official requester: an SDK v2 client that opts into tasks, under `createTaskSessionFromClient`. */
-export async function requester(url: URL, onElicit: (params: Record<string, unknown>) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }) {
+export interface RequesterOptions {
+  /**
+   * How long a request whose connection failed (its server died) is sent again, to the same URL,
+   * as a requester that keeps its task ids does (default: not at all). Only task methods are:
+   * a `tools/call` sent twice could start a second task.
+   */
+  retryTaskMethodsForMs?: number
+}
+
+type ElicitReply = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
+
+export async function requester(url: URL, onElicit: (params: Record<string, unknown>) => ElicitReply | Promise<ElicitReply>, options: RequesterOptions = {}) {
   const capabilities = { elicitation: { form: {} }, sampling: {}, extensions: { [TASKS]: {} } } as ClientCapabilities
   const clientInfo = { name: 'ext-tasks-test', version: '1.0.0' }
   const client = new Client(clientInfo, { capabilities, versionNegotiation: { mode: { pin: VERSION } } })
@@ -86,14 +97,25 @@ export async function requester(url: URL, onElicit: (params: Record<string, unkn
   const seen: Array<{ kind: string; params: Record<string, unknown>; delivery: string }> = []
   const session = createTaskSessionFromClient(client, {
     endpointId: 'tasks-test',
-    rawDispatch: (request) => send(url, { jsonrpc: '2.0', id: Math.floor(Math.random() * 1e9), ...(request as { method: string; params?: Record<string, unknown> }) }),
+    rawDispatch: async (request) => {
+      const body = { jsonrpc: '2.0' as const, id: Math.floor(Math.random() * 1e9), ...(request as { method: string; params?: Record<string, unknown> }) }
+      const deadline = Date.now() + (body.method.startsWith('tasks/') ? (options.retryTaskMethodsForMs ?? 0) : 0)
+      for (;;) {
+        try {
+          return await send(url, body)
+        } catch (error) {
+          if (Date.now() > deadline) throw error
+          await new Promise((r) => setTimeout(r, 100))
+        }
+      }
+    },
     v2RequestFraming: { protocolVersion: VERSION, clientInfo, clientCapabilities: capabilities as Record<string, never> },
     onInputRequest: async (request, context) => {
       const params = request.params as Record<string, unknown>
       seen.push({ kind: request.kind, params, delivery: context.delivery })
       // A model's reply, for a tool that samples: plain text.
       if (request.kind === 'sampling') return { model: 'scripted', role: 'assistant', content: { type: 'text', text: 'A fine choice.' } } as never
-      return onElicit(params) as never
+      return (await onElicit(params)) as never
     },
   })
   return {
