@@ -16,7 +16,19 @@ export type { McpResource, McpResourceBuilder, ResourceBody, ResourceContents } 
 export type { McpPrompt, McpPromptBuilder, PromptArgument, PromptBody } from './prompt/create-mcp-prompt.ts'
 export type { PromptContent, PromptMessage } from './prompt/prompt-content.ts'
 export type { EmptyParameters, McpToolBuilder, McpToolBuilderWithElicits, ReturnInput, ReturnOutput } from './tool/create-mcp-tool.ts'
-export type { AnyMcpTool, ExecuteBody, HandoffBody, HandoffPhases, McpTool, McpToolJsonSchemas, ToolElicits, ToolParams, TaskSupport, ToolRequirements, ToolResult } from './tool/mcp-tool.ts'
+export type {
+  AnyMcpTool,
+  ExecuteBody,
+  HandoffBody,
+  HandoffPhases,
+  McpTool,
+  McpToolJsonSchemas,
+  ToolElicits,
+  ToolParams,
+  TaskSupport,
+  ToolRequirements,
+  ToolResult,
+} from './tool/mcp-tool.ts'
 export { isMcpTool } from './tool/mcp-tool.ts'
 export type { ToolAnnotations, ToolIcon } from './tool/tool-metadata.ts'
 export type { CompiledElicit, CompiledElicits } from './tool/compile-elicits.ts'

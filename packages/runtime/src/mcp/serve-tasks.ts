@@ -195,7 +195,9 @@ function taskFields(record: Pick<CallRecord, 'callId' | 'status' | 'createdAt' |
 }
 
 /** What `tasks/get` answers: the task, with its question, or its result. */
-function detailedTask(record: CallRecord): TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown>; error?: { code: number; message: string } } {
+function detailedTask(
+  record: CallRecord,
+): TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown>; error?: { code: number; message: string } } {
   const fields = taskFields(record)
   if (fields.status === 'input_required') {
     const wire = record.pending?.wire as McpQuestionWire | undefined
@@ -205,7 +207,8 @@ function detailedTask(record: CallRecord): TaskFields & { inputRequests?: Record
   if (fields.status === 'completed' || fields.status === 'failed') {
     // A tool's error is a result too (`isError`); `failed` carries a JSON-RPC error instead.
     const result = record.outcome ? toolResultOf(bridgeOutcomeOf(record.outcome, record.journal)) : errorResult('The tool call ended.')
-    if (fields.status === 'failed') return { ...fields, error: { code: ProtocolErrorCode.InternalError, message: result.content.map((c) => ('text' in c ? c.text : '')).join(' ') } }
+    if (fields.status === 'failed')
+      return { ...fields, error: { code: ProtocolErrorCode.InternalError, message: result.content.map((c) => ('text' in c ? c.text : '')).join(' ') } }
     // As the tool call would have answered (2026-07-28 results carry their `resultType`).
     return { ...fields, result: { resultType: 'complete', ...result } }
   }
