@@ -209,13 +209,28 @@ async function calledTool(request: Request): Promise<string | undefined> {
 /**
  * JSON-RPC batches left MCP in 2025-06-18: a POST of an array from a client speaking that version
  * or later is refused whole (stdio refuses them too). Without a version header the client speaks
- * 2025-03-26, where batches were allowed.
+ * 2025-03-26, where batches were allowed — but never with `initialize` in them, which opens the
+ * session every other message belongs to (and no header comes before it).
  */
 async function batchProblem(request: Request): Promise<string | undefined> {
+  if (request.method !== 'POST') return undefined
+  const text = await request.clone().text()
+  if (!text.trimStart().startsWith('[')) return undefined
   const version = request.headers.get('mcp-protocol-version')
-  if (request.method !== 'POST' || !version || version < '2025-06-18') return undefined
-  if (!(await request.clone().text()).trimStart().startsWith('[')) return undefined
-  return `Batched JSON-RPC messages are not part of MCP since 2025-06-18 (this request says ${version}); send one message per request. Nothing was run.`
+  if (version && version >= '2025-06-18') {
+    return `Batched JSON-RPC messages are not part of MCP since 2025-06-18 (this request says ${version}); send one message per request. Nothing was run.`
+  }
+  if (batchInitializes(text)) return 'An initialize request must be sent alone, not in a JSON-RPC batch; send it first, then the other messages. Nothing was run.'
+  return undefined
+}
+
+function batchInitializes(text: string): boolean {
+  try {
+    const messages = JSON.parse(text) as unknown
+    return Array.isArray(messages) && messages.some((m) => (m as { method?: unknown } | null)?.method === 'initialize')
+  } catch {
+    return false // not JSON: the transport says so
+  }
 }
 
 /** One message on an event stream that then ends: the answer to a resumed stream's request. */

@@ -382,6 +382,30 @@ describe('HTTP boundary', () => {
     expect(() => server.createHandler({ allowedOrigins: [''] })).toThrow(/allowedOrigins\.0: an empty name matches nothing/)
   })
 
+  it('refuses an initialize inside a JSON-RPC batch, alone or with other messages (400, -32600): no session is opened', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const init = JSON.parse(initialize) as object
+    for (const batch of [[init], [init, { jsonrpc: '2.0', method: 'notifications/initialized' }]]) {
+      const refused = await fetch(http.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(batch),
+      })
+      expect(refused.status).toBe(400)
+      expect(refused.headers.get('mcp-session-id')).toBeNull()
+      expect((await refused.json()).error).toEqual({
+        code: -32600,
+        message: 'An initialize request must be sent alone, not in a JSON-RPC batch; send it first, then the other messages. Nothing was run.',
+      })
+    }
+    // Sent alone, it opens its session.
+    const opened = await fetch(http.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize })
+    expect(opened.headers.get('mcp-session-id')).toBeTruthy()
+    await opened.text()
+  })
+
   it('refuses a JSON-RPC batch from a client speaking 2025-06-18 or later (400, -32600, nothing run), and opens its streams with an SSE retry', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
     const http = await serveHttp(server)
