@@ -20,6 +20,11 @@ export interface McpRound {
   inputRequest: InputRequest | undefined
   /** Stops the current request's cancellation from reaching the call. */
   detachCancel: (() => void) | undefined
+  /**
+   * The latest progress a call no request serves said (`ctx.notify`: "Rendering (3/10)"): a task's
+   * `statusMessage` while it works, on the instance running it.
+   */
+  progress?: string
 }
 
 export type McpCall = LiveCall<McpRound>

@@ -135,7 +135,12 @@ class Reporter {
   ) {}
 
   async report(event: CallReport): Promise<void> {
-    if (!this.ctx) return
+    if (!this.ctx) {
+      // Nobody to send it to; kept for whoever asks how the call is doing (`tasks/get`).
+      if (event.type === 'notify')
+        this.call.extra.progress = event.total !== undefined && event.progress !== undefined ? `${event.message} (${event.progress}/${event.total})` : event.message
+      return
+    }
     try {
       if (event.type === 'log') {
         if (!this.allowsLog(event.level as LoggingLevel)) return

@@ -127,7 +127,10 @@ export function serveTasks(server: Server, service: ToolCallService, perform: <T
     gate(ctx, 'tasks/get')
     return perform(function* () {
       const record = yield* ownedTask(service, params.taskId, ctx)
-      return detailedTask(record)
+      const task = detailedTask(record)
+      // Progress is known where the call runs (the `Mcp-Name` header lets a balancer route polls there).
+      const progress = task.status === 'working' ? service.calls.get(record.callId)?.extra.progress : undefined
+      return progress === undefined ? task : { ...task, statusMessage: progress }
     })
   })
   server.setRequestHandler('tasks/update', { params: taskIdParams }, (params, ctx) => {

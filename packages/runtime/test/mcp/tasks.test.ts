@@ -52,7 +52,15 @@ const waitForever = createMcpTool('wait_forever')
     }
   })
 
-const tools = [bookSeat, greet, waitForever]
+const render = createMcpTool('render')
+  .taskSupport('optional')
+  .execute(function* (_params, ctx) {
+    yield* ctx.notify('Rendering', 1, 3)
+    yield* suspend()
+    return 'never'
+  })
+
+const tools = [bookSeat, greet, waitForever, render]
 
 describe('MCP Tasks on one server', () => {
   let mcp: BridgeMcpServer
@@ -148,6 +156,13 @@ describe('MCP Tasks on one server', () => {
       expect(ack(await post(http.url, 'tasks/cancel', { taskId }))).toEqual({ resultType: 'complete' })
     }
     expect(log).toEqual(expect.arrayContaining(['finally JS-505', 'finally wait_forever']))
+  }, 30_000)
+
+  it('a working task says how far it got: its latest progress is its statusMessage', async () => {
+    const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'render', arguments: {} }))
+    const working = await pollUntil(http.url, String(taskId), (t) => t.statusMessage !== undefined)
+    expect(working).toMatchObject({ status: 'working', statusMessage: 'Rendering (1/3)' })
+    await post(http.url, 'tasks/cancel', { taskId })
   }, 30_000)
 
   it('a task is its caller’s: another client, and an id that never was, get the same -32602', async () => {
