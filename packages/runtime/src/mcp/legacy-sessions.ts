@@ -86,7 +86,12 @@ export class LegacySessions {
     }
     const kind = request.method === 'GET' ? 'streams' : 'inFlight'
     const options = caller.authInfo && { authInfo: caller.authInfo }
-    return { response: await this.#tracked(sessionId, session, kind, () => session.transport.handleRequest(request, options)) }
+    const cancelled = request.method === 'POST' ? await cancelledRequest(request) : undefined
+    const response = await this.#tracked(sessionId, session, kind, () => session.transport.handleRequest(request, options))
+    // A cancelled request gets no response (the SDK drops it), and only a response ends its
+    // stream: the client would hold it open to its own timeout. It is ended here instead.
+    if (cancelled !== undefined) session.transport.closeSSEStream(cancelled)
+    return { response }
   }
 
   /** An `initialize` without a session: a new one, if the limits allow. */
@@ -253,4 +258,15 @@ function requestsOfStream(transport: WebStandardStreamableHTTPServerTransport, s
   const mapping = (transport as unknown as { _requestToStreamMapping?: unknown })._requestToStreamMapping
   if (!(mapping instanceof Map)) return []
   return [...(mapping as Map<RequestId, string>)].flatMap(([request, stream]) => (stream === streamId ? [request] : []))
+}
+
+/** The request a `notifications/cancelled` message names, if the body is one. */
+async function cancelledRequest(request: Request): Promise<RequestId | undefined> {
+  try {
+    const message = JSON.parse(await request.clone().text()) as { method?: unknown; params?: { requestId?: unknown } } | null
+    const id = message?.method === 'notifications/cancelled' ? message.params?.requestId : undefined
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined
+  } catch {
+    return undefined // not JSON: the transport says so
+  }
 }

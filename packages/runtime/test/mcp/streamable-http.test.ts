@@ -382,6 +382,54 @@ describe('HTTP boundary', () => {
     expect(() => server.createHandler({ allowedOrigins: [''] })).toThrow(/allowedOrigins\.0: an empty name matches nothing/)
   })
 
+  it('a 2025-11-25 request cancelled while its question is open: the tool is aborted and the request’s response stream ends at once, though no response is sent', async () => {
+    const { tool, cleanedUp } = waitingTool()
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [tool] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+    const opened = await fetch(http.url, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {} } }, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    })
+    const headers = { ...json, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' }
+    await opened.text()
+    await (await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text()
+    const call = await fetch(http.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'wait_for_user', arguments: {} } }),
+    })
+    const reader = call.body!.getReader()
+    let seen = ''
+    while (!seen.includes('elicitation/create')) seen += new TextDecoder().decode((await reader.read()).value)
+    await (
+      await fetch(http.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'the user left' } }),
+      })
+    ).text()
+    await cleanedUp
+    // The stream ends (a hang here would be the client's timeout; 10 s is only the test's bound on it).
+    const rest: string[] = []
+    const ended = await Promise.race([
+      (async () => {
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest.push(new TextDecoder().decode(chunk.value))
+        return true
+      })(),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ])
+    expect(ended).toBe(true)
+    expect(rest.join('')).not.toContain('"id":2') // no response to the cancelled request
+  }, 20_000)
+
   it('refuses an initialize inside a JSON-RPC batch, alone or with other messages (400, -32600): no session is opened', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
     const http = await serveHttp(server)
