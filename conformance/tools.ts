@@ -225,6 +225,31 @@ export const confirmDelete = createMcpTool('confirm_delete')
     return answer.action === 'accept' && answer.content.confirm ? `Deleted ${params.filename}` : `Kept ${params.filename}`
   })
 
+// The diagnostic tools of the suite's server-stateless scenario (SEP-2575, 0.2.x).
+
+export const missingCapability = createMcpTool('test_missing_capability')
+  .description('Needs sampling, which the calling client must declare in its request')
+  .requires({ sampling: true })
+  .execute(function* (_params, ctx) {
+    const reply = yield* ctx.sample({ prompt: 'Say hello', maxTokens: 20 })
+    return reply.text
+  })
+
+export const loggingTool = createMcpTool('test_logging_tool')
+  .description('Logs while it runs (sent only to a request that asks for a log level)')
+  .execute(function* (_params, ctx) {
+    yield* ctx.log('info', 'test_logging_tool ran')
+    return 'Logged'
+  })
+
+export const streamingElicitation = createMcpTool('test_streaming_elicitation')
+  .description('Asks a question: on 2026-07-28 an input_required result, never a request on the stream')
+  .elicits({ answer: z.object({ text: z.string() }) })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('answer', { message: 'Say something' })
+    return answer.action === 'accept' ? answer.content.text : answer.action
+  })
+
 export const conformanceTools = [
   simpleText,
   imageContent,
@@ -243,4 +268,7 @@ export const conformanceTools = [
   failingJob,
   protocolErrorJob,
   confirmDelete,
+  missingCapability,
+  loggingTool,
+  streamingElicitation,
 ]

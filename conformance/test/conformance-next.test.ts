@@ -26,12 +26,6 @@ const NOT_YET: Record<string, Record<string, string>> = {
   'tasks-mrtr-input': {
     'tasks-mrtr-partial-fulfillment': 'cannot apply: a tool asks one question at a time (its generator waits on each answer), so two questions are never pending at once',
   },
-  'server-stateless': {
-    'sep-2575-server-rejects-undeclared-capability': NO_FIXTURE_YET,
-    'sep-2575-missing-capability-http-400': NO_FIXTURE_YET,
-    'sep-2575-http-server-no-independent-requests-on-stream': NO_FIXTURE_YET,
-    'sep-2575-server-no-log-without-loglevel': NO_FIXTURE_YET,
-  },
   'json-schema-2020-12': { 'json-schema-2020-12-tool-found': NO_FIXTURE_YET },
   'http-custom-header-server-validation': {
     'sep-2243-server-no-xmcp-tool': NO_FIXTURE_YET,
