@@ -39,7 +39,7 @@ import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 import { McpServerClosedError } from '../errors/server-errors.ts'
 import { refuseCursor } from './one-page.ts'
-import { serveTasks, speaksTasks, TASKS_EXTENSION } from './serve-tasks.ts'
+import { serveTasks, TASKS_EXTENSION } from './serve-tasks.ts'
 
 /** Distinct hidden-tool messages remembered (`hiddenLogged`). */
 const HIDDEN_LOGGED_MAX = 256
@@ -190,7 +190,6 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       const caps = clientCapabilitiesOf(server, ctx)
       // A tool that needs a capability the client lacks is not offered to it.
       const version = protocolVersionOf(server, ctx)
-      const tasks = speaksTasks(caps, version)
       const views = speaksMcpApps(caps) ? options.apps?.uris : undefined
       const listing = [...options.tools.values()].map((tool) => ({ tool, gaps: missingRequirements(tool, caps, version, views?.has(tool.name)) }))
       const offered = listing.flatMap(({ tool, gaps }) => (gaps.length > 0 ? [] : [tool]))
@@ -217,8 +216,6 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
             ...(tool.jsonSchema.output && { outputSchema: tool.jsonSchema.output as { type: 'object' } }),
             ...(tool.annotations && { annotations: { ...tool.annotations } }),
             ...(tool.icons && { icons: [...tool.icons] }),
-            // Said to a client that speaks tasks: whether this tool's calls may become (or must be) tasks.
-            ...(tasks && { execution: { taskSupport: tool.taskSupport } }),
             ...viewMeta(options.apps, tool.name),
           })),
           // Only a client that renders views may call the view's own tools (hosts keep them from the model).
