@@ -250,6 +250,59 @@ export const streamingElicitation = createMcpTool('test_streaming_elicitation')
     return answer.action === 'accept' ? answer.content.text : answer.action
   })
 
+// The input_required (SEP-2322) scenarios' tools. The suite's scenarios that name fixed input keys
+// ("user_name") cannot find ours — a question's key is its place in the call (`elicit-user_name-1`)
+// — nor ask two questions at once, roots, or a prompt's question: listed in conformance-next.test.ts.
+
+export const inputRequiredElicitation = createMcpTool('test_input_required_result_elicitation')
+  .description('Asks for a name, then greets')
+  .elicits({ user_name: z.object({ name: z.string() }) })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('user_name', { message: 'What is your name?' })
+    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `No name (${answer.action})`
+  })
+
+export const inputRequiredSampling = createMcpTool('test_input_required_result_sampling')
+  .description("Asks the client's model a question")
+  .requires({ sampling: true })
+  .execute(function* (_params, ctx) {
+    const reply = yield* ctx.sample({ prompt: 'What is the capital of France?', maxTokens: 100 })
+    return reply.text
+  })
+
+export const inputRequiredRequestState = createMcpTool('test_input_required_result_request_state')
+  .description('Asks for a confirmation; the answer comes back with the requestState it was asked with')
+  .elicits({ confirm: z.object({ ok: z.boolean() }) })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('confirm', { message: 'Please confirm' })
+    return `state-ok: ${answer.action === 'accept' && answer.content.ok ? 'confirmed' : 'not confirmed'}`
+  })
+
+export const inputRequiredMultiRound = createMcpTool('test_input_required_result_multi_round')
+  .description('Asks two questions, one per round')
+  .elicits({ step1: z.object({ name: z.string() }), step2: z.object({ color: z.string() }) })
+  .execute(function* (_params, ctx) {
+    const name = yield* ctx.elicit('step1', { message: 'Step 1: What is your name?' })
+    const color = yield* ctx.elicit('step2', { message: 'Step 2: What is your favorite color?' })
+    return `${name.action === 'accept' ? name.content.name : '?'} likes ${color.action === 'accept' ? color.content.color : '?'}`
+  })
+
+export const inputRequiredTamperedState = createMcpTool('test_input_required_result_tampered_state')
+  .description('Asks a question; an altered requestState is refused')
+  .elicits({ confirm: z.object({ ok: z.boolean() }) })
+  .execute(function* (_params, ctx) {
+    const answer = yield* ctx.elicit('confirm', { message: 'Please confirm' })
+    return answer.action
+  })
+
+export const inputRequiredCapabilities = createMcpTool('test_input_required_result_capabilities')
+  .description('Asks only what a sampling-only client can answer: the model, never a form')
+  .requires({ sampling: true })
+  .execute(function* (_params, ctx) {
+    const reply = yield* ctx.sample({ prompt: 'Name a color', maxTokens: 20 })
+    return reply.text
+  })
+
 export const conformanceTools = [
   simpleText,
   imageContent,
@@ -271,4 +324,10 @@ export const conformanceTools = [
   missingCapability,
   loggingTool,
   streamingElicitation,
+  inputRequiredElicitation,
+  inputRequiredSampling,
+  inputRequiredRequestState,
+  inputRequiredMultiRound,
+  inputRequiredTamperedState,
+  inputRequiredCapabilities,
 ]
