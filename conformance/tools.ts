@@ -303,6 +303,14 @@ export const inputRequiredCapabilities = createMcpTool('test_input_required_resu
     return reply.text
   })
 
+// SEP-2243's custom headers: a parameter the client also sends as an `Mcp-Param-Region` header.
+export const customHeaders = createMcpTool('test_custom_headers')
+  .description('Echoes a region the client sends in the body and as the Mcp-Param-Region header')
+  .parameters(z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }))
+  .execute(function* (params) {
+    return `Region: ${params.region}`
+  })
+
 export const conformanceTools = [
   simpleText,
   imageContent,
@@ -330,4 +338,5 @@ export const conformanceTools = [
   inputRequiredMultiRound,
   inputRequiredTamperedState,
   inputRequiredCapabilities,
+  customHeaders,
 ]

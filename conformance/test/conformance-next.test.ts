@@ -27,13 +27,6 @@ const NOT_YET: Record<string, Record<string, string>> = {
     'tasks-mrtr-partial-fulfillment': 'cannot apply: a tool asks one question at a time (its generator waits on each answer), so two questions are never pending at once',
   },
   'json-schema-2020-12': { 'json-schema-2020-12-tool-found': NO_FIXTURE_YET },
-  'http-custom-header-server-validation': {
-    'sep-2243-server-no-xmcp-tool': NO_FIXTURE_YET,
-    'sep-2243-server-decode-base64': NO_FIXTURE_YET,
-    'sep-2243-server-validate-param-match': NO_FIXTURE_YET,
-    'sep-2243-server-reject-invalid-param-chars': NO_FIXTURE_YET,
-    'sep-2243-server-reject-param-mismatch': NO_FIXTURE_YET,
-  },
   'input-required-result-basic-elicitation': {
     'sep-2322-elicitation-incomplete':
       'cannot apply: the check wants the input key "user_name"; mcp-bridge keys a question by its place in the call (elicit-user_name-1), so a retried round is placed and a key is never reused — its other scenarios, which read the key from the answer, pass with the same tool',

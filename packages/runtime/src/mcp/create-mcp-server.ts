@@ -180,6 +180,9 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         inputRequired: { maxRounds: options.limits.maxRounds, roundTimeoutMs: options.limits.idleTimeoutMs },
       },
     )
+    // SEP-2243 (2026-07-28): the SDK's HTTP entry checks a call's `Mcp-Param-*` headers against its
+    // tool's `x-mcp-header` declarations, which it looks up here; our tools are not registered with it.
+    mcp.toolInputSchemaJson = (name) => options.tools.get(name)?.jsonSchema.parameters as Record<string, unknown> | undefined
     const server = mcp.server
     sayParamsPlainly(server)
     const session = new McpSession(options.clock)

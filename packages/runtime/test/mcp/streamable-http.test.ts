@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import { Client as Client132 } from 'mcp-sdk-1-32/client/index.js'
 import { StreamableHTTPClientTransport as Http132 } from 'mcp-sdk-1-32/client/streamableHttp.js'
 import { suspend } from 'effection'
+import { z } from 'zod/v4'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMcpServer } from '../../src/mcp.ts'
 import { createMcpTool } from '../../src/index.ts'
@@ -429,6 +430,48 @@ describe('HTTP boundary', () => {
     expect(ended).toBe(true)
     expect(rest.join('')).not.toContain('"id":2') // no response to the cancelled request
   }, 20_000)
+
+  it('SEP-2243: a 2026-07-28 call whose Mcp-Param header disagrees with its body, or lacks it, is refused (400, -32020); one that agrees runs', async () => {
+    const regional = createMcpTool('regional')
+      .parameters(z.object({ region: z.string().meta({ 'x-mcp-header': 'Region' }) }))
+      .execute(function* (params) {
+        return `Region: ${params.region}`
+      })
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [regional] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const call = async (header: string | undefined) => {
+      const response = await fetch(http.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'regional',
+          ...(header !== undefined && { 'mcp-param-region': header }),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: {
+            name: 'regional',
+            arguments: { region: 'eu-west' },
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+          },
+        }),
+      })
+      const text = await response.text()
+      return {
+        status: response.status,
+        body: JSON.parse(text.startsWith('{') ? text : text.slice(text.indexOf('{'))) as { result?: { content: Array<{ text: string }> }; error?: { code: number } },
+      }
+    }
+    expect(await call('us-east')).toMatchObject({ status: 400, body: { error: { code: -32020 } } })
+    expect(await call(undefined)).toMatchObject({ status: 400, body: { error: { code: -32020 } } })
+    expect(await call('eu-west')).toMatchObject({ status: 200, body: { result: { content: [{ text: 'Region: eu-west' }] } } })
+  })
 
   it('refuses an initialize inside a JSON-RPC batch, alone or with other messages (400, -32600): no session is opened', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
