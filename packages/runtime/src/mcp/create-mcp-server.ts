@@ -166,12 +166,15 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
     const mcp = new McpServer(
       { name: options.name, version: options.version, ...options.info },
       {
+        // The lists are fixed for the server's life (`tools`, `prompts`, `resources` are given once):
+        // no list_changed is ever sent, so none is promised (the SDK would say `listChanged: true`, and
+        // a 2026-07-28 subscription would then wait for notifications that never come).
         capabilities: {
-          tools: {},
+          tools: { listChanged: false },
           logging: {},
-          ...(options.prompts.size > 0 && { prompts: {} }),
+          ...(options.prompts.size > 0 && { prompts: { listChanged: false } }),
           ...((options.prompts.size > 0 || options.resources.length > 0) && { completions: {} }),
-          ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true } }),
+          ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true, listChanged: false } }),
           // Tasks are served to a client that opts in per request (2026-07-28): `serve-tasks.ts`.
           extensions: { [TASKS_EXTENSION]: {} },
         },

@@ -473,6 +473,43 @@ describe('HTTP boundary', () => {
     expect(await call('eu-west')).toMatchObject({ status: 200, body: { result: { content: [{ text: 'Region: eu-west' }] } } })
   })
 
+  it('promises no list_changed (its lists are fixed): both generations see listChanged false, and a 2026-07-28 subscription is acknowledged without it', async () => {
+    const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    for (const generation of GENERATIONS) {
+      const client = await connectClient(undefined, generation, { http: http.url })
+      expect(client.client.getServerCapabilities()?.tools).toEqual({ listChanged: false })
+      await client.close()
+    }
+    const stop = new AbortController()
+    const listen = await fetch(http.url, {
+      method: 'POST',
+      signal: stop.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      }),
+    })
+    const reader = listen.body!.getReader()
+    let text = ''
+    while (!text.includes('notifications/subscriptions/acknowledged')) text += new TextDecoder().decode((await reader.read()).value)
+    stop.abort()
+    const ack = JSON.parse(
+      text
+        .split('\n')
+        .find((line) => line.includes('acknowledged'))!
+        .replace(/^data: ?/, ''),
+    ) as { params: { notifications: Record<string, unknown> } }
+    expect(ack.params.notifications.toolsListChanged).toBeUndefined()
+  })
+
   it('refuses an initialize inside a JSON-RPC batch, alone or with other messages (400, -32600): no session is opened', async () => {
     const server = createMcpServer({ name: 'http-test', version: '1.0.0', tools: [bookFlight] })
     const http = await serveHttp(server)
