@@ -311,6 +311,32 @@ export const customHeaders = createMcpTool('test_custom_headers')
     return `Region: ${params.region}`
   })
 
+// SEP-1613 / SEP-2106: JSON Schema 2020-12 keywords in an inputSchema are listed as written. What
+// zod does not write itself ($defs, composition, conditionals) is given with `.meta()`.
+const address = z.object({ street: z.string().optional(), city: z.string().optional() })
+export const jsonSchema2020 = createMcpTool('json_schema_2020_12_tool')
+  .description('Takes a contact with a phone or an email: the schema says which, in JSON Schema 2020-12')
+  .parameters(
+    z
+      .strictObject({
+        name: z.string().optional(),
+        address: address.optional().meta({ $ref: '#/$defs/address' }),
+        contactMethod: z.enum(['phone', 'email']).optional(),
+        phone: z.string().optional(),
+        email: z.string().optional(),
+      })
+      .meta({
+        $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
+      }),
+  )
+  .execute(function* (params) {
+    return `Contact: ${params.name ?? 'someone'} by ${params.contactMethod ?? 'any means'}`
+  })
+
 export const conformanceTools = [
   simpleText,
   imageContent,
@@ -339,4 +365,5 @@ export const conformanceTools = [
   inputRequiredTamperedState,
   inputRequiredCapabilities,
   customHeaders,
+  jsonSchema2020,
 ]

@@ -4,8 +4,8 @@
  * 2026-07-28, the Tasks extension, the drafts), against the same conformance app as the pinned
  * suite (`conformance.test.ts`).
  *
- * Every check must pass except those listed below, each with why; a listed check that passes
- * fails this test too, so the list only ever shrinks to what is still true.
+ * Every check must pass except those listed below, each with why it cannot apply; a listed check
+ * that passes fails this test too, so the list only ever shrinks to what is still true.
  */
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -15,9 +15,7 @@ import { runSuite, type Check } from './support/run-suite.ts'
 
 const suite = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance-next/package.json')), 'dist/index.js')
 
-const NO_FIXTURE_YET = 'the conformance app does not define this scenario’s fixture yet (issue 49)'
-
-/** Checks that fail today, by scenario and check id: why each cannot pass yet, or cannot apply. */
+/** Checks that fail, by scenario and check id: why each cannot apply to mcp-bridge. */
 const NOT_YET: Record<string, Record<string, string>> = {
   'tasks-mrtr-composition': {
     'sep-2663-mrtr-synchronous-before-task-creation':
@@ -26,7 +24,6 @@ const NOT_YET: Record<string, Record<string, string>> = {
   'tasks-mrtr-input': {
     'tasks-mrtr-partial-fulfillment': 'cannot apply: a tool asks one question at a time (its generator waits on each answer), so two questions are never pending at once',
   },
-  'json-schema-2020-12': { 'json-schema-2020-12-tool-found': NO_FIXTURE_YET },
   'input-required-result-basic-elicitation': {
     'sep-2322-elicitation-incomplete':
       'cannot apply: the check wants the input key "user_name"; mcp-bridge keys a question by its place in the call (elicit-user_name-1), so a retried round is placed and a key is never reused — its other scenarios, which read the key from the answer, pass with the same tool',
