@@ -3,8 +3,9 @@
  * (`@modelcontextprotocol/ext-tasks` on the SDK v2 client), and the wire as the extension states
  * it: a tool that asks becomes a task for a client that opts in; `tasks/get` shows its question,
  * `tasks/update` answers it (an answer that does not fit is asked again under a new key, saying
- * why), `tasks/cancel` ends it; a task survives its server — two instances on one Redis, the first
- * closed between polls — and is nobody else's.
+ * why), `tasks/cancel` ends it; a task survives its server — two instances on one Redis behind one
+ * address, the first closed while the question is open — and is nobody else's. The requester
+ * books, is refused an answer, cancels and fails over; the rest is checked on the wire.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod/v4'
@@ -14,6 +15,7 @@ import { createMcpServer, type BridgeMcpServer } from '../../src/mcp.ts'
 import { createRedisStore, type CallStore } from '../../src/server.ts'
 import { serveHttp } from './support/mcp-clients.ts'
 import { startRedis, type RedisProcess } from '../support/redis-server.ts'
+import { startFailoverProxy } from '../support/failover-proxy.ts'
 import { ack, pollUntil, post, requester, resultOf, TASKS } from './support/tasks-wire.ts'
 
 const log: string[] = []
@@ -86,6 +88,44 @@ describe('MCP Tasks on one server', () => {
       expect(client.seen).toHaveLength(1)
       expect(client.seen[0]!.delivery).toBe('task-update')
       expect(String(client.seen[0]!.params.message)).toContain('Pick a seat on JS-501')
+    } finally {
+      await client.close()
+    }
+  }, 30_000)
+
+  it('the official requester: an answer that does not fit is asked again, saying why, and the next one books', async () => {
+    const answers = [
+      { action: 'accept' as const, content: { row: 99, seat: 'B' } },
+      { action: 'accept' as const, content: { row: 4, seat: 'C' } },
+    ]
+    const client = await requester(http.url, () => answers.shift()!)
+    try {
+      const { outcome } = await (await client.session.callTool('book_seat', { flight: 'JS-511' })).settle()
+      expect(outcome.status === 'completed' && (outcome.result as { content: Array<{ text: string }> }).content[0]!.text).toBe('Booked seat 4C on JS-511: ticket TK-JS-511-4C')
+      expect(client.seen.map((s) => String(s.params.message).split('. ')[0])).toEqual(['Pick a seat on JS-511', expect.stringMatching(/^That answer did not fit \(.*row/)])
+    } finally {
+      await client.close()
+    }
+  }, 30_000)
+
+  it('the official requester cancels while the question is open: the task ends cancelled and the tool’s finally runs', async () => {
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let asked!: () => void
+    const question = new Promise<void>((resolve) => (asked = resolve))
+    const client = await requester(http.url, async () => {
+      asked()
+      await released // the person has not answered when the requester cancels
+      return { action: 'cancel' }
+    })
+    try {
+      const execution = await client.session.callTool('book_seat', { flight: 'JS-512' })
+      await question
+      await execution.cancel()
+      release()
+      const { outcome } = await execution.settle()
+      expect(outcome.status).toBe('cancelled')
+      expect(log).toContain('finally JS-512')
     } finally {
       await client.close()
     }
@@ -187,12 +227,36 @@ describe('MCP Tasks across instances on Redis', () => {
     await store?.close()
     await redis?.stop()
   })
+  /** An instance on the shared store (and secret). */
+  const serve = async () => {
+    const mcp = createMcpServer({ name: 'tasks', version: '1.0.0', tools, store, secret: 'a shared secret of at least 32 bytes!!' })
+    return { mcp, http: await serveHttp(mcp) }
+  }
+
+  it('the official requester books a seat as a task across two instances behind one address: the first closes while the question is open, the answer and the polls go to the second', async () => {
+    const a = await serve()
+    const b = await serve()
+    const proxy = await startFailoverProxy(a.http.url.origin)
+    const client = await requester(new URL('/mcp', proxy.url), async () => {
+      // Asked on A; A goes away before the answer, and the address now reaches B.
+      await a.http.close()
+      await a.mcp.close()
+      proxy.target(b.http.url.origin)
+      return { action: 'accept', content: { row: 8, seat: 'D' } }
+    })
+    try {
+      const { outcome } = await (await client.session.callTool('book_seat', { flight: 'JS-602' })).settle()
+      expect(outcome.status === 'completed' && (outcome.result as { content: Array<{ text: string }> }).content[0]!.text).toBe('Booked seat 8D on JS-602: ticket TK-JS-602-8D')
+      expect(client.seen).toHaveLength(1)
+    } finally {
+      await client.close()
+      await proxy.close()
+      await b.http.close()
+      await b.mcp.close()
+    }
+  }, 60_000)
 
   it('a task created on one instance is polled and answered on another after the first closed, and completes there', async () => {
-    const serve = async () => {
-      const mcp = createMcpServer({ name: 'tasks', version: '1.0.0', tools, store, secret: 'a shared secret of at least 32 bytes!!' })
-      return { mcp, http: await serveHttp(mcp) }
-    }
     const a = await serve()
     const b = await serve()
     try {
