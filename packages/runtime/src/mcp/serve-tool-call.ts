@@ -187,7 +187,13 @@ export function* serveToolCall(
   const state = ctx.mcpReq.requestState<CallState>()
   // A client that speaks tasks gets one for a tool that may ask or run long (`taskSupport`).
   if (state === undefined && tasks && tool.taskSupport !== 'forbidden') {
-    return (yield* startTask(service, ctx, tool, args, { caps, version, traceParent })) as unknown as CallToolResult
+    try {
+      return (yield* startTask(service, ctx, tool, args, { caps, version, traceParent })) as unknown as CallToolResult
+    } catch (error) {
+      // Not started (a limit, the store): said as a result, as for a call that is not a task.
+      if (error instanceof ProtocolError) throw error
+      return errorResult(forClient(error, `a tools/call of ${name} could not start as a task`, service.logger).message)
+    }
   }
   let call: McpCall
   if (state === undefined) {

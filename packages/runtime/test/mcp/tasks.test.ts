@@ -205,6 +205,21 @@ describe('MCP Tasks on one server', () => {
     await post(http.url, 'tasks/cancel', { taskId })
   }, 30_000)
 
+  it('a client at its limit of held calls is told so as a result, and no task is made', async () => {
+    const limited = createMcpServer({ name: 'tasks', version: '1.0.0', tools, limits: { maxCallsPerClient: 1 } })
+    const served = await serveHttp(limited)
+    try {
+      const first = resultOf(await post(served.url, 'tools/call', { name: 'wait_forever', arguments: {} }))
+      expect(first.resultType).toBe('task')
+      const refused = resultOf(await post(served.url, 'tools/call', { name: 'wait_forever', arguments: {} }))
+      expect(refused).toMatchObject({ resultType: 'complete', isError: true, content: [{ text: expect.stringMatching(/limits\.maxCallsPerClient/) }] })
+      expect(refused).not.toHaveProperty('taskId')
+    } finally {
+      await served.close()
+      await limited.close()
+    }
+  }, 30_000)
+
   it('a task is its caller’s: another client, and an id that never was, get the same -32602', async () => {
     const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-506' } }))
     const stranger = await post(http.url, 'tasks/get', { taskId }, { client: 'bob' })
