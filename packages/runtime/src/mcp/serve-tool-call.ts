@@ -366,6 +366,12 @@ function* resumeCall(
   return refused === undefined ? { call, answered: true } : { call, answered: false, refused }
 }
 
+/** The question asked again after an answer that did not fit: its message begins with why. */
+export function withReason(request: InputRequest, refused: string): InputRequest {
+  const params = request.params as { message?: string } | undefined
+  return { ...request, params: { ...request.params, message: `That answer did not fit (${refused}). ${params?.message ?? ''}`.trimEnd() } } as InputRequest
+}
+
 /**
  * For a state whose question was answered (the call's journal went past it): the call's result if
  * it ended, or its current question with a fresh state — for a retry of that round with its
@@ -373,12 +379,6 @@ function* resumeCall(
  * when the question was never answered (the call ended otherwise: it timed out, it was
  * cancelled), which stays a refusal.
  */
-/** The question asked again after an answer that did not fit: its message begins with why. */
-export function withReason(request: InputRequest, refused: string): InputRequest {
-  const params = request.params as { message?: string } | undefined
-  return { ...request, params: { ...request.params, message: `That answer did not fit (${refused}). ${params?.message ?? ''}`.trimEnd() } } as InputRequest
-}
-
 function* whereItIsNow(service: ToolCallService, tool: AnyMcpTool, state: CallState, ctx: ServerContext): Operation<CallToolResult | InputRequiredResult | undefined> {
   const record = yield* until(service.calls.store.get(state.callId))
   if (!record || record.journal.length < questionSeq(state.wait)) return undefined
