@@ -329,6 +329,7 @@ export const jsonSchema2020 = createMcpTool('json_schema_2020_12_tool')
         $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
         allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
         if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // oxlint-disable-next-line unicorn/no-thenable -- JSON Schema's if/then/else keyword in a plain object, never awaited
         then: { required: ['phone'] },
         else: { required: ['email'] },
       }),
