@@ -16,14 +16,24 @@ import { mcpCallToStop } from './mcp-surface.ts'
 import type { McpRound } from './mcp-call.ts'
 import { newRound, type McpOrigin, type ToolCallService } from './serve-tool-call.ts'
 
-export function mcpRecovery(service: ToolCallService, record: CallRecord): RecoveryPlan<McpRound> | undefined {
+/**
+ * What a stored MCP call runs with when no request brings its client's capabilities (a recovery, a
+ * task's answer): its tool, and the client and caller as recorded when it started.
+ */
+export function recordedCallSpec(service: Pick<ToolCallService, 'tools'>, record: CallRecord): RecoveryPlan<McpRound>['spec'] | undefined {
   const tool = service.tools.get(record.tool)
   if (!tool) return undefined
   const origin = record.origin as Partial<McpOrigin> | undefined
   const round = newRound(record.paramsDigest, origin?.caps ?? {}, origin?.version)
-  const sessionBound = origin?.sessionBound === true
+  return { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) }
+}
+
+export function mcpRecovery(service: ToolCallService, record: CallRecord): RecoveryPlan<McpRound> | undefined {
+  const spec = recordedCallSpec(service, record)
+  if (!spec) return undefined
+  const sessionBound = (record.origin as Partial<McpOrigin> | undefined)?.sessionBound === true
   return {
-    spec: { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) },
+    spec,
     drive: (call) =>
       service.scope.run(function* () {
         // Parked at its question, pinned to nothing: its client retries its last round. A call

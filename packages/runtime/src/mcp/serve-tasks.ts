@@ -40,7 +40,8 @@ import { mcpAuthOf, principalOf } from './auth.ts'
 import { carriesItsRounds, clientCapabilitiesOf, protocolVersionOf } from './client-capabilities.ts'
 import type { McpCall } from './mcp-call.ts'
 import { mcpCallToStop, type McpQuestionWire } from './mcp-surface.ts'
-import { clientOf, deliver, newRound, startCall, withReason, type McpOrigin, type StartOptions, type ToolCallService } from './serve-tool-call.ts'
+import { clientOf, deliver, startCall, withReason, type McpOrigin, type StartOptions, type ToolCallService } from './serve-tool-call.ts'
+import { recordedCallSpec } from './recover-mcp-call.ts'
 
 /** The extension's id, under `capabilities.extensions` on both sides. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks'
@@ -232,13 +233,7 @@ function* updateTask(service: ToolCallService, record: CallRecord, answers: Reco
     service.calls.resume(record.callId, {
       revision: record.revision,
       ...(caller && { caller }),
-      replay: (stored) => {
-        const origin = stored.origin as Partial<McpOrigin> | undefined
-        const tool = service.tools.get(stored.tool)
-        if (!tool) return undefined
-        const round = newRound(stored.paramsDigest, origin?.caps ?? {}, origin?.version)
-        return { tool, sampling: round.sampler, extra: round, ...(origin?.auth && { auth: origin.auth }) }
-      },
+      replay: (stored) => recordedCallSpec(service, stored),
     }),
   )
   if (!resumed.ok) {
