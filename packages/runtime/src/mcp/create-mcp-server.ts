@@ -15,7 +15,7 @@ import { startSpan } from '../telemetry/tracing.ts'
 import { loadOtel } from '../telemetry/otel.ts'
 import { z } from 'zod/v4'
 import { LOG_LEVELS } from '../tool/context.ts'
-import { McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
+import { InMemoryServerEventBus, McpServer, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server'
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio'
 import { JsonRpcStdioTransport } from './stdio-transport.ts'
 import { wrapClientRequests } from './client-requests.ts'
@@ -39,7 +39,7 @@ import { serveCompletions } from './serve-completions.ts'
 import type { McpRound } from './mcp-call.ts'
 import { McpServerClosedError } from '../errors/server-errors.ts'
 import { refuseCursor } from './one-page.ts'
-import { serveTasks, TASKS_EXTENSION } from './serve-tasks.ts'
+import { serveTasks, taskSnapshot, TASKS_EXTENSION } from './serve-tasks.ts'
 
 /** Distinct hidden-tool messages remembered (`hiddenLogged`). */
 const HIDDEN_LOGGED_MAX = 256
@@ -98,6 +98,10 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
   const { roundHold } = options
   const [scope, destroy] = createScope()
   let closed = false
+  /** Whether clients may read and subscribe to resources at all. */
+  const offersResources = options.apps !== undefined || options.resources.length > 0
+  /** Changes told to 2026-07-28 HTTP clients on their listen streams, shared by every handler of this server. */
+  const changes = new InMemoryServerEventBus(options.onError)
   /** The open connections that serve resources, with what each subscribed to. */
   const listening = new Set<{ server: McpServer['server']; subscriptions: Set<string> }>()
   /** The edge: an SDK handler's work, as a task of the server's scope. */
@@ -174,7 +178,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
           logging: {},
           ...(options.prompts.size > 0 && { prompts: { listChanged: false } }),
           ...((options.prompts.size > 0 || options.resources.length > 0) && { completions: {} }),
-          ...((options.apps || options.resources.length > 0) && { resources: { subscribe: true, listChanged: false } }),
+          ...(offersResources && { resources: { subscribe: true, listChanged: false } }),
           // Tasks are served to a client that opts in per request (2026-07-28): `serve-tasks.ts`.
           extensions: { [TASKS_EXTENSION]: {} },
         },
@@ -245,7 +249,7 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
       return traced(request, ctx, (traceParent) => perform(() => serveToolCall(service, session, server, request, ctx, traceParent)))
     })
     serveTasks(server, service, perform)
-    if (options.apps || options.resources.length > 0) {
+    if (offersResources) {
       // What this connection subscribed to; `notifyResourceUpdated` tells it while it is open.
       const subscriptions = new Set<string>()
       const live = { server, subscriptions }
@@ -277,11 +281,16 @@ export function createMcpServer(input: McpServerOptions): BridgeMcpServer {
         toolScopes: new Map([...options.tools.values()].map((tool) => [tool.name, tool.scopes])),
         answerFromStore: (sessionId, requestId, principal) =>
           answerFromStore({ calls: service.calls, clock: options.clock, waitMs: options.limits.idleTimeoutMs }, sessionId, requestId, principal),
+        taskSnapshot: (taskId, owner) => taskSnapshot(service, taskId, owner),
+        bus: changes,
+        resourcesSubscribable: offersResources,
       }),
     get suspendedCalls() {
       return service.calls.size
     },
     async notifyResourceUpdated(uri: string) {
+      // 2026-07-28 clients over HTTP subscribe on listen streams, which hear it from the bus.
+      changes.publish({ kind: 'resource_updated', uri })
       // Every open connection that subscribed to it; one that fails to hear it is not the caller's problem.
       const subscribed = [...listening].filter((l) => l.subscriptions.has(uri))
       await Promise.all(

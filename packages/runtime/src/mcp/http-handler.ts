@@ -10,7 +10,16 @@
  *     when idle).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { createMcpHandler, isLegacyRequest, type AuthInfo, type JSONRPCMessage, type McpServer, type McpServerFactory, type RequestId } from '@modelcontextprotocol/server'
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type AuthInfo,
+  type JSONRPCMessage,
+  type McpServer,
+  type McpServerFactory,
+  type RequestId,
+  type ServerEventBus,
+} from '@modelcontextprotocol/server'
 import { z } from 'zod/v4'
 import { summarizeIssues } from '../errors/issues.ts'
 import { clientAddressOf, recordClientAddress, type ClientKey } from '../http/client-address.ts'
@@ -18,6 +27,8 @@ import { toNodeListener } from '../http/node-adapter.ts'
 import { readLimited } from '../http/read-limited.ts'
 import { foreignRequestProblem, resolveRequestOrigin, type RequestOriginOptions } from '../http/request-origin.ts'
 import { LegacySessions } from './legacy-sessions.ts'
+import type { DetailedTask } from './serve-tasks.ts'
+import { createTaskStreams } from './task-status-stream.ts'
 import { createAuthGate, principalOf, type McpAuthGate, type McpAuthOptions } from './auth.ts'
 import type { Operation, Scope } from 'effection'
 import { requestOfEventId } from './session-resumption.ts'
@@ -101,6 +112,11 @@ export function createMcpHttpHandler(
     toolScopes: ReadonlyMap<string, readonly string[]>
     /** The answer to a request of a session whose server stopped, from the call store (`session-resumption.ts`). */
     answerFromStore: (sessionId: string, requestId: RequestId, principal: string) => Operation<JSONRPCMessage | undefined>
+    /** A task as `tasks/get` answers it, if `owner` may see it: what a 2026-07-28 listen naming tasks is told. */
+    taskSnapshot: (taskId: string, owner: string) => Operation<DetailedTask | undefined>
+    /** The server's change bus: what `notifyResourceUpdated` publishes to 2026-07-28 listen streams. */
+    bus: ServerEventBus
+    resourcesSubscribable: boolean
   },
 ): McpHttpHandler {
   const checked = optionsSchema.safeParse(options ?? {})
@@ -109,7 +125,15 @@ export function createMcpHttpHandler(
   }
   const origin = resolveRequestOrigin(options, 'createHandler')
   const gate: McpAuthGate | undefined = options.auth && createAuthGate(options.auth, [...server.toolScopes.values()].flat())
-  const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: server.onError })
+  const modern = createMcpHandler(factory as McpServerFactory, { legacy: 'reject', onerror: server.onError, bus: server.bus })
+  const taskStreams = createTaskStreams({
+    scope: server.scope,
+    snapshot: server.taskSnapshot,
+    clientKey: server.clientKey,
+    bus: server.bus,
+    resourcesSubscribable: server.resourcesSubscribable,
+    onError: server.onError,
+  })
   const sessions = new LegacySessions(factory, {
     maxSessions: options.maxLegacySessions ?? 1000,
     maxSessionsPerClient: options.maxLegacySessionsPerClient ?? 10,
@@ -170,7 +194,8 @@ export function createMcpHttpHandler(
       if (verified instanceof Response) return verified
       authInfo = verified
     }
-    return (await isLegacyRequest(bounded)) ? legacy(bounded, authInfo) : modern.fetch(bounded, authInfo && { authInfo })
+    if (await isLegacyRequest(bounded)) return legacy(bounded, authInfo)
+    return (await taskStreams.serve(bounded, authInfo)) ?? modern.fetch(bounded, authInfo && { authInfo })
   }
 
   return {
@@ -178,6 +203,7 @@ export function createMcpHttpHandler(
     node: toNodeListener(fetch),
     clientKey: server.clientKey,
     async close() {
+      taskStreams.closeAll()
       await modern.close()
       await sessions.close()
     },

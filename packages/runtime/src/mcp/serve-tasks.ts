@@ -27,6 +27,7 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
+  type AuthInfo,
   type ClientCapabilities,
   type InputRequest,
   type Server,
@@ -78,9 +79,13 @@ export function needsTasks(what: string): MissingRequiredClientCapabilityError {
   )
 }
 
-/** Who may see a task: the OAuth principal, or without auth the client key. */
+/** Who may see a task: the OAuth principal, or without auth the client key (`client` is asked only then). */
+export function taskOwner(authInfo: AuthInfo | undefined, client: () => string): string {
+  return authInfo ? `oauth:${principalOf(authInfo)}` : `client:${client()}`
+}
+
 function ownerOf(service: Pick<ToolCallService, 'clientKey'>, ctx: ServerContext): string {
-  return ctx.http?.authInfo ? `oauth:${principalOf(ctx.http.authInfo)}` : `client:${clientOf(service, ctx)}`
+  return taskOwner(ctx.http?.authInfo, () => clientOf(service, ctx))
 }
 
 /**
@@ -127,11 +132,7 @@ export function serveTasks(server: Server, service: ToolCallService, perform: <T
   server.setRequestHandler('tasks/get', { params: taskIdParams }, (params, ctx) => {
     gate(ctx, 'tasks/get')
     return perform(function* () {
-      const record = yield* ownedTask(service, params.taskId, ctx)
-      const task = detailedTask(record)
-      // Progress is known where the call runs (the `Mcp-Name` header lets a balancer route polls there).
-      const progress = task.status === 'working' ? service.calls.get(record.callId)?.extra.progress : undefined
-      return progress === undefined ? task : { ...task, statusMessage: progress }
+      return (yield* taskSnapshot(service, params.taskId, ownerOf(service, ctx))) ?? unknownTask(params.taskId)
     })
   })
   server.setRequestHandler('tasks/update', { params: taskIdParams }, (params, ctx) => {
@@ -154,16 +155,33 @@ export function serveTasks(server: Server, service: ToolCallService, perform: <T
   })
 }
 
-/** The task's record, if it is one of this caller's tasks; else -32602, the same for every id the caller may not see. */
-function* ownedTask(service: ToolCallService, taskId: string, ctx: ServerContext): Operation<CallRecord> {
+/**
+ * The task as `tasks/get` answers it, if `owner` may see it: what its record says, with the latest
+ * progress of its call where the call runs here (the `Mcp-Name` header lets a balancer route polls there).
+ */
+export function* taskSnapshot(service: ToolCallService, taskId: string, owner: string): Operation<DetailedTask | undefined> {
+  const record = yield* ownedRecord(service, taskId, owner)
+  if (!record) return undefined
+  const task = detailedTask(record)
+  const progress = task.status === 'working' ? service.calls.get(record.callId)?.extra.progress : undefined
+  return progress === undefined ? task : { ...task, statusMessage: progress }
+}
+
+function* ownedRecord(service: ToolCallService, taskId: string, owner: string): Operation<CallRecord | undefined> {
   const record = taskId.length > 0 && taskId.length <= 200 ? yield* until(service.calls.store.get(taskId)) : undefined
   const origin = record?.surface === 'mcp' ? (record.origin as Partial<McpOrigin> | undefined) : undefined
-  if (!record || origin?.task?.owner !== ownerOf(service, ctx)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task "${taskId.slice(0, 200)}": no task of yours has that id (it may have ended more than its ttlMs ago).`, {
-      taskId: taskId.slice(0, 200),
-    })
-  }
-  return record
+  return record && origin?.task?.owner === owner ? record : undefined
+}
+
+/** The task's record, if it is one of this caller's tasks; else -32602, the same for every id the caller may not see. */
+function* ownedTask(service: ToolCallService, taskId: string, ctx: ServerContext): Operation<CallRecord> {
+  return (yield* ownedRecord(service, taskId, ownerOf(service, ctx))) ?? unknownTask(taskId)
+}
+
+function unknownTask(taskId: string): never {
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task "${taskId.slice(0, 200)}": no task of yours has that id (it may have ended more than its ttlMs ago).`, {
+    taskId: taskId.slice(0, 200),
+  })
 }
 
 /** The key a task's question goes by in `inputRequests`: new each time it is asked again. */
@@ -198,10 +216,13 @@ function taskFields(record: Pick<CallRecord, 'callId' | 'status' | 'createdAt' |
   }
 }
 
-/** What `tasks/get` answers: the task, with its question, or its result. */
-function detailedTask(
-  record: CallRecord,
-): TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown>; error?: { code: number; message: string } } {
+/** What `tasks/get` answers (and `notifications/tasks` carries): the task, with its question, or its result. */
+export type DetailedTask = TaskFields & { inputRequests?: Record<string, InputRequest>; result?: Record<string, unknown>; error?: { code: number; message: string } }
+
+/** Statuses a task never leaves. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled'])
+
+function detailedTask(record: CallRecord): DetailedTask {
   const fields = taskFields(record)
   if (fields.status === 'input_required') {
     const wire = record.pending?.wire as McpQuestionWire | undefined

@@ -16,7 +16,7 @@ import { createRedisStore, type CallStore } from '../../src/server.ts'
 import { serveHttp } from './support/mcp-clients.ts'
 import { startRedis, type RedisProcess } from '../support/redis-server.ts'
 import { startFailoverProxy } from '../support/failover-proxy.ts'
-import { ack, pollUntil, post, requester, resultOf, TASKS } from './support/tasks-wire.ts'
+import { ack, listen, pollUntil, post, requester, resultOf, TASKS } from './support/tasks-wire.ts'
 
 const log: string[] = []
 
@@ -220,6 +220,53 @@ describe('MCP Tasks on one server', () => {
     }
   }, 30_000)
 
+  it('a listen stream naming its tasks is told each change, the last with the result, then ends; only the caller’s own tasks are acknowledged', async () => {
+    const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-507' } }))
+    const bobs = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-508' } }, { client: 'bob' }))
+    const stream = await listen(http.url, { taskIds: [taskId, bobs.taskId, '00000000-0000-4000-8000-000000000000'] })
+    if (stream.refused) throw new Error(stream.refused.message)
+    const stamp = { 'io.modelcontextprotocol/subscriptionId': stream.id }
+    const acknowledged = await stream.next((m) => m.method === 'notifications/subscriptions/acknowledged')
+    expect(acknowledged.params).toEqual({ notifications: { taskIds: [taskId] }, _meta: stamp })
+    const asked = await stream.next((m) => m.method === 'notifications/tasks' && m.params?.status === 'input_required')
+    expect(asked.params).toMatchObject({ taskId, pollIntervalMs: 1000, _meta: stamp })
+    const [key, question] = Object.entries(asked.params!.inputRequests as Record<string, { params: { message: string } }>)[0]!
+    expect(question.params.message).toBe('Pick a seat on JS-507')
+    const from = stream.messages.length
+    await post(http.url, 'tasks/update', { taskId, inputResponses: { [key]: { action: 'accept', content: { row: 2, seat: 'A' } } } })
+    const done = await stream.next((m) => m.params?.status === 'completed', from)
+    expect(done.params).toMatchObject({ taskId, result: { resultType: 'complete', content: [{ type: 'text', text: 'Booked seat 2A on JS-507: ticket TK-JS-507-2A' }] } })
+    await stream.ended
+    expect(stream.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: stream.id, result: { resultType: 'complete', _meta: stamp } })
+    const told = stream.messages.filter((m) => m.method === 'notifications/tasks')
+    expect(told.every((m) => m.params?.taskId === taskId)).toBe(true)
+    // Each change once: no status is said twice in a row.
+    expect(told.map((m) => m.params?.status).filter((status, i, all) => status === all[i - 1])).toEqual([])
+    await post(http.url, 'tasks/cancel', { taskId: bobs.taskId }, { client: 'bob' })
+  }, 30_000)
+
+  it('a listen stream tells a working task’s progress and its cancel; one naming tasks wrongly, or without opting in, is refused', async () => {
+    const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'render', arguments: {} }))
+    const stream = await listen(http.url, { taskIds: [taskId] })
+    if (stream.refused) throw new Error(stream.refused.message)
+    await stream.next((m) => m.method === 'notifications/tasks' && m.params?.statusMessage === 'Rendering (1/3)')
+    await post(http.url, 'tasks/cancel', { taskId })
+    expect((await stream.next((m) => m.params?.status === 'cancelled')).params).toMatchObject({ taskId, statusMessage: 'Cancelled.' })
+    await stream.ended
+
+    const unopted = await listen(http.url, { taskIds: [taskId] }, { tasks: false })
+    expect(unopted).toMatchObject({ refused: { code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } } })
+    expect(unopted.refused?.message).toMatch(/^A subscriptions\/listen naming taskIds needs the MCP Tasks extension/)
+    for (const [taskIds, said] of [
+      ['x', 'taskIds must be an array of task ids'],
+      [[], 'name at least one task'],
+      [Array.from({ length: 101 }, (_, i) => `t${i}`), 'at most 100 tasks per stream'],
+    ] as const) {
+      const refused = await listen(http.url, { taskIds })
+      expect(refused).toMatchObject({ refused: { code: -32602, message: expect.stringContaining(said) } })
+    }
+  }, 30_000)
+
   it('a task is its caller’s: another client, and an id that never was, get the same -32602', async () => {
     const { taskId } = resultOf(await post(http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-506' } }))
     const stranger = await post(http.url, 'tasks/get', { taskId }, { client: 'bob' })
@@ -271,12 +318,16 @@ describe('MCP Tasks across instances on Redis', () => {
     }
   }, 60_000)
 
-  it('a task created on one instance is polled and answered on another after the first closed, and completes there', async () => {
+  it('a task created on one instance is polled, listened to and answered on another after the first closed, and completes there', async () => {
     const a = await serve()
     const b = await serve()
     try {
       const { taskId } = resultOf(await post(a.http.url, 'tools/call', { name: 'book_seat', arguments: { flight: 'JS-601' } }))
       const waiting = await pollUntil(a.http.url, String(taskId), (t) => t.status === 'input_required')
+      // B reads the task's status from the store: a listen there hears what A's call does.
+      const stream = await listen(b.http.url, { taskIds: [taskId] })
+      if (stream.refused) throw new Error(stream.refused.message)
+      expect((await stream.next((m) => m.method === 'notifications/tasks')).params).toMatchObject({ taskId, status: 'input_required' })
       await a.http.close()
       await a.mcp.close() // the warm copy goes with it: B replays the journal
       const onB = resultOf(await post(b.http.url, 'tasks/get', { taskId }))
@@ -285,6 +336,8 @@ describe('MCP Tasks across instances on Redis', () => {
       await post(b.http.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'accept', content: { row: 7, seat: 'A' } } } })
       const done = await pollUntil(b.http.url, String(taskId), (t) => t.status === 'completed')
       expect(done.result).toMatchObject({ content: [{ type: 'text', text: 'Booked seat 7A on JS-601: ticket TK-JS-601-7A' }] })
+      expect((await stream.next((m) => m.params?.status === 'completed')).params).toMatchObject({ result: done.result })
+      await stream.ended
     } finally {
       await b.http.close()
       await b.mcp.close()

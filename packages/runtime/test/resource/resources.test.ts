@@ -9,6 +9,8 @@ import { createMcpResource } from '../../src/index.ts'
 import { ResourceDefinitionError } from '../../src/errors.ts'
 import { createMcpServer } from '../../src/mcp.ts'
 import { bookFlight } from '../fixtures/book-flight.ts'
+import { serveHttp } from '../mcp/support/mcp-clients.ts'
+import { listen } from '../mcp/support/tasks-wire.ts'
 
 const config = createMcpResource('config://app')
   .name('App configuration')
@@ -97,4 +99,24 @@ describe('served by createMcpServer', () => {
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(updated).toEqual(['config://app'])
   })
+
+  it('tells a 2026-07-28 client over HTTP on its listen stream, alone or beside the tasks it names', async () => {
+    const server = createMcpServer({ name: 'resources-test', version: '1.0.0', tools: [bookFlight], resources: [config, order] })
+    const http = await serveHttp(server)
+    open.push(server, http)
+    const subscribe = { resourceSubscriptions: ['config://app'] }
+    for (const notifications of [subscribe, { ...subscribe, taskIds: ['not-a-task-of-yours'] }]) {
+      const stream = await listen(http.url, notifications)
+      if (stream.refused) throw new Error(stream.refused.message)
+      const acknowledged = await stream.next((m) => m.method === 'notifications/subscriptions/acknowledged')
+      expect(acknowledged.params?.notifications).toEqual('taskIds' in notifications ? { taskIds: [], ...subscribe } : subscribe)
+      await server.notifyResourceUpdated('orders://1/summary') // not subscribed
+      await server.notifyResourceUpdated('config://app')
+      const updated = await stream.next((m) => m.method === 'notifications/resources/updated')
+      expect(updated.params).toEqual({ uri: 'config://app', _meta: { 'io.modelcontextprotocol/subscriptionId': stream.id } })
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(stream.messages.filter((m) => m.method === 'notifications/resources/updated')).toHaveLength(1)
+      stream.close()
+    }
+  }, 30_000)
 })

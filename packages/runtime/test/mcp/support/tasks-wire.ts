@@ -12,8 +12,12 @@ const VERSION = '2026-07-28'
 
 /** One JSON-RPC request over Streamable HTTP at 2026-07-28, as a requester's raw path sends it. */
 export async function post(url: URL, method: string, params: Record<string, unknown>, options: { tasks?: boolean; client?: string } = {}): Promise<JsonRpcResponse> {
+  return send(url, requestOf(method, params, options), options.client)
+}
+
+function requestOf(method: string, params: Record<string, unknown>, options: { tasks?: boolean }) {
   const caps: ClientCapabilities = { elicitation: { form: {} }, ...(options.tasks !== false && { extensions: { [TASKS]: {} } }) }
-  const body = {
+  return {
     jsonrpc: '2.0' as const,
     id: Math.floor(Math.random() * 1e9),
     method,
@@ -27,7 +31,70 @@ export async function post(url: URL, method: string, params: Record<string, unkn
       },
     },
   }
-  return send(url, body, options.client)
+}
+
+type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } }
+
+/**
+ * A `subscriptions/listen` stream at 2026-07-28, read as it comes: `next` waits for a message that
+ * matches, `ended` settles when the server ends the stream. A refusal is the JSON-RPC error.
+ */
+export async function listen(url: URL, notifications: Record<string, unknown>, options: { tasks?: boolean; client?: string } = {}) {
+  const body = requestOf('subscriptions/listen', { notifications }, options)
+  const stop = new AbortController()
+  const response = await fetch(url, {
+    method: 'POST',
+    signal: stop.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': 'subscriptions/listen',
+      ...(options.client && { 'x-test-client': options.client }),
+    },
+    body: JSON.stringify(body),
+  })
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return { refused: ((await response.json()) as Message).error! }
+  const messages: Message[] = []
+  let wake = () => {}
+  const ended = (async () => {
+    const decoder = new TextDecoder()
+    let buffered = ''
+    for await (const chunk of response.body! as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true })
+      const frames = buffered.split('\n\n')
+      buffered = frames.pop()!
+      for (const frame of frames) {
+        const data = frame.split('\n').find((line) => line.startsWith('data:'))
+        if (data) messages.push(JSON.parse(data.slice(5)) as Message)
+      }
+      wake()
+    }
+  })()
+    .catch(() => {})
+    .finally(() => wake())
+  let done = false
+  void ended.then(() => (done = true))
+  return {
+    refused: undefined,
+    id: body.id,
+    messages,
+    ended,
+    /** The first message from `from` on that matches (10 s at most). */
+    async next(matches: (message: Message) => boolean, from = 0): Promise<Message> {
+      const deadline = Date.now() + 10_000
+      for (;;) {
+        const found = messages.slice(from).find(matches)
+        if (found) return found
+        if (done || Date.now() > deadline) throw new Error(`no such message on the listen stream; it had: ${JSON.stringify(messages).slice(0, 1500)}`)
+        await new Promise<void>((resolve) => {
+          wake = resolve
+          setTimeout(resolve, 200)
+        })
+      }
+    },
+    close: () => stop.abort(),
+  }
 }
 
 export async function send(url: URL, body: { jsonrpc: '2.0'; id: unknown; method: string; params?: Record<string, unknown> }, client?: string): Promise<JsonRpcResponse> {
