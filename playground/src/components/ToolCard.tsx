@@ -96,6 +96,8 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
       {item.status === 'completed' && isBooking(item.result) && <Confirmation booking={item.result} />}
       {/* A result with images, audio or links (withContent): shown as it is. */}
       {item.status === 'completed' && isToolContent(item.result) && <ToolContentView content={item.result.content} />}
+      {/* Stopped after a step: what it had done stays done, said plainly (a ticket that exists is never hidden). */}
+      {item.status === 'cancelled' && item.alreadyDone && <p className="tool-note">{item.alreadyDone}</p>}
       {item.error && (
         <p className="error" role="alert">
           {item.error}

@@ -6,6 +6,7 @@
  */
 import type { CallRegistry } from '../calls/call-registry.ts'
 import { driveToStop, nextReport } from '../calls/drive-to-stop.ts'
+import { stopped } from '../chat/call-end.ts'
 import type { LiveCall } from '../calls/live-call.ts'
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { resultText, toolResultOf } from '../bridge/tool-result.ts'
@@ -75,6 +76,7 @@ export function doneOutput(card: CallCard, outcome: BridgeOutcome<unknown>): Don
     token: card.token,
     ...(card.answers?.length && { answers: card.answers }),
     status: 'done',
+    ...(outcome.status === 'aborted' && stopped(outcome)),
     ...(result.isError
       ? { result: resultText(result), isError: true as const }
       : {

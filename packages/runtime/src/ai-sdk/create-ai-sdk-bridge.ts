@@ -27,7 +27,7 @@ import type { AiSdkLanguageModel } from '../chat/ai-sdk-spec.ts'
 import { modelSampling } from '../chat/model-sampling.ts'
 import { summarizeIssues } from '../errors/issues.ts'
 import { OptionsError } from '../errors/options-error.ts'
-import { alreadyDone } from '../bridge/tool-result.ts'
+import { STOPPED_BY_USER } from '../protocol/chat-wire.ts'
 import { collectTools } from '../plugin/collect-tools.ts'
 import type { McpPlugin } from '../plugin/types.ts'
 import type { SamplingProvider } from '../sampling/provider.ts'
@@ -37,7 +37,7 @@ import { clockOption, systemClock, type Clock } from '../time/clock.ts'
 import type { AnyMcpTool } from '../tool/mcp-tool.ts'
 import { withChoices } from '../tool/plain-form.ts'
 import { aiSdkInputSchema, toolNameOf, type AiSdkToolLike, type StepsLike, type UiMessageLike, type UiPartLike, type UiStreamWriterLike } from '../protocol/ai-sdk-shapes.ts'
-import { endedOutput, outputsToStop, type CallCard, type DriveContext } from './call-outputs.ts'
+import { doneOutput, endedOutput, outputsToStop, type CallCard, type DriveContext } from './call-outputs.ts'
 import { callerOf, type Authenticate, type CallerAuth } from '../tool/caller-auth.ts'
 import { modelView, readToolOutput, type AnsweredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
 
@@ -94,8 +94,9 @@ type ToolNameOf<T> = T extends { name: infer N extends string } ? N : T extends 
  */
 export interface PreparedTurn<T extends AnyMcpTool | McpPlugin, M extends UiMessageLike = UiMessageLike> {
   /**
-   * False while a question of the last assistant message is open (just asked again, or refused):
-   * end the response without calling the model.
+   * False while a question of the last assistant message is open (just asked again, or refused),
+   * and when the person just stopped one of its calls (stop means stop: the model reads the
+   * cancel with the next message): end the response without calling the model.
    */
   callModel: boolean
   /** The messages with each tool's output as the model reads it (no tokens): for `convertToModelMessages`. */
@@ -287,6 +288,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
     const last = messages[lastIndex]
     let open = 0
     let openElsewhere = false
+    let stopped = false
     for (const [index, message] of messages.entries()) {
       if (message.role !== 'assistant') continue
       for (const [at, part] of message.parts.entries()) {
@@ -297,6 +299,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
         if (index === lastIndex && (output.status === 'answered' || output.status === 'cancel-requested')) {
           now = output.status === 'answered' ? await answer(output, part, writer, caller) : await cancel(output, caller)
           writer.write({ type: 'tool-output-available', toolCallId: part.toolCallId!, output: now })
+          if (now.status === 'done' && now.cancelled) stopped = true
         }
         if (now.status === 'input-required' || now.status === 'answered' || now.status === 'cancel-requested') {
           if (index === lastIndex) open++
@@ -310,7 +313,7 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
       writer.write({ type: 'error', errorText: 'A tool call is waiting for your answer; answer or cancel it before sending a new message.' })
       return { callModel: false, messages, tools: toolSet(client, caller) }
     }
-    return { callModel: open === 0, messages, tools: toolSet(client, caller) }
+    return { callModel: open === 0 && !stopped, messages, tools: toolSet(client, caller) }
   }
 
   /** An answer from the browser: checked, validated by the key's schema, and the call resumed to its next stop. */
@@ -361,13 +364,13 @@ export function createAiSdkBridge<const T extends AnyMcpTool | McpPlugin>(option
 
   async function cancel(output: Extract<McpBridgeToolOutput, { status: 'cancel-requested' }>, caller: CallerAuth | undefined): Promise<McpBridgeToolOutput> {
     const card: CallCard = { callId: output.callId, token: output.token, ...(output.answers && { answers: output.answers }) }
-    const reason = output.reason ?? 'cancelled by the user'
+    const reason = output.reason ?? STOPPED_BY_USER
     const aborted = await calls.abort(output.callId, output.token, reason, { ...(caller && { caller }) })
     if (!aborted.ok) {
       if (aborted.code === 'NOT_FOUND' || aborted.code === 'FINISHED') return endedOutput(card, aborted.code === 'FINISHED' ? `${aborted.message} Nothing was changed.` : LOST)
       return endedOutput(card, aborted.message)
     }
-    return endedOutput(card, `The user cancelled this tool call (${reason})${alreadyDone(aborted.completed) || '.'}`)
+    return doneOutput(card, { status: 'aborted', reason, cancelled: true, ...(aborted.completed && { completed: aborted.completed }) })
   }
 
   return {

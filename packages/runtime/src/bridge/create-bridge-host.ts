@@ -113,8 +113,11 @@ export type RespondOutcome =
 export type BridgeOutcome<R> =
   | { status: 'completed'; result: R }
   | { status: 'failed'; error: Error }
-  /** `completed`: the steps that had completed before it stopped (their effects stay) and what each returned, when there were any. */
-  | { status: 'aborted'; reason: string; completed?: readonly CompletedStep[] }
+  /**
+   * `completed`: the steps that had completed before it stopped (their effects stay) and what each returned, when there were any.
+   * `cancelled`: someone asked for it to stop (a person's Stop, a client's cancel) — not a timeout, a server closing or an eviction.
+   */
+  | { status: 'aborted'; reason: string; completed?: readonly CompletedStep[]; cancelled?: true }
 
 /** One running tool call. Call its methods on the host (`host.respond(...)`); they are not bound. */
 export interface BridgeHost<R = unknown> {
@@ -136,8 +139,8 @@ export interface BridgeHost<R = unknown> {
    * show the problem in, such as MCP clients); the outcome then has `delivered: true`.
    */
   respond(response: ElicitResponse, options?: RespondOptions): RespondOutcome
-  /** Halt the call; resolves once its cleanup ran. Idempotent. */
-  abort(reason?: string): Promise<BridgeOutcome<R>>
+  /** Halt the call; resolves once its cleanup ran. Idempotent. `cancelled`: someone asked for it (the outcome says so). */
+  abort(reason?: string, options?: { cancelled?: boolean }): Promise<BridgeOutcome<R>>
   /** Settles when the call completes, fails or is aborted; never rejects. */
   readonly outcome: Promise<BridgeOutcome<R>>
   /** Resolved yield points so far (persist this to resume elsewhere). */
@@ -167,6 +170,7 @@ class BridgeCall<R> implements BridgeHost<R> {
   waiting: Pending | undefined
   seq = 0
   abortReason: string | undefined
+  cancelled = false
   handoffValue: unknown = undefined
   params: Record<string, unknown> = {}
   ctx!: McpToolContext<ElicitsMap>
@@ -218,9 +222,10 @@ class BridgeCall<R> implements BridgeHost<R> {
     return this.recorder.entries
   }
 
-  async abort(reason = 'aborted'): Promise<BridgeOutcome<R>> {
+  async abort(reason = 'aborted', options: { cancelled?: boolean } = {}): Promise<BridgeOutcome<R>> {
     if (TERMINAL_STATUSES.has(this.state) || this.abortReason !== undefined) return this.outcome
     this.abortReason = reason
+    this.cancelled = options.cancelled === true
     if (this.waiting) this.log.push({ type: 'elicit_cancelled', id: this.waiting.request.id, reason })
     // Halting runs the tool's `finally` blocks, then `runCall`'s, which records the abort.
     await this.task?.halt().catch(noop)
@@ -230,7 +235,7 @@ class BridgeCall<R> implements BridgeHost<R> {
 
   abortedOutcome(reason: string): BridgeOutcome<R> {
     const completed = completedSteps(this.recorder.entries)
-    return { status: 'aborted', reason, ...(completed.length > 0 && { completed }) }
+    return { status: 'aborted', reason, ...(completed.length > 0 && { completed }), ...(this.cancelled && { cancelled: true as const }) }
   }
 
   finish(result: BridgeOutcome<R>): void {

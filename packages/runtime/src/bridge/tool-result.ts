@@ -36,7 +36,9 @@ export type ToolResultBody = {
  * ```
  */
 export function toolResultOf(outcome: BridgeOutcome<unknown>): ToolResultBody {
-  if (outcome.status === 'aborted') return errorResult(`The tool call was aborted: ${outcome.reason}${alreadyDone(outcome.completed)}`)
+  if (outcome.status === 'aborted') {
+    return errorResult(`The tool call was ${outcome.cancelled ? 'cancelled' : 'aborted'}: ${outcome.reason}${alreadyDone(outcome.completed) || (outcome.cancelled ? '.' : '')}`)
+  }
   if (outcome.status === 'failed') {
     const { error } = outcome
     // Bad arguments are the model's to fix: say so plainly, without "the tool failed".
@@ -69,13 +71,19 @@ const RESULT_CHARS = 200
  * `. Already done before it stopped (not undone): "issue ticket" (its result: "TK-OSL").`
  */
 export function alreadyDone(completed: readonly CompletedStep[] | undefined): string {
-  if (!completed?.length) return ''
+  const done = doneBeforeStop(completed)
+  return done ? `. ${done}` : ''
+}
+
+/** The same sentence on its own, for a page to show under a stopped call: `Already done before it stopped (not undone): …`. */
+export function doneBeforeStop(completed: readonly CompletedStep[] | undefined): string | undefined {
+  if (!completed?.length) return undefined
   const said = completed.map(({ name, result }) => {
     if (result === undefined) return `"${name}"`
     const json = JSON.stringify(result) ?? String(result)
     return `"${name}" (its result: ${json.length > RESULT_CHARS ? `${json.slice(0, RESULT_CHARS)}…` : json})`
   })
-  return `. Already done before it stopped (not undone): ${said.join(', ')}.`
+  return `Already done before it stopped (not undone): ${said.join(', ')}.`
 }
 
 /** The text of a result, joined (what a UI shows for a failed call). */

@@ -23,7 +23,7 @@ export function tokenMatches(tokenHash: string | undefined, token: unknown): boo
 
 export function storedOutcome(outcome: BridgeOutcome<unknown>): StoredOutcome {
   if (outcome.status === 'completed') return { status: 'completed', result: outcome.result }
-  if (outcome.status === 'aborted') return { status: 'aborted', reason: outcome.reason }
+  if (outcome.status === 'aborted') return { status: 'aborted', reason: outcome.reason, ...(outcome.cancelled && { cancelled: true as const }) }
   const { error } = outcome
   return { status: 'failed', message: error.message, ...(error instanceof McpBridgeError && { code: error.code }) }
 }
@@ -36,7 +36,7 @@ export function bridgeOutcomeOf(stored: StoredOutcome, journal: readonly Journal
   if (stored.status === 'completed') return { status: 'completed', result: stored.result }
   if (stored.status === 'aborted') {
     const completed = completedSteps(journal)
-    return { status: 'aborted', reason: stored.reason, ...(completed.length > 0 && { completed }) }
+    return { status: 'aborted', reason: stored.reason, ...(completed.length > 0 && { completed }), ...(stored.cancelled && { cancelled: true as const }) }
   }
   return { status: 'failed', error: new Error(stored.message) }
 }

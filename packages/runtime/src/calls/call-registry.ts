@@ -21,7 +21,6 @@ import { randomBytes } from 'node:crypto'
 import { createScope, spawn, suspend, type Scope } from 'effection'
 import { DuplicateCallError } from '../errors/call-limit-errors.ts'
 import { consoleLogger } from '../telemetry/logger.ts'
-import type { CallerAuth } from '../tool/caller-auth.ts'
 import { systemClock, type Clock } from '../time/clock.ts'
 import { admit, type AdmissionLimits } from './admission.ts'
 import type { CallActivity } from './call-activity.ts'
@@ -29,7 +28,7 @@ import { CallCopies } from './call-copies.ts'
 import { CALL_LIMITS } from './call-limits.ts'
 import { describeOutcome, hashToken, tokenMatches } from './call-record.ts'
 import { CallRecovery } from './call-recovery.ts'
-import { abortCall, evictCall, resumeCall, type Aborted, type RequestContext } from './call-requests.ts'
+import { abortCall, evictCall, resumeCall, type AbortOptions, type Aborted, type RequestContext } from './call-requests.ts'
 import type { SegmentStart } from './call-trace.ts'
 import { keepLeases } from './lease-keeper.ts'
 import type { LiveCall } from './live-call.ts'
@@ -148,7 +147,7 @@ export class CallRegistry<X = undefined> {
   }
 
   /** Abort a call the request proves it owns (its token or caller), running here or waiting anywhere. */
-  abort(callId: string, token: unknown, reason: string, options: { trusted?: boolean; caller?: CallerAuth; conversation?: string | null } = {}): Promise<Aborted> {
+  abort(callId: string, token: unknown, reason: string, options: AbortOptions = {}): Promise<Aborted> {
     return abortCall(this.#requests, callId, token, reason, options)
   }
 

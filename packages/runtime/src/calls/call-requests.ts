@@ -94,9 +94,17 @@ export async function resumeCall<X>(r: RequestContext<X>, callId: string, option
   }
 }
 
+/** How an abort is asked: `trusted` skips the token and owner checks; `cancelled` (default) says someone asked for it, not a server fault. */
+export interface AbortOptions {
+  trusted?: boolean
+  caller?: CallerAuth
+  conversation?: string | null
+  cancelled?: boolean
+}
+
 /**
  * Abort a call the request proves it owns (its token), wherever it is: running here (halted at
- * once), or waiting — here or only in the store. A waiting call is not replayed to be aborted:
+ * once), or waiting — here or only in the store. It ends `cancelled` unless told otherwise. A waiting call is not replayed to be aborted:
  * a local copy is stopped (its `finally` runs) and the abort is written to the record directly.
  * `wasRunning` says a response was serving the call (and reports its end).
  */
@@ -105,7 +113,7 @@ export async function abortCall<X>(
   callId: string,
   token: unknown,
   reason: string,
-  { trusted = false, caller, conversation }: { trusted?: boolean; caller?: CallerAuth; conversation?: string | null },
+  { trusted = false, caller, conversation, cancelled = true }: AbortOptions,
 ): Promise<Aborted> {
   const live = r.copies.get(callId)
   if (live && !r.copies.isParked(live)) {
@@ -113,7 +121,7 @@ export async function abortCall<X>(
     if (!trusted && !mayActOn(live.auth, caller)) return forbidden(callId)
     const elsewhere = trusted ? undefined : otherConversation(callId, live.origin, conversation)
     if (elsewhere) return elsewhere
-    await live.host.abort(reason)
+    await live.host.abort(reason, { cancelled })
     return { ok: true, wasRunning: true, toolName: live.toolName }
   }
   const lease = await r.store.lock(callId, r.instanceId, r.leaseMs)
@@ -132,7 +140,8 @@ export async function abortCall<X>(
     const orphaned = problem?.code === 'BUSY' && record!.status === 'running' && !live
     if (problem && !orphaned) return problem
     if (orphaned) reason = `${reason} (the server running it had stopped)`
-    if (!(await finishInStore(r, record!, { status: 'aborted', reason }))) return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
+    if (!(await finishInStore(r, record!, { status: 'aborted', reason, ...(cancelled && { cancelled: true as const }) })))
+      return refusal('BUSY', `Tool call "${callId}" changed while it was being aborted; try again.`)
     const completed = completedSteps(record!.journal)
     return { ok: true, wasRunning: false, toolName: record!.tool, ...(completed.length > 0 && { completed }) }
   } finally {

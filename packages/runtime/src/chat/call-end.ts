@@ -4,7 +4,7 @@
  * shows. One construction for a turn that ran the call and for a reload that finds it ended.
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
-import { resultText, toolResultOf } from '../bridge/tool-result.ts'
+import { doneBeforeStop, resultText, toolResultOf } from '../bridge/tool-result.ts'
 import type { ChatStreamEvent } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent } from '../sampling/content.ts'
 import { contentText } from '../tool/with-content.ts'
@@ -15,6 +15,12 @@ export function chatResult(callId: string, result: ReturnType<typeof toolResultO
     block.type === 'text' || block.type === 'image' || block.type === 'audio' ? block : { type: 'text' as const, text: contentText(block) },
   )
   return { type: 'tool_result', toolUseId: callId, ...result, content }
+}
+
+/** How a page tells a stopped call: cancelled (someone asked), and what it had done that stays done. */
+export function stopped(outcome: Extract<BridgeOutcome<unknown>, { status: 'aborted' }>): { cancelled?: true; alreadyDone?: string } {
+  const done = doneBeforeStop(outcome.completed)
+  return { ...(outcome.cancelled && { cancelled: true as const }), ...(done && { alreadyDone: done }) }
 }
 
 /** A call's end: the result for the model and the event for the page. */
@@ -32,6 +38,7 @@ export function callEnd(
       toolName,
       result: outcome.status === 'completed' ? outcome.result : resultText(result),
       ...(result.isError && { isError: true }),
+      ...(outcome.status === 'aborted' && stopped(outcome)),
     },
   }
 }

@@ -15,7 +15,7 @@
  */
 import type { BridgeOutcome } from '../bridge/create-bridge-host.ts'
 import { startSpan } from '../telemetry/tracing.ts'
-import { alreadyDone, errorResult } from '../bridge/tool-result.ts'
+import { errorResult } from '../bridge/tool-result.ts'
 import type { CallRegistry } from '../calls/call-registry.ts'
 import { CALL_LIMITS, type CallLimits } from '../calls/call-limits.ts'
 import type { StoredQuestion } from '../calls/stores/call-store.ts'
@@ -25,7 +25,7 @@ import { driveToStop, runToStop, type CallReport, type DriveOptions } from '../c
 import { browserQuestions } from './chat-question.ts'
 import { addToolResult, callEnd, chatResult } from './call-end.ts'
 import { encodeElicitRequest } from '../protocol/codec.ts'
-import type { ChatRequestBody, ChatStreamEvent, ElicitRequestWire } from '../protocol/chat-wire.ts'
+import { STOPPED_BY_USER, type ChatRequestBody, type ChatStreamEvent, type ElicitRequestWire } from '../protocol/chat-wire.ts'
 import type { McpMessage, ToolResultContent, ToolUseContent } from '../sampling/content.ts'
 import { summarizeAnswer } from '../schema/field-labels.ts'
 import { withChoices } from '../tool/plain-form.ts'
@@ -147,11 +147,17 @@ function lostMessage(refusal: { code: string; message: string }): string {
 }
 
 async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: McpMessage[], finish: () => void): Promise<void> {
+  /**
+   * Stop means stop: once a person cancels a call of this turn, the model is not asked to go on
+   * (it would only apologise for what they chose). The call's result stays in the conversation,
+   * so the model reads it with the next message.
+   */
+  let stopped = false
   if (body.abort) {
     const { callId, token, reason } = body.abort
     // A cancel naming another conversation is refused; one naming none is the page's out-of-band
     // Stop (sent without its conversation so it cannot overwrite what the running turn writes).
-    const aborted = await ctx.calls.abort(callId, token, reason ?? 'cancelled by the user', {
+    const aborted = await ctx.calls.abort(callId, token, reason ?? STOPPED_BY_USER, {
       ...(ctx.caller && { caller: ctx.caller }),
       ...(ctx.conversationId !== undefined && { conversation: ctx.conversationId }),
     })
@@ -163,9 +169,15 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
       return ctx.emit({ type: 'call_aborted', callId })
     } else {
       // It was waiting: no response is reading it, so this one reports its end.
-      const done = alreadyDone(aborted.completed)
-      addToolResult(conversation, callId, chatResult(callId, errorResult(`The user cancelled this tool call${reason ? ` (${reason})` : ''}${done || '.'}`)))
-      ctx.emit({ type: 'tool_result', callId, toolName: aborted.toolName, result: `cancelled by the user${done}`, isError: true })
+      const { result, event } = callEnd(callId, aborted.toolName, {
+        status: 'aborted',
+        reason: reason ?? STOPPED_BY_USER,
+        cancelled: true,
+        ...(aborted.completed && { completed: aborted.completed }),
+      })
+      addToolResult(conversation, callId, result)
+      ctx.emit(event)
+      stopped = true
     }
   }
 
@@ -244,13 +256,14 @@ async function turn(ctx: EngineContext, body: ChatRequestBody, conversation: Mcp
     if (ctx.signal.aborted) return
     const last = conversation[conversation.length - 1]
     // Nothing new to answer (e.g. a request that only aborted a call, with no user message).
-    if (step === 0 && last?.role === 'assistant') return finish()
+    if ((step === 0 && last?.role === 'assistant') || stopped) return finish()
     const toolUses = await callModel(ctx, conversation)
     if (toolUses.length === 0 || ctx.signal.aborted) return finish()
     for (const use of toolUses) {
       // The client left: start nothing it could never answer or cancel.
       if (ctx.signal.aborted) return finish()
-      await startTool(ctx, conversation, use)
+      const outcome = await startTool(ctx, conversation, use)
+      if (outcome?.status === 'aborted' && outcome.cancelled) stopped = true
     }
     if (waitingToolUses(conversation).length > 0) return finish()
   }
@@ -293,12 +306,14 @@ async function callModel(ctx: EngineContext, conversation: McpMessage[]): Promis
   return toolUses
 }
 
-async function startTool(ctx: EngineContext, conversation: McpMessage[], use: ToolUseContent): Promise<void> {
+/** Start the model's tool call and carry it to its question or its end (how it ended, if it did). */
+async function startTool(ctx: EngineContext, conversation: McpMessage[], use: ToolUseContent): Promise<BridgeOutcome<unknown> | undefined> {
   const tool = ctx.tools.get(use.name)
   const refuse = (message: string) => {
     ctx.emit({ type: 'tool_call', callId: use.id, toolName: use.name, params: use.input })
     addToolResult(conversation, use.id, chatResult(use.id, errorResult(message)))
     ctx.emit({ type: 'tool_result', callId: use.id, toolName: use.name, result: message, isError: true })
+    return undefined
   }
   if (!tool) return refuse(`Unknown tool "${use.name}". Available: ${[...ctx.tools.keys()].join(', ') || 'none'}.`)
   let call: ChatCall & { token: string }
@@ -324,7 +339,7 @@ async function startTool(ctx: EngineContext, conversation: McpMessage[], use: To
     { type: 'tool_call', callId: use.id, toolName: use.name, ...(tool.title !== undefined && { title: tool.title }), params: use.input, token: call.token },
     conversation,
   )
-  await settle(ctx, conversation, call)
+  return settle(ctx, conversation, call)
 }
 
 /** What a chat call records for its recovery: the conversation it reports to. */
@@ -345,15 +360,16 @@ function chatStops(ctx: EngineContext): DriveOptions<undefined, ElicitRequestWir
  * Run a call to its next stop, forwarding its logs and progress: a question (stored before it is
  * announced: the answer may reach another instance) or the end (its result joins the conversation).
  */
-export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<void> {
+export async function settle(ctx: EngineContext, conversation: McpMessage[], call: ChatCall): Promise<BridgeOutcome<unknown> | undefined> {
   const stop = await runToStop(call, driveToStop(call, chatStops(ctx)), (event) => ctx.emit(reportEvent(call, event)))
   if (stop.kind === 'question') {
     // Parked (the record asks it) and then saved in the conversation, before the person sees it.
     await ctx.emitSaved({ type: 'elicit_request', callId: call.callId, toolName: call.toolName, request: stop.question.wire }, conversation)
-    return
+    return undefined
   }
   if (stop.unsaved) unsaved(ctx, call, stop.unsaved)
   await report(ctx, conversation, call, stop.outcome)
+  return stop.outcome
 }
 
 /** A question the store did not take was not shown: the person is told why the call ended (the store's words go to the log). */

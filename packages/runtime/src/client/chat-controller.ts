@@ -16,7 +16,7 @@
  * call still waits on, shown again by its plugin and answerable.
  */
 import type { PluginClientRegistration } from '../plugin/types.ts'
-import { conversationSnapshotSchema, type ChatRequestBody, type ConversationKey, type ElicitResultWire, type TranscriptEvent } from '../protocol/chat-wire.ts'
+import { conversationSnapshotSchema, STOPPED_BY_USER, type ChatRequestBody, type ConversationKey, type ElicitResultWire, type TranscriptEvent } from '../protocol/chat-wire.ts'
 import { readChatEvents } from '../protocol/codec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
@@ -502,7 +502,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     if (model.view.items.some((i) => i.kind === 'tool' && (i.status === 'running' || i.status === 'awaiting_input'))) return
     const ids = pendingReplyFor(model.conversation)
     if (!ids) return
-    const requestId = `reply:${ids}`.replace(/[^A-Za-z0-9_:-]/g, '-').slice(0, 128)
+    // Stop means stop: a turn the person stopped a call of gets no reply (the model reads it next turn).
+    if (model.view.items.some((i) => i.kind === 'tool' && i.status === 'cancelled' && ids.includes(i.callId))) return
+    const requestId = `reply:${ids.join(':')}`.replace(/[^A-Za-z0-9_:-]/g, '-').slice(0, 128)
     if (repliesAsked.has(requestId)) return
     repliesAsked.add(requestId)
     void post(() => ({ messages: [...model.conversation], requestId }))
@@ -563,10 +565,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   async function abortCall(callId: string): Promise<void> {
     const token = model.calls[callId]?.token
     const item = model.view.items.find((i): i is ToolItem => i.kind === 'tool' && i.callId === callId)
-    await executor.cancel(callId, 'cancelled by the user')
+    await executor.cancel(callId, STOPPED_BY_USER)
     dispatch({ type: 'call_cancelled', callId })
     if (!token) return
-    const abort = { callId, token, reason: 'cancelled by the user' }
+    const abort = { callId, token, reason: STOPPED_BY_USER }
     // A call the in-flight response is running is aborted at once, beside that response (which
     // then reports its end); one waiting for an answer is aborted in turn, like any request.
     if (item?.status === 'running' && inflight) await abortNow({ messages: [...model.conversation], abort })
@@ -694,17 +696,17 @@ function newRequestId(): string {
 }
 
 /**
- * The tool-use ids (joined) whose results end the conversation without a reply from the model
- * after them: every tool use of the last assistant message has its result. Undefined otherwise.
+ * The tool-use ids whose results end the conversation without a reply from the model after them:
+ * every tool use of the last assistant message has its result. Undefined otherwise.
  */
-function pendingReplyFor(conversation: readonly McpMessage[]): string | undefined {
+function pendingReplyFor(conversation: readonly McpMessage[]): string[] | undefined {
   const last = conversation[conversation.length - 1]
   const assistant = conversation[conversation.length - 2]
   if (last?.role !== 'user' || assistant?.role !== 'assistant' || last.content.length === 0) return undefined
   if (!last.content.every((b) => b.type === 'tool_result')) return undefined
   const uses = assistant.content.flatMap((b) => (b.type === 'tool_use' ? [b.id] : []))
   const answered = new Set(last.content.flatMap((b) => (b.type === 'tool_result' ? [b.toolUseId] : [])))
-  return uses.length > 0 && uses.every((id) => answered.has(id)) ? uses.join(':') : undefined
+  return uses.length > 0 && uses.every((id) => answered.has(id)) ? uses : undefined
 }
 
 /** Waits `ms`; `false` (at once) when `signal` ends first. */

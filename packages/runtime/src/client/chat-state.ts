@@ -74,6 +74,8 @@ export type ChatItem =
       answers: readonly AnswerRecord[]
       result?: unknown
       error?: string
+      /** A cancelled call's steps that had completed and stay done, in words ("Already done before it stopped (not undone): …"): show it with "Cancelled". */
+      alreadyDone?: string
       logs: Array<{ level: LogLevel; message: string }>
       progress?: { message: string; progress?: number; total?: number }
       elicitation?: PendingElicitation
@@ -299,13 +301,16 @@ function applyEvent(model: ChatModel, event: TranscriptEvent, options: ChatReduc
         ...updateTool(model, event.callId, (item) =>
           // A call the user cancelled stays cancelled: the server's result just confirms it.
           item.status === 'cancelled'
-            ? { result: event.result, elicitation: undefined }
-            : {
-                status: event.isError ? 'failed' : endedAfter(item.answers),
-                result: event.result,
-                elicitation: undefined,
-                ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
-              },
+            ? { result: event.result, elicitation: undefined, ...(event.alreadyDone && { alreadyDone: event.alreadyDone }) }
+            : event.cancelled
+              ? // Someone stopped it (here before a reload, or in another tab): cancelled, not failed.
+                { status: 'cancelled', result: event.result, elicitation: undefined, ...(event.alreadyDone && { alreadyDone: event.alreadyDone }) }
+              : {
+                  status: event.isError ? 'failed' : endedAfter(item.answers),
+                  result: event.result,
+                  elicitation: undefined,
+                  ...(event.isError && { error: typeof event.result === 'string' ? event.result : JSON.stringify(event.result) }),
+                },
         ),
         calls: without(model.calls, event.callId),
       }

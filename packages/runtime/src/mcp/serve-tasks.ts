@@ -198,7 +198,7 @@ const SERVER_FAULTS = new Set(['TOOL_RESULT_INVALID', 'JOURNAL_DIVERGENCE'])
 function statusOf(record: Pick<CallRecord, 'status' | 'outcome'>): TaskStatus {
   const { outcome } = record
   if (!outcome) return record.status === 'waiting' ? 'input_required' : 'working'
-  if (outcome.status === 'aborted') return outcome.reason === TASK_CANCELLED ? 'cancelled' : 'completed'
+  if (outcome.status === 'aborted') return outcome.cancelled ? 'cancelled' : 'completed'
   return outcome.status === 'failed' && outcome.code !== undefined && SERVER_FAULTS.has(outcome.code) ? 'failed' : 'completed'
 }
 

@@ -91,7 +91,7 @@ export function* answerFromStore(service: ResumptionService, sessionId: string, 
     // With the steps an aborted call had done, and their results (a ticket's number).
     if (record.outcome) return { jsonrpc: '2.0', id: requestId, result: { ...toolResultOf(bridgeOutcomeOf(record.outcome, record.journal)) } }
     if (record.status === 'waiting') {
-      const aborted = yield* until(service.calls.abort(callId, undefined, SESSION_GONE, { trusted: true }))
+      const aborted = yield* until(service.calls.abort(callId, undefined, SESSION_GONE, { trusted: true, cancelled: false }))
       if (!aborted.ok && aborted.code !== 'FINISHED') return { jsonrpc: '2.0', id: requestId, error: { code: -32000, message: aborted.message } }
     } else if (service.clock.now() - started >= service.waitMs) {
       return { jsonrpc: '2.0', id: requestId, result: { ...errorResult(`Tool call ${callId} is still running on another server; it did not end within ${service.waitMs} ms.`) } }

@@ -52,6 +52,10 @@ export const toolOutputSchema = z.discriminatedUnion('status', [
     /** The tool's result as the model reads it: its value (a string or an object), or the error in words. */
     result: z.unknown(),
     isError: z.literal(true).optional(),
+    /** Someone stopped it: shown as cancelled, not as a failure (`isError` too: it did not finish). */
+    cancelled: z.literal(true).optional(),
+    /** What a stopped call had already done, which stays done, in words. */
+    alreadyDone: z.string().optional(),
   }),
 ])
 

@@ -18,6 +18,9 @@ import { LOG_LEVELS } from '../tool/context.ts'
  */
 export const NDJSON_CONTENT_TYPE = 'application/x-ndjson'
 
+/** Why a call a person stopped ended (Stop, Cancel, Escape), unless the page says otherwise: "The tool call was cancelled: the user stopped it." */
+export const STOPPED_BY_USER = 'the user stopped it'
+
 /** Answers one request may carry (the work of each is bounded; their number must be too). */
 export const MAX_ANSWERS_PER_REQUEST = 16
 
@@ -126,7 +129,17 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     token: z.string().optional(),
   }),
   /** A tool finished; its result went back to the model. */
-  z.object({ type: z.literal('tool_result'), callId: z.string(), toolName: z.string(), result: z.unknown(), isError: z.boolean().optional() }),
+  z.object({
+    type: z.literal('tool_result'),
+    callId: z.string(),
+    toolName: z.string(),
+    result: z.unknown(),
+    isError: z.boolean().optional(),
+    /** Someone stopped it (`isError` too, for the model: it did not finish): a page shows it cancelled, not failed. */
+    cancelled: z.boolean().optional(),
+    /** What a stopped call had already done, which stays done, in words: a page shows it under "Cancelled". */
+    alreadyDone: z.string().optional(),
+  }),
   /** A tool call waits for the user. */
   z.object({ type: z.literal('elicit_request'), callId: z.string(), toolName: z.string(), request: elicitRequestWireSchema }),
   /** An answer was not taken (invalid content, wrong token, stale id); the question stays open. */

@@ -131,6 +131,11 @@ function Result({ output, renderResult }: { output: DoneOutput; renderResult?: (
       )}
       {renderResult ? (
         renderResult(output)
+      ) : output.cancelled ? (
+        // Someone stopped it: one neutral word, and what it had already done that stays done.
+        <p className="mcp-tool-cancelled" role="status">
+          Cancelled.{output.alreadyDone && ` ${output.alreadyDone}`}
+        </p>
       ) : output.isError ? (
         <p className="mcp-tool-error" role="alert">
           {String(output.result)}

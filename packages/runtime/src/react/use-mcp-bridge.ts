@@ -12,6 +12,7 @@ import { createPluginRegistry } from '../client/plugin-registry.ts'
 import type { PluginClientRegistration } from '../plugin/types.ts'
 import { toolNameOf, type UiMessageLike, type UiPartLike } from '../protocol/ai-sdk-shapes.ts'
 import { readToolOutput, type InputRequiredOutput, type McpBridgeToolOutput } from '../protocol/ai-sdk-output.ts'
+import { STOPPED_BY_USER } from '../protocol/chat-wire.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
 
 /**
@@ -199,7 +200,7 @@ function createState(chat: { current: AiSdkChatLike }, plugins: readonly PluginC
     async cancel(part, reason) {
       const output = outputOf(part.toolCallId)
       if (!output || output.status === 'done') return
-      await executor.cancel(output.callId, reason ?? 'cancelled by the user')
+      await executor.cancel(output.callId, reason ?? STOPPED_BY_USER)
       const { mcpBridge, callId, token, answers } = output
       await put(part, { mcpBridge, callId, token, ...(answers && { answers }), status: 'cancel-requested', ...(reason !== undefined && { reason }) })
     },

@@ -234,14 +234,14 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     expect(finalOf(ok.chunks)).toMatchObject({ question: { key: 'nights' } })
   })
 
-  it('cancel ends the call (its finally runs) and the model hears it; a stale answer afterwards changes nothing', async () => {
+  it('cancel ends the call cancelled (its finally runs) without calling the model; a stale answer afterwards changes nothing', async () => {
     const bridge = bridgeOf()
     const { asked } = await askRoom(bridge, 'Bergen')
     const { mcpBridge, callId, token } = asked
     const w = writer()
     const turn = await bridge.prepare({ messages: messagesWith({ mcpBridge, callId, token, status: 'cancel-requested' }), writer: w })
-    expect(finalOf(w.chunks)).toMatchObject({ status: 'done', isError: true, result: 'The user cancelled this tool call (cancelled by the user).' })
-    expect(turn.callModel).toBe(true)
+    expect(finalOf(w.chunks)).toMatchObject({ status: 'done', isError: true, cancelled: true, result: 'The tool call was cancelled: the user stopped it.' })
+    expect(turn.callModel).toBe(false)
     expect(cleanedUp).toContain('Bergen')
     const stale = writer()
     await bridge.prepare({ messages: messagesWith(answered(asked, { room: 'double' })), writer: stale })

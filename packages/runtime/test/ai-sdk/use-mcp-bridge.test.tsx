@@ -5,7 +5,7 @@
  * the plugin's component asks, the generated form asks, the answers reach the call and its
  * result comes back to the part — under React's StrictMode, which mounts everything twice in dev.
  */
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { StrictMode, useEffect, useRef, useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -139,14 +139,15 @@ describe('useMcpBridge + McpBridgeToolPart', () => {
     expect(screen.getByText('3 messages')).toBeTruthy()
   })
 
-  it('Cancel ends the call; the part says so and the model is called', async () => {
+  it('Cancel ends the call; the part says Cancelled (no alert, no apology) and the model is not called', async () => {
     bridge = createAiSdkBridge({ tools: [booking] })
     render(<Chat initial={await firstTurn()} />)
     await screen.findByRole('button', { name: 'Double room' })
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel book_room' })))
-    expect((await screen.findByRole('alert')).textContent).toBe('The user cancelled this tool call (cancelled by the user).')
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Cancelled.'))
+    expect(screen.queryByRole('alert')).toBeNull()
     expect(screen.queryByRole('button', { name: 'Double room' })).toBeNull()
-    expect(screen.getByText('3 messages')).toBeTruthy()
+    expect(screen.getByText('2 messages')).toBeTruthy()
   })
 
   it('a handler that fails shows why on the part, and the generated form takes the answer', async () => {

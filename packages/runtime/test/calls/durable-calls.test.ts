@@ -215,7 +215,7 @@ describe('leases of running calls (SQLite, virtual time)', () => {
     // It runs on the second instance now: a cancel there stops it at once.
     expect(find(await post(second.url, abort), 'call_aborted')).toMatchObject({ callId: started.callId })
     await vi.waitFor(async () => expect((await second.store.get(started.callId))?.outcome).toBeDefined(), { timeout: 10_000 })
-    expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user' })
+    expect((await second.store.get(started.callId))?.outcome).toEqual({ status: 'aborted', reason: 'cancelled by the user', cancelled: true })
     // A second cancel finds it finished.
     expect(find(await post(second.url, abort), 'call_not_found')?.message).toMatch(/already finished: it was aborted/)
   }, 60_000)
@@ -271,10 +271,13 @@ describe.each(['a redis-server', 'a 3-node Redis Cluster'])('two instances shari
     expect(find(cancelled, 'tool_result')).toMatchObject({
       toolName: 'book_ticket',
       isError: true,
-      result: 'cancelled by the user. Already done before it stopped (not undone): "reserve fare" (its result: {"fareId":"F-OSL","price":120}).',
+      cancelled: true,
+      result: 'The tool call was cancelled: the user stopped it. Already done before it stopped (not undone): "reserve fare" (its result: {"fareId":"F-OSL","price":120}).',
+      // The page shows it under "Cancelled": the fare stays reserved.
+      alreadyDone: 'Already done before it stopped (not undone): "reserve fare" (its result: {"fareId":"F-OSL","price":120}).',
     })
     const late = await post(a.url, asked.answer(true))
-    expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: cancelled by the user/)
+    expect(find(late, 'call_not_found')?.message).toMatch(/already finished: it was aborted: the user stopped it/)
     expect(a.handler.calls.size).toBe(0)
     expect(ledger.rows().map((r) => r.kind)).toEqual(['reserve'])
   }, 60_000)

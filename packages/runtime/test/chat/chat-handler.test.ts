@@ -205,7 +205,7 @@ describe('createChatHandler over HTTP', () => {
     expect(ofType(done, 'elicit_refused')).toEqual([])
   })
 
-  it('aborts a call mid-elicitation with its token: the tool finally runs and the model hears about it', async () => {
+  it('aborts a call mid-elicitation with its token: the tool finally runs, it ends cancelled, and the model is not asked to go on (it reads why next turn)', async () => {
     cleanupLog.length = 0
     const { post, handler } = await start()
     const first = await post({ messages: [user('hold')] })
@@ -216,12 +216,14 @@ describe('createChatHandler over HTTP', () => {
     expect(handler.calls.size).toBe(1)
     const aborted = await post({ messages: stateOf(first), abort: { callId: req.callId, token: req.token, reason: 'user left' } })
     expect(cleanupLog).toEqual(['hold finally'])
-    expect(one(aborted, 'tool_result')).toMatchObject({ callId: req.callId, isError: true })
-    expect(
-      ofType(aborted, 'text_delta')
-        .map((e) => e.text)
-        .join(''),
-    ).toMatch(/hold failed: The user cancelled this tool call \(user left\)/)
+    expect(one(aborted, 'tool_result')).toMatchObject({ callId: req.callId, isError: true, cancelled: true, result: 'The tool call was cancelled: user left.' })
+    // Stop means stop: no reply about it (no apology); the result is in the conversation for the next turn.
+    expect(ofType(aborted, 'text_delta')).toEqual([])
+    const kept = stateOf(aborted)
+    expect(kept.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', toolUseId: req.callId, isError: true, content: [{ text: 'The tool call was cancelled: user left.' }] }],
+    })
     expect(handler.calls.size).toBe(0)
   })
 
@@ -240,7 +242,9 @@ describe('createChatHandler over HTTP', () => {
     expect(aborted?.map((e) => e.type)).toEqual(['call_aborted'])
     expect(cleanupLog).toEqual(['long_report finally'])
     expect(ofType(events, 'tool_progress').map((e) => e.message)).toEqual(['step 1'])
-    expect(one(events, 'tool_result')).toMatchObject({ isError: true, result: 'The tool call was aborted: cancelled by the user' })
+    expect(one(events, 'tool_result')).toMatchObject({ isError: true, cancelled: true, result: 'The tool call was cancelled: the user stopped it.' })
+    // The response that ran it ends there: the model is not asked to say anything about the stop.
+    expect(ofType(events.slice(events.findIndex((e) => e.type === 'tool_result')), 'text_delta')).toEqual([])
     expect(events.at(-1)?.type).toBe('conversation_state')
     expect(handler.calls.size).toBe(0)
   }, 20_000)

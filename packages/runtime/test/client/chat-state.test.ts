@@ -68,6 +68,19 @@ describe('reduceChat', () => {
     expect(cancelled.calls).toEqual({})
   })
 
+  it('a call someone stopped is cancelled, not failed, where nobody clicked Stop: a reload of its transcript, another tab', () => {
+    const open = fold(stream.slice(0, 6).map((event): ChatInput => ({ type: 'event', event })))
+    const result = 'The tool call was cancelled: the user stopped it.'
+    const alreadyDone = 'Already done before it stopped (not undone): "hold seat".'
+    const elsewhere = reduce(open, { type: 'event', event: { type: 'tool_result', callId: 'c1', toolName: 'book_flight', result, isError: true, cancelled: true, alreadyDone } })
+    expect(elsewhere.view.items[2]).toMatchObject({ status: 'cancelled', result, alreadyDone })
+    expect(elsewhere.view.items[2]).not.toHaveProperty('error')
+    expect(elsewhere.calls).toEqual({})
+    // Without the flag (an older server) an error result stays a failure.
+    const failed = reduce(open, { type: 'event', event: { type: 'tool_result', callId: 'c1', toolName: 'book_flight', result: 'boom', isError: true } })
+    expect(failed.view.items[2]).toMatchObject({ status: 'failed', error: 'boom' })
+  })
+
   it('a refusal that carries the question the call waits on now puts that question on the card', () => {
     const open = fold(stream.slice(0, 6).map((event): ChatInput => ({ type: 'event', event })))
     const later = question('c1#2', 'pickSeat')

@@ -22,7 +22,8 @@ export type StoredCallStatus = 'running' | 'waiting' | 'completed' | 'failed' | 
 /**
  * How a stored call ended, as a store keeps it.
  */
-export type StoredOutcome = { status: 'completed'; result: unknown } | { status: 'failed'; message: string; code?: string } | { status: 'aborted'; reason: string }
+export type StoredOutcome =
+  { status: 'completed'; result: unknown } | { status: 'failed'; message: string; code?: string } | { status: 'aborted'; reason: string; cancelled?: true }
 
 /**
  * What serves a call, recorded with it: the chat handler, the MCP server, or the AI SDK bridge.
