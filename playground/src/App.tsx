@@ -72,6 +72,12 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey)
   }, [busy, stop])
 
+  // The tab says which chat this is, and that it waits for you (seen from another tab).
+  const current = chat.conversations.find((c) => c.current)?.title
+  useEffect(() => {
+    document.title = [waiting && 'Waiting for you', current, 'mcp-bridge playground'].filter(Boolean).join(' · ')
+  }, [current, waiting])
+
   // Questions took the focus; once none waits and the reply is done, it goes back to the composer.
   const hadQuestion = useRef(false)
   useEffect(() => {

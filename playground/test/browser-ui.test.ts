@@ -169,7 +169,18 @@ describe('playground in Chromium', () => {
     await list.getByRole('button', { name: 'Rename Book a flight from Oslo to Berlin' }).click()
     await list.getByLabel('New title for Book a flight from Oslo to Berlin').fill('Berlin trip')
     await list.getByRole('button', { name: 'Save' }).click()
+    // Dated: both were used today. The tab says which chat it is, and that it waits for you.
+    expect(await list.getByRole('heading').allInnerTexts()).toEqual(['Today'])
+    expect(await page.title()).toBe('Waiting for you · Berlin trip · mcp-bridge playground')
+    // Deleting asks once more, in place; Keep keeps it.
     await list.getByRole('button', { name: 'Delete Pick a theme color' }).click()
+    const confirm = list.getByRole('group', { name: 'Delete Pick a theme color?' })
+    expect(await confirm.innerText()).toMatch(/^Delete “Pick a theme color” for good\?/)
+    await confirm.getByRole('button', { name: 'Keep' }).click()
+    expect(await list.getByRole('listitem').count()).toBe(2)
+    await list.getByRole('button', { name: 'Delete Pick a theme color' }).click()
+    await confirm.getByRole('button', { name: 'Delete' }).click()
+    await page.waitForFunction(() => document.querySelectorAll('nav[aria-label="Conversations"] li').length === 1, undefined, { timeout: 10_000 })
     await page.reload()
     await page.getByRole('grid', { name: 'Cabin' }).waitFor({ timeout: 30_000 })
     await page.getByRole('button', { name: 'Chats' }).click()
@@ -357,6 +368,10 @@ describe('playground in Chromium', () => {
         { timeout: 10_000 },
       )
       expect(await page.getByRole('button', { name: /Jump to latest/ }).count()).toBe(0)
+      // Scrolled to the latest, far down the page: the header (status, Chats, New chat) stays at the top, in view.
+      expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200)
+      expect(await page.evaluate(() => document.querySelector('header')!.getBoundingClientRect().top)).toBe(0)
+      await page.getByRole('button', { name: 'New chat' }).waitFor({ state: 'visible', timeout: 1_000 })
       mkdirSync(results, { recursive: true })
       await page.screenshot({ path: join(results, `follow-latest-${name}.png`) })
     }, 90_000)

@@ -219,7 +219,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     if (replaceLastTurn) again = false
     const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n')
     if (key && keys) {
-      keys.touch(key, text)
+      // The first message edited: the title it gave follows it (unless the person named the chat).
+      const first = !model.conversation.some((m) => m.role === 'user' && m.content.some((b) => b.type === 'text'))
+      keys.touch(key, text, { retitle: replaceLastTurn && first })
       listConversations()
     }
     return post(

@@ -19,6 +19,8 @@ export interface ConversationStorage {
 export interface ConversationEntry extends ConversationKey {
   title: string
   updatedAt: number
+  /** The person gave it this title (`rename`): it no longer follows the first message. */
+  named?: boolean
 }
 
 export interface ConversationKeyStore {
@@ -28,8 +30,11 @@ export interface ConversationKeyStore {
   renew(): ConversationKey
   /** The conversations of this chat in this browser, the most recently used first. */
   list(): ConversationEntry[]
-  /** Note that `key` was used now; its title is set the first time (the first message). */
-  touch(key: ConversationKey, title: string): void
+  /**
+   * Note that `key` was used now; its title is set the first time (the first message), and again
+   * with `retitle` (the first message was edited) unless the person named it.
+   */
+  touch(key: ConversationKey, title: string, options?: { retitle?: boolean }): void
   /** Make a listed conversation the current one; undefined if it is not listed. */
   open(id: string): ConversationKey | undefined
   rename(id: string, title: string): void
@@ -39,7 +44,7 @@ export interface ConversationKeyStore {
 
 /** Conversations listed per chat and browser (the server keeps 50 per client by default too). */
 const MAX_LISTED = 50
-const entrySchema = conversationKeySchema.extend({ title: z.string().max(200), updatedAt: z.number() })
+const entrySchema = conversationKeySchema.extend({ title: z.string().max(200), updatedAt: z.number(), named: z.boolean().optional() })
 
 export function conversationKeyStore(name: string, storage: ConversationStorage | undefined = defaultStorage()): ConversationKeyStore {
   const slot = `mcp-bridge:chat:${name}`
@@ -69,11 +74,12 @@ export function conversationKeyStore(name: string, storage: ConversationStorage 
   }
   return {
     list: readList,
-    touch(key, title) {
+    touch(key, title, options = {}) {
       const entries = readList()
       const known = entries.find((e) => e.id === key.id)
       const clean = title.replace(/\s+/g, ' ').trim().slice(0, 80) || 'New chat'
-      writeList([...entries.filter((e) => e.id !== key.id), { ...key, title: known?.title ?? clean, updatedAt: Date.now() }])
+      const kept = known && (known.named || !options.retitle) ? known.title : clean
+      writeList([...entries.filter((e) => e.id !== key.id), { ...key, title: kept, updatedAt: Date.now(), ...(known?.named && { named: true }) }])
     },
     open(id) {
       const entry = readList().find((e) => e.id === id)
@@ -82,7 +88,7 @@ export function conversationKeyStore(name: string, storage: ConversationStorage 
     rename(id, title) {
       const clean = title.replace(/\s+/g, ' ').trim().slice(0, 200)
       if (!clean) return
-      writeList(readList().map((e) => (e.id === id ? { ...e, title: clean } : e)))
+      writeList(readList().map((e) => (e.id === id ? { ...e, title: clean, named: true } : e)))
     },
     remove(id) {
       writeList(readList().filter((e) => e.id !== id))

@@ -73,6 +73,34 @@ describe('the last turn replaced', () => {
     await handler.close()
   })
 
+  it('the chat’s title follows its first message when that message is edited — not a later one, and not once the person named the chat', async () => {
+    replies = 0
+    const handler = createChatHandler({ tools: [bookingPlugin], model })
+    const { chat } = connect(handler)
+    const title = () => chat.getState().conversations.find((c) => c.current)?.title
+    await chat.sendMessage('Plan a trip to Rome')
+    await ready(chat)
+    expect(title()).toBe('Plan a trip to Rome')
+    await chat.editLastMessage('Plan a trip to Lisbon')
+    await ready(chat)
+    expect(title()).toBe('Plan a trip to Lisbon')
+    await chat.sendMessage('and a hotel')
+    await ready(chat)
+    await chat.editLastMessage('and a cheap hotel')
+    await ready(chat)
+    expect(title()).toBe('Plan a trip to Lisbon')
+    // Named by the person: an edit of the first message no longer changes it.
+    chat.newConversation()
+    await chat.sendMessage('Pick a colour')
+    await ready(chat)
+    chat.renameConversation(chat.getState().conversations.find((c) => c.current)!.id, 'Colours')
+    await chat.editLastMessage('Pick a theme colour')
+    await ready(chat)
+    expect(title()).toBe('Colours')
+    chat.dispose()
+    await handler.close()
+  })
+
   it('regenerate: the same message is sent again and its new reply takes the old one’s place', async () => {
     replies = 0
     const handler = createChatHandler({ tools: [bookingPlugin], model })
