@@ -733,10 +733,14 @@ describe('chat experience', () => {
       await route.continue()
     })
     await send('Book a flight from Oslo to Berlin')
+    const tool = page.getByRole('region', { name: 'Book a flight' })
+    // The tool's own question stands above its plugin's UI, each in turn.
+    await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()
+    expect(await tool.locator('.question-text').innerText()).toBe('Select your flight Oslo → Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).click()
     await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    expect(await tool.locator('.question-text').innerText()).toBe('Pick a seat on JetStream JS-501')
     await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
-    const tool = page.getByRole('region', { name: 'Book a flight' })
     await tool.getByRole('status').filter({ hasText: 'Sending your answer…' }).waitFor()
     expect(await tool.getByRole('button', { name: 'Confirm seat 3B' }).isDisabled()).toBe(true)
     await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 15_000 })
@@ -744,7 +748,7 @@ describe('chat experience', () => {
     expect(await tool.locator('.tool-status').innerText()).toBe('Completed')
     // The flight by what the person picked (its plain-form title), not by its id alone.
     expect(await tool.getByRole('list', { name: 'Your answers' }).getByRole('listitem').allInnerTexts()).toEqual([
-      expect.stringMatching(/^✓ Flight id: JetStream JS-501, \d\d:\d\d–\d\d:\d\d, \$\d+$/),
+      expect.stringMatching(/^✓ Flight: JetStream JS-501, \d\d:\d\d–\d\d:\d\d, \$\d+$/),
       '✓ Row: 3 · Seat: B',
     ])
     expect(await tool.getByRole('grid').count()).toBe(0)
@@ -863,7 +867,7 @@ describe('accessibility (axe-core)', () => {
     const found = await scanStates()
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((state) => [state, []])))
   }, 120_000)
-  it('reports none for the activity picker and for a message that was not sent, light and dark', async () => {
+  it('reports none for the activity picker, a message that was not sent and the history, light and dark', async () => {
     const found: Record<string, AxeFinding[]> = {}
     await send('Plan a day in Oslo')
     await page.getByRole('button', { name: /museum pass/i }).waitFor({ timeout: 30_000 })
@@ -885,7 +889,16 @@ describe('accessibility (axe-core)', () => {
       found[`not-sent-${scheme}`] = await seriousViolations(page)
     }
     await page.unroute('**/api/chat')
-    expect(found).toEqual({ 'activities-light': [], 'activities-dark': [], 'not-sent-light': [], 'not-sent-dark': [] })
+    // The history: dated, with a delete waiting for its second click.
+    await page.getByRole('button', { name: 'New chat' }).click()
+    await page.getByRole('button', { name: 'Chats' }).click()
+    await page.getByRole('button', { name: 'Delete Plan a day in Oslo' }).click()
+    await page.getByRole('group', { name: 'Delete Plan a day in Oslo?' }).waitFor()
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      found[`history-${scheme}`] = await seriousViolations(page)
+    }
+    expect(found).toEqual({ 'activities-light': [], 'activities-dark': [], 'not-sent-light': [], 'not-sent-dark': [], 'history-light': [], 'history-dark': [] })
   }, 120_000)
 })
 

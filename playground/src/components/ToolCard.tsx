@@ -79,6 +79,8 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
         </details>
       )}
       <div className="question" ref={questionRef}>
+        {/* The tool's own question, above the plugin's UI (the generated form says it itself). */}
+        {elicitation?.handledByPlugin && <p className="question-text">{elicitation.request.message}</p>}
         <ToolCallEmissions store={chat.store} callId={item.callId} />
         {elicitation && !elicitation.handledByPlugin && (
           <>

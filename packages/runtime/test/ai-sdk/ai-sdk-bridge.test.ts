@@ -148,7 +148,7 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     const w = writer()
     const turn = await bridge.prepare({ messages: messagesWith(answered(asked, { room: 'double' })), writer: w })
     const next = finalOf(w.chunks)
-    expect(next).toMatchObject({ status: 'input-required', question: { key: 'nights' }, answers: ['Room: double'], callId: asked.callId })
+    expect(next).toMatchObject({ status: 'input-required', question: { key: 'nights' }, answers: ['Room: Double'], callId: asked.callId })
     expect(w.chunks.some((c) => c.type === 'tool-output-available' && c.preliminary && (c.output as McpBridgeToolOutput).progress?.message === 'Room held')).toBe(true)
     expect(turn.callModel).toBe(false)
     // The messages for convertToModelMessages hold what the model may read.
@@ -162,7 +162,7 @@ describe('createAiSdkBridge: prepare, the answer path', () => {
     await bridge.prepare({ messages: messagesWith(answered(asked, { room: 'single' })), writer: w1 })
     const w2 = writer()
     const turn = await bridge.prepare({ messages: messagesWith(answered(finalOf(w1.chunks), { nights: 3 })), writer: w2 })
-    expect(finalOf(w2.chunks)).toMatchObject({ status: 'done', result: { booked: true, room: 'single', nights: 3 }, answers: ['Room: single', 'Nights: 3'] })
+    expect(finalOf(w2.chunks)).toMatchObject({ status: 'done', result: { booked: true, room: 'single', nights: 3 }, answers: ['Room: Single', 'Nights: 3'] })
     expect(turn.callModel).toBe(true)
     expect(turn.messages[1]!.parts[1]!.output).toEqual({ booked: true, room: 'single', nights: 3 })
     expect(cleanedUp).toContain('Oslo')

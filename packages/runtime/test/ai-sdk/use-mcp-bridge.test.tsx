@@ -134,7 +134,7 @@ describe('useMcpBridge + McpBridgeToolPart', () => {
     fireEvent.change(screen.getByLabelText(/Nights/), { target: { value: '3' } })
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit' })))
     await screen.findByText('Booked a double room for 3 nights in Oslo.')
-    expect(screen.getByText('Room: double')).toBeTruthy()
+    expect(screen.getByText('Room: Double')).toBeTruthy()
     expect(screen.getByText('Nights: 3')).toBeTruthy()
     expect(screen.getByText('3 messages')).toBeTruthy()
   })

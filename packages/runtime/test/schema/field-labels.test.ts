@@ -22,9 +22,23 @@ const wire = analyzeResponseSchema(
 describe('summarizeAnswer', () => {
   it('says each field in schema order with its label, choices by title, booleans as Yes/No', () => {
     expect(summarizeAnswer(wire, { window: false, flightId: 'CA-287', cabin: 'biz', meals: ['veg', 'fish'] })).toBe(
-      'Flight id: CA-287 · Cabin: Business · Meals: veg, fish · Window: No',
+      'Flight id: CA-287 · Cabin: Business · Meals: Veg, Fish · Window: No',
     )
     expect(summarizeAnswer(wire, { flightId: 'X', note: 'aisle please', meals: [] })).toBe('Flight id: X · Your note: aisle please')
+  })
+
+  it('says an id picked by its title without the "id", and an untitled choice in words (never its raw value)', () => {
+    const flights = { type: 'string', oneOf: [{ const: 'SH-792', title: 'SkyHigh SH-792, 08:00–11:30' }] }
+    expect(fieldLabel('flightId', flights)).toBe('Flight')
+    expect(fieldLabel('activity_id', flights)).toBe('Activity')
+    expect(summarizeAnswer({ type: 'object', properties: { flightId: flights } }, { flightId: 'SH-792' })).toBe('Flight: SkyHigh SH-792, 08:00–11:30')
+    // A free-text id, or choices that are their own titles, keep it: the value is what was picked.
+    expect(fieldLabel('flightId', { type: 'string' })).toBe('Flight id')
+    expect(fieldLabel('roomId', { type: 'string', enum: ['101', '102'] })).toBe('Room id')
+    const cabin = { type: 'string', enum: ['economy', 'premium_economy', 'firstClass', 'A1', 'JS-501'] }
+    expect(summarizeAnswer({ type: 'object', properties: { cabin } }, { cabin: 'premium_economy' })).toBe('Cabin: Premium economy')
+    expect(summarizeAnswer({ type: 'object', properties: { cabin } }, { cabin: 'firstClass' })).toBe('Cabin: First class')
+    expect(summarizeAnswer({ type: 'object', properties: { cabin } }, { cabin: 'JS-501' })).toBe('Cabin: JS-501')
   })
 
   it('names a camelCase field in words and keeps an acronym', () => {

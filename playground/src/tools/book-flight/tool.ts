@@ -38,11 +38,8 @@ export const bookFlight = createMcpTool('book_flight')
     const flights = searchFlights(params.from, params.destination)
     yield* ctx.log('info', `Found ${flights.length} flights from ${params.from} to ${params.destination}`)
     const route = `${params.from} → ${params.destination}`
-    const picked = yield* ctx.elicit('pickFlight', {
-      message: `Select your flight ${route}:\n${flights.map((f, i) => `${i + 1}. ${f.airline} ${f.id} ${f.departs}–${f.arrives} $${f.price}`).join('\n')}`,
-      flights,
-      route,
-    })
+    // The flights themselves are the choices (the plugin's list; a plain form's titled select).
+    const picked = yield* ctx.elicit('pickFlight', { message: `Select your flight ${route}`, flights, route })
     if (picked.action !== 'accept') return { booked: false, reason: picked.action === 'decline' ? 'You declined the flights.' : 'Cancelled.' }
     const flight = flights.find((f) => f.id === picked.content.flightId)
     if (!flight) return { booked: false, reason: `Unknown flight ${picked.content.flightId}` }
