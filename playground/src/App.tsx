@@ -21,7 +21,15 @@ import { EditMessage, MessageActions } from './components/MessageActions.tsx'
 // The markdown renderer loads with the first reply, in its own chunk (the first page stays small).
 const Markdown = lazy(() => import('./components/Markdown.tsx').then((m) => ({ default: m.Markdown })))
 
-const EXAMPLES = ['Book a flight from New York to Los Angeles', 'Plan a day in Oslo', 'Reserve a table for dinner', 'Pick a theme color', 'Rate my trip', 'Build a report']
+const EXAMPLES = [
+  'Book a flight from New York to Los Angeles',
+  'Plan a day in Oslo',
+  'Reserve a table for dinner',
+  'Pick a theme color',
+  'Rate my trip',
+  'Build a report',
+  'Build a thorough report',
+]
 
 const STATUS_TEXT: Record<UseChatResult['status'], string> = {
   ready: '',

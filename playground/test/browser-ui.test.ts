@@ -560,6 +560,30 @@ describe('playground in Chromium', () => {
     }, 60_000)
   }
 
+  it('a thorough report runs half a minute: reloaded meanwhile, its card comes back running, its progress goes on, and its Stop still stops it', async () => {
+    await send('Build a thorough report')
+    const tool = page.getByRole('region', { name: 'Build a report' })
+    const section = async () => Number(/Section (\d+) of 20/.exec(await tool.locator('.progress').innerText())?.[1] ?? 0)
+    await page.getByText(/Section 2 of 20/).waitFor({ timeout: 15_000 })
+    await page.reload()
+    await tool.waitFor({ timeout: 30_000 })
+    await page.waitForFunction(() => document.querySelector('[aria-label="Build a report"]')?.getAttribute('data-status') === 'running', undefined, { timeout: 15_000 })
+    const after = await section()
+    expect(after).toBeGreaterThanOrEqual(2)
+    // Its progress follows on this page, which never sent the request that runs it.
+    await page.waitForFunction(
+      (n) => Number(/Section (\d+) of 20/.exec(document.querySelector('[aria-label="Build a report"] .progress')?.textContent ?? '')?.[1] ?? 0) > n,
+      after,
+      { timeout: 15_000 },
+    )
+    await tool.getByRole('button', { name: 'Stop Build a report' }).click()
+    await expectStoppedCard('Build a report')
+    const stoppedAt = await section()
+    await page.waitForTimeout(2_500) // two more sections' time: nothing moves
+    expect(await section()).toBe(stoppedAt)
+    expect(stoppedAt).toBeLessThan(20)
+  }, 90_000)
+
   it("the card's Stop ends a running report at once: progress stops, the result never arrives", async () => {
     await send('Build a 20-step report')
     await page.getByText(/Section \d+ of 20/).waitFor()

@@ -73,8 +73,12 @@ export const demoModel = createScriptedModel({
     { match: /\b(rate|rating|feedback|review)\b/i, reply: { text: 'I would love your feedback. ', toolCalls: [{ name: 'rate_trip', input: {} }] } },
     {
       match: /\b(report|progress)\b/i,
-      // "Build a 20-step report" asks for more sections (a longer run, e.g. to try Cancel).
-      reply: (text) => ({ text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: Number(/\b(\d{1,2})-step\b/.exec(text)?.[1] ?? 5) } }] }),
+      // "Build a 20-step report" asks for more sections (a longer run, e.g. to try Cancel); "a
+      // thorough report" takes 24 s (reload meanwhile: its progress and Stop come back).
+      reply: (text) =>
+        /\bthorough\b/i.test(text)
+          ? { text: 'Compiling a thorough report: this takes about half a minute. ', toolCalls: [{ name: 'build_report', input: { steps: 20, secondsPerStep: 1.2 } }] }
+          : { text: 'Compiling your report. ', toolCalls: [{ name: 'build_report', input: { steps: Number(/\b(\d{1,2})-step\b/.exec(text)?.[1] ?? 5) } }] },
     },
   ],
   onToolResult: (name, result, isError) => {

@@ -43,6 +43,7 @@ import { DEFAULT_LIMITS, runTurn, type ChatLimits } from './engine.ts'
 import type { ChatModel } from './model.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import { OptionsError } from '../errors/options-error.ts'
+import { withLiveProgress } from './live-progress.ts'
 
 /**
  * What `createChatHandler` takes: the tools (or plugins) and the model, and optionally limits, a system prompt, a call store, a logger, a clock and who may call (hosts, origins, client keys).
@@ -380,7 +381,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const snapshot = await storeCall(() => conversations.snapshot(ownedBy(key, caller)), log)
     if (snapshot instanceof Response) return snapshot
     if (!snapshot) return notFound(key.id)
-    const text = JSON.stringify(snapshot)
+    const text = JSON.stringify({ ...snapshot, events: withLiveProgress(snapshot.events, calls) })
     bytes.charge(client, text.length)
     return new Response(text, { headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } })
   }

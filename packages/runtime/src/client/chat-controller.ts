@@ -98,10 +98,15 @@ export interface ChatController {
 const RECONNECT_EVERY_MS = 2_000
 const RECONNECT_ATTEMPTS = 60
 /**
- * Follow-ups of calls still running after a reload: 1, 2, 4, then every 8 s, about two minutes in
- * all — long enough for a call whose server stopped to be taken over (within 15 s) and finish.
+ * Follow-ups of calls still running after a reload: every 2 s for the first minute (their progress
+ * moves on the page), then every 8 s, about five minutes in all — long enough for a call whose
+ * server stopped to be taken over (within 15 s) and finish.
  */
-const FOLLOW_UP_ROUNDS = 16
+const FOLLOW_UP_ROUNDS = 60
+
+function followUpDelay(round: number): number {
+  return round < 30 ? 2_000 : 8_000
+}
 
 /**
  * The chat client without React (for Vue, Svelte or plain DOM): talks to the chat endpoint, runs plugin handlers,
@@ -416,7 +421,8 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
   }
 
   async function load(conversationKey: ConversationKey, signal: AbortSignal, round: number): Promise<void> {
-    dispatch({ type: 'restoring' })
+    // A look again while a call runs is quiet: the page stays as it is, not "restoring".
+    if (round === 0) dispatch({ type: 'restoring' })
     try {
       const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}conversation=${encodeURIComponent(conversationKey.id)}`, {
         headers: { ...options.headers, authorization: `Bearer ${conversationKey.secret}` },
@@ -548,7 +554,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
 
   /**
    * A call that was running when the page went away goes on without a response to report it; its
-   * end reaches the conversation on the server. Look again a few times (1, 2, 4 … s) while nothing
+   * end reaches the conversation on the server. Look again (`followUpDelay`) while nothing
    * else is going on, and only during this lifetime.
    */
   function followRunningCalls(conversationKey: ConversationKey, round: number, signal: AbortSignal): void {
@@ -557,7 +563,7 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     followUp?.abort()
     const pending = new AbortController()
     followUp = pending
-    void pause(1000 * 2 ** Math.min(round, 3), AbortSignal.any([pending.signal, signal])).then((due) => {
+    void pause(followUpDelay(round), AbortSignal.any([pending.signal, signal])).then((due) => {
       if (!due || inflight || model.view.status !== 'ready' || key !== conversationKey) return
       void load(conversationKey, signal, round + 1).catch(() => {})
     })

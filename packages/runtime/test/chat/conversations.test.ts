@@ -212,6 +212,19 @@ describe('conversations survive reloads and restarts', () => {
     chat.dispose()
   }, 20_000)
 
+  it('a restore served where a call runs says how far it got now, not only at its last save', async () => {
+    const handler = serve(createMemoryStore())
+    const storage = memoryStorage()
+    const chat = page(handler, storage)
+    const turn = chat.sendMessage('count to two')
+    await until(chat, () => chat.getState().items.some((i) => i.kind === 'tool' && i.progress?.message === 'counting'))
+    // Saved when the call started (its card), not at each tick: its progress comes from the call itself.
+    const { events } = (await (await getSnapshot(handler, keyIn(storage))).json()) as { events: TranscriptEvent[] }
+    expect(events.filter((e) => e.type === 'tool_progress')).toEqual([{ type: 'tool_progress', callId: expect.any(String), message: 'counting', progress: 1, total: 2 }])
+    await turn
+    chat.dispose()
+  }, 20_000)
+
   it('a call that was running when the page left is followed after the reload until it ends', async () => {
     const handler = serve(createMemoryStore())
     const storage = memoryStorage()

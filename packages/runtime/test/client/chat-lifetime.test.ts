@@ -90,8 +90,11 @@ describe('ChatController.dispose()', () => {
     const live = createChatController({ fetch: control.fetch, id: 'main', storage: memoryStorage() })
     await live.restore()
     expect(live.getState().items.map((i) => i.kind)).toEqual(['user', 'tool'])
-    await vi.advanceTimersByTimeAsync(1_000)
-    expect(control.sent).toHaveLength(2) // it looks again after 1 s…
+    await vi.advanceTimersByTimeAsync(1_999)
+    expect(control.sent).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(control.sent).toHaveLength(2) // it looks again after 2 s (its progress moves on the page)…
+    expect(live.getState().status).not.toBe('restoring') // …quietly: the page is not "restoring" meanwhile
 
     const followed = recordingFetch(answer)
     const chat = createChatController({ fetch: followed.fetch, id: 'main', storage: memoryStorage() })

@@ -2,19 +2,27 @@ import { sleep } from 'effection'
 import { createMcpTool, withContent } from '@mcp-bridge/runtime'
 import { z } from 'zod'
 
-/** A plain tool: no questions, but live progress and logs. */
+/**
+ * A plain tool: no questions, but live progress and logs. A thorough report takes its time (a
+ * second or more a section): long enough to reload the page, see its progress come back and stop it.
+ */
 export const buildReport = createMcpTool('build_report')
   .title('Build a report')
   .annotations({ readOnlyHint: true, idempotentHint: true, openWorldHint: false })
   .description('Compile a travel report, step by step.')
-  .parameters(z.object({ steps: z.int().min(1).max(20).default(5) }))
+  .parameters(
+    z.object({
+      steps: z.int().min(1).max(20).default(5),
+      secondsPerStep: z.number().min(0.05).max(5).default(0.15).describe('How long each section takes to gather, in seconds'),
+    }),
+  )
   .returns(z.object({ sections: z.int(), summary: z.string() }))
   .elicits({})
   .execute(function* (params, ctx) {
     for (let step = 1; step <= params.steps; step++) {
       yield* ctx.log('info', `Step ${step}: gathering section ${step}`)
       yield* ctx.notify(`Section ${step} of ${params.steps}`, step, params.steps)
-      yield* sleep(150)
+      yield* sleep(Math.round(params.secondsPerStep * 1000))
     }
     const summary = `Report with ${params.steps} ${params.steps === 1 ? 'section' : 'sections'} is ready.`
     // Text for every reader, a chart for those that show images (MCP clients, the chat's tool card).
