@@ -205,7 +205,7 @@ export function App() {
             Jump to latest ↓
           </button>
         )}
-        <Composer ref={composer} busy={busy} waiting={waiting} onSend={send} onStop={() => void chat.stop()} />
+        <Composer ref={composer} busy={busy} waiting={waiting} notice={chat.notice} onDismissNotice={chat.dismissNotice} onSend={send} onStop={() => void chat.stop()} />
       </main>
     </div>
   )

@@ -265,6 +265,46 @@ describe('playground in Chromium', () => {
     expect((await act({ 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403)
   }, 120_000)
 
+  it('a window of another browser profile is told, in words, when the conversation moved on: its stale click is not sent, and coming back to it brings it up to date', async () => {
+    await send('Book a flight from Oslo to Berlin')
+    await page.getByRole('button', { name: /CloudAir/ }).waitFor()
+    // Another profile: no shared storage, no BroadcastChannel — only the conversation's key, as a synced profile would have it.
+    const kept = await page.evaluate(() => Object.fromEntries(Object.keys(localStorage).map((k) => [k, localStorage.getItem(k)!])))
+    const other = await (await browser.newContext({ viewport: { width: 900, height: 1000 } })).newPage()
+    pages.push(other)
+    await other.addInitScript((entries) => {
+      for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v)
+    }, kept)
+    await other.goto(base)
+    await other.getByRole('button', { name: /CloudAir/ }).waitFor({ timeout: 30_000 })
+    // Here, JetStream is picked; there, CloudAir is clicked on the stale list.
+    await page.getByRole('button', { name: /JetStream JS-501/ }).click()
+    await page.getByRole('grid', { name: /Cabin/ }).waitFor()
+    await other.getByRole('button', { name: /CloudAir/ }).click()
+    const notice = other.locator('.notice')
+    await notice.waitFor({ timeout: 15_000 })
+    expect(await notice.innerText()).toMatch(
+      /^This conversation changed in another window or on the server, so what you just did here was not sent\. It now shows what happened there\./,
+    )
+    // It shows what was done — JetStream, its seat map — and the person was told; CloudAir was never booked.
+    await other.getByRole('grid', { name: /Cabin/ }).waitFor({ timeout: 15_000 })
+    expect(await other.getByRole('region', { name: 'Book a flight' }).getByRole('list', { name: 'Your answers' }).innerText()).toMatch(/JetStream JS-501/)
+    mkdirSync(results, { recursive: true })
+    await other.screenshot({ path: join(results, 'stale-window-notice.png') })
+    await other.getByRole('button', { name: 'Dismiss the notice' }).click()
+    expect(await other.locator('.notice').count()).toBe(0)
+    // The booking is finished here; the other window, shown again, catches up and says so.
+    await page.getByRole('button', { name: 'Seat 3B', exact: true }).click()
+    await page.getByRole('button', { name: 'Confirm seat 3B' }).click()
+    await page.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor()
+    expect(await other.getByRole('grid', { name: /Cabin/ }).count()).toBe(1) // nothing told it yet
+    await other.bringToFront()
+    await other.evaluate(() => window.dispatchEvent(new Event('focus')))
+    await other.getByText(/You're booked! Ticket TK-JS-501-3B/).waitFor({ timeout: 15_000 })
+    expect(await other.locator('.notice').innerText()).toMatch(/^This conversation changed in another window or on the server; it now shows what happened there\./)
+    expect(await other.getByRole('grid', { name: /Cabin/ }).count()).toBe(0)
+  }, 90_000)
+
   it('a tab that missed what another did is refused without harm and catches up: its stale answer changes nothing', async () => {
     await send('Book a flight from Oslo to Berlin')
     await page.getByRole('button', { name: /JetStream JS-501/ }).waitFor()

@@ -5,6 +5,9 @@ interface Props {
   busy: boolean
   /** A question is open: the message would not be taken, so the composer says so and keeps the draft. */
   waiting: boolean
+  /** What changed without this window (another one answered, the server finished a call): said where the person acts, never a silent switch. */
+  notice?: string | undefined
+  onDismissNotice(): void
   onSend(text: string): void
   onStop(): void
 }
@@ -16,7 +19,7 @@ const MAX_HEIGHT = 200
  * The message box: a textarea that grows with its text (up to MAX_HEIGHT), Enter sends and
  * Shift+Enter starts a new line (Enter while an IME composes a word is left to the IME).
  */
-export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer({ busy, waiting, onSend, onStop }, ref) {
+export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer({ busy, waiting, notice, onDismissNotice, onSend, onStop }, ref) {
   const [draft, setDraft] = useState('')
   const box = useRef<HTMLTextAreaElement>(null)
   useImperativeHandle(ref, () => box.current!, [])
@@ -44,6 +47,16 @@ export const Composer = forwardRef<HTMLTextAreaElement, Props>(function Composer
 
   return (
     <form className="composer" onSubmit={submit}>
+      <div className="notice-slot" aria-live="polite">
+        {notice && (
+          <p className="notice">
+            <span>{notice}</span>
+            <button type="button" className="secondary small" aria-label="Dismiss the notice" onClick={onDismissNotice}>
+              Dismiss
+            </button>
+          </p>
+        )}
+      </div>
       {waiting && (
         <p className="composer-hint" id="composer-hint">
           Answer or cancel the question above first.

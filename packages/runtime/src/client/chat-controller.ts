@@ -16,7 +16,15 @@
  * call still waits on, shown again by its plugin and answerable.
  */
 import type { PluginClientRegistration } from '../plugin/types.ts'
-import { conversationSnapshotSchema, STOPPED_BY_USER, type ChatRequestBody, type ConversationKey, type ElicitResultWire, type TranscriptEvent } from '../protocol/chat-wire.ts'
+import {
+  conversationSnapshotSchema,
+  STOPPED_BY_USER,
+  type ChatRequestBody,
+  type ConversationKey,
+  type ConversationSnapshot,
+  type ElicitResultWire,
+  type TranscriptEvent,
+} from '../protocol/chat-wire.ts'
 import { readChatEvents } from '../protocol/codec.ts'
 import type { McpMessage } from '../sampling/content.ts'
 import type { ElicitResult } from '../tool/elicits.ts'
@@ -86,6 +94,8 @@ export interface ChatController {
   abort(callId?: string): Promise<void>
   /** Stop: the in-flight response (the model stops) and every tool call it has running. */
   stop(): Promise<void>
+  /** The person read `state.notice`: it goes. */
+  dismissNotice(): void
   /**
    * End every effect: the response being read, queued requests, the reconnect watch, follow-ups
    * and the running handlers. The controller stays usable — the next call starts a new lifetime
@@ -103,6 +113,11 @@ const RECONNECT_ATTEMPTS = 60
  * server stopped to be taken over (within 15 s) and finish.
  */
 const FOLLOW_UP_ROUNDS = 60
+
+/** A page that was behind is brought up to date. */
+const MOVED_ON_ELSEWHERE = 'This conversation changed in another window or on the server; it now shows what happened there.'
+/** …and what it just did was refused for it. */
+const NOT_SENT_MOVED_ON = 'This conversation changed in another window or on the server, so what you just did here was not sent. It now shows what happened there.'
 
 function followUpDelay(round: number): number {
   return round < 30 ? 2_000 : 8_000
@@ -275,8 +290,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
         // another tab: nothing ran. Restore what is there; a message is sent again on top of it.
         const code = ((await response.json().catch(() => ({}))) as { code?: string }).code
         delivered = code === 'REQUEST_ALREADY_APPLIED'
-        settleAnswers(delivered ? { ok: true } : { ok: false, message: 'This conversation changed in another tab or window; it is shown again as it is now.' })
+        settleAnswers(delivered ? { ok: true } : { ok: false, message: NOT_SENT_MOVED_ON })
         dispatch({ type: 'turn_ended' })
+        // Said in words: what the person just did here was not sent, and the page changes under them.
+        if (code === 'CONVERSATION_MOVED_ON') dispatch({ type: 'notice', text: NOT_SENT_MOVED_ON })
         reload()
         if (code === 'CONVERSATION_MOVED_ON') onMovedOn?.()
         if (code === 'TURN_STILL_OPEN') {
@@ -424,29 +441,68 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
     // A look again while a call runs is quiet: the page stays as it is, not "restoring".
     if (round === 0) dispatch({ type: 'restoring' })
     try {
-      const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}conversation=${encodeURIComponent(conversationKey.id)}`, {
-        headers: { ...options.headers, authorization: `Bearer ${conversationKey.secret}` },
-        signal,
-      })
-      if (response.status === 404) {
+      const snapshot = await fetchSnapshot(conversationKey, signal)
+      if (!snapshot) {
         dispatch({ type: 'restore_empty' })
         return
       }
-      if (!response.ok) throw await responseError(response)
-      const snapshot = conversationSnapshotSchema.safeParse(await response.json())
-      if (!snapshot.success) throw new ChatEndpointError('The chat endpoint sent a conversation this client does not understand (is it the same version?).')
-      if (signal.aborted) throw signal.reason
-      clearScreen('the chat was reloaded')
-      dispatch({ type: 'restored', events: snapshot.data.events, conversation: snapshot.data.messages, revision: snapshot.data.revision })
-      for (const event of snapshot.data.events) if (event.type === 'elicit_request' && isOpen(event.callId, event.request.id)) react(event)
+      show(snapshot)
       followRunningCalls(conversationKey, round, signal)
       askForReply()
       tabs()
+      watchFocus()
       listConversations()
     } catch (error) {
       if (!signal.aborted) dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
       throw error
     }
+  }
+
+  /** The kept conversation as the server has it; undefined if it has none under that key. */
+  async function fetchSnapshot(conversationKey: ConversationKey, signal: AbortSignal): Promise<ConversationSnapshot | undefined> {
+    const response = await doFetch(`${api}${api.includes('?') ? '&' : '?'}conversation=${encodeURIComponent(conversationKey.id)}`, {
+      headers: { ...options.headers, authorization: `Bearer ${conversationKey.secret}` },
+      signal,
+    })
+    if (response.status === 404) return undefined
+    if (!response.ok) throw await responseError(response)
+    const snapshot = conversationSnapshotSchema.safeParse(await response.json())
+    if (!snapshot.success) throw new ChatEndpointError('The chat endpoint sent a conversation this client does not understand (is it the same version?).')
+    if (signal.aborted) throw signal.reason
+    return snapshot.data
+  }
+
+  function show(snapshot: ConversationSnapshot): void {
+    clearScreen('the chat was reloaded')
+    dispatch({ type: 'restored', events: snapshot.events, conversation: snapshot.messages, revision: snapshot.revision })
+    for (const event of snapshot.events) if (event.type === 'elicit_request' && isOpen(event.callId, event.request.id)) react(event)
+  }
+
+  /**
+   * A window of another browser (or profile) hears nothing of this one's changes: when the person
+   * comes back to it (it gets the focus, or is shown again), it looks whether the conversation
+   * moved on, and if so shows it as it is now and says so. Nothing changes under a page that is
+   * up to date (a seat picked but not confirmed stays picked).
+   */
+  let focusWatched: AbortSignal | undefined
+  function watchFocus(): void {
+    const signal = lifetime()
+    if (focusWatched === signal || typeof window === 'undefined' || typeof document === 'undefined') return
+    focusWatched = signal
+    const look = () => {
+      const conversationKey = key
+      if (!conversationKey || inflight || document.visibilityState !== 'visible' || model.view.status === 'restoring') return
+      void fetchSnapshot(conversationKey, signal)
+        .then((snapshot) => {
+          if (!snapshot || snapshot.revision <= (model.revision ?? 0) || inflight || key !== conversationKey || signal.aborted) return
+          show(snapshot)
+          dispatch({ type: 'notice', text: MOVED_ON_ELSEWHERE })
+          followRunningCalls(conversationKey, 0, signal)
+        })
+        .catch(() => {}) // a look that fails changes nothing: the next request learns it
+    }
+    window.addEventListener('focus', look, { signal })
+    document.addEventListener('visibilitychange', look, { signal })
   }
 
   function newConversation(): void {
@@ -678,6 +734,9 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       // The response first (the model stops talking), then the tools it had running (their `finally` runs).
       inflight?.abort()
       await Promise.all(running.map(abortCall))
+    },
+    dismissNotice() {
+      dispatch({ type: 'notice', text: undefined })
     },
     dispose() {
       life.abort(new ChatEndpointError('the chat was closed'))

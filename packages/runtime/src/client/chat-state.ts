@@ -100,6 +100,12 @@ export interface ChatState {
   items: readonly ChatItem[]
   /** The conversations this chat keeps in this browser (with an `id`), the most recently used first. */
   conversations: readonly ConversationSummary[]
+  /**
+   * What changed without this page doing it, in words — another window answered or booked, the
+   * server finished a call — and whether something done here was not sent because of it. Shown
+   * until the person does something next.
+   */
+  notice?: string | undefined
 }
 
 export interface ConversationSummary {
@@ -167,6 +173,8 @@ export type ChatInput =
   | { type: 'cleared' }
   /** The list of kept conversations changed. */
   | { type: 'conversations'; list: readonly ConversationSummary[] }
+  /** Say what changed without this page (or take it away: `undefined`). */
+  | { type: 'notice'; text: string | undefined }
 
 export function initialChatModel(): ChatModel {
   return { view: { status: 'ready', error: undefined, items: [], conversations: [] }, conversation: [], calls: {}, assistantId: undefined, ids: 0, revision: undefined }
@@ -183,7 +191,13 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
       case 'event':
         return applyEvent(model, input.at !== undefined && input.event.type === 'text_delta' ? { ...input.event, at: input.event.at ?? input.at } : input.event, options)
       case 'user_sent':
-        return { ...withItems(model, [...model.view.items, { kind: 'user', id: input.id, text: input.text, ...(input.at !== undefined && { at: input.at }) }]), ids: model.ids + 1 }
+        return {
+          ...withItems(withView(model, { notice: undefined }), [
+            ...model.view.items,
+            { kind: 'user', id: input.id, text: input.text, ...(input.at !== undefined && { at: input.at }) },
+          ]),
+          ids: model.ids + 1,
+        }
       case 'rewound': {
         const from = model.view.items.findIndex((i) => i.id === input.fromId)
         if (from < 0) return model
@@ -216,7 +230,7 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
           model.view.items.map((i) => (i.id === input.id && i.kind === 'user' ? { ...i, failed: false } : i)),
         )
       case 'answer_submitting':
-        return updateTool(model, input.callId, (item) => (item.elicitation ? { elicitation: { ...item.elicitation, submitting: true } } : {}))
+        return updateTool(withView(model, { notice: undefined }), input.callId, (item) => (item.elicitation ? { elicitation: { ...item.elicitation, submitting: true } } : {}))
       case 'plugin_failed':
         return updateTool(model, input.callId, (item) =>
           item.elicitation?.request.id !== input.elicitId
@@ -240,8 +254,10 @@ export function createChatReducer(options: ChatReducerOptions): (model: ChatMode
         return withView(model, { status: 'error', error: input.error })
       case 'conversations':
         return withView(model, { conversations: input.list })
+      case 'notice':
+        return withView(model, { notice: input.text })
       case 'restored': {
-        let next = withView({ ...initialChatModel(), ids: model.ids }, { conversations: model.view.conversations })
+        let next = withView({ ...initialChatModel(), ids: model.ids }, { conversations: model.view.conversations, notice: model.view.notice })
         for (const event of input.events) next = applyEvent(next, event, options)
         next = { ...next, conversation: input.conversation, revision: input.revision }
         return withView(next, { status: restingStatus(next.view.items) })

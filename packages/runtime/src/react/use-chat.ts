@@ -20,6 +20,7 @@ export interface UseChatResult extends ChatState {
   deleteConversation: ChatController['deleteConversation']
   retry: ChatController['retry']
   stop: ChatController['stop']
+  dismissNotice: ChatController['dismissNotice']
   store: ChatController['store']
   controller: ChatController
 }
@@ -66,6 +67,7 @@ export function useChat(options: ChatControllerOptions = {}): UseChatResult {
     deleteConversation: controller.deleteConversation,
     retry: controller.retry,
     stop: controller.stop,
+    dismissNotice: controller.dismissNotice,
     store: controller.store,
     controller,
   }

@@ -81,6 +81,16 @@ describe('reduceChat', () => {
     expect(failed.view.items[2]).toMatchObject({ status: 'failed', error: 'boom' })
   })
 
+  it('a notice of what changed elsewhere stays through a restore and goes with the next thing the person does', () => {
+    const open = fold(stream.slice(0, 6).map((event): ChatInput => ({ type: 'event', event })))
+    const told = reduce(open, { type: 'notice', text: 'This conversation changed in another window.' })
+    const restored = reduce(told, { type: 'restored', events: stream.slice(0, 6), conversation: [], revision: 4 })
+    expect(restored.view.notice).toBe('This conversation changed in another window.')
+    expect(reduce(restored, { type: 'user_sent', id: 'u9', text: 'hi' }).view.notice).toBeUndefined()
+    expect(reduce(restored, { type: 'answer_submitting', callId: 'c1' }).view.notice).toBeUndefined()
+    expect(reduce(restored, { type: 'notice', text: undefined }).view.notice).toBeUndefined()
+  })
+
   it('a refusal that carries the question the call waits on now puts that question on the card', () => {
     const open = fold(stream.slice(0, 6).map((event): ChatInput => ({ type: 'event', event })))
     const later = question('c1#2', 'pickSeat')

@@ -93,7 +93,7 @@ describe('GeneratedForm', () => {
     fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'ada@example.com' } })
     fireEvent.change(screen.getByLabelText(/^Age/), { target: { value: '36' } })
     fireEvent.change(screen.getByLabelText(/^Color/), { target: { value: 'g' } })
-    fireEvent.click(screen.getByLabelText('ham'))
+    fireEvent.click(screen.getByLabelText('Ham'))
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     expect(onSubmit).toHaveBeenCalledWith({
       action: 'accept',
@@ -131,7 +131,7 @@ describe('GeneratedForm', () => {
     render(<GeneratedForm message="How was it?" schema={schema} onSubmit={onSubmit} />)
     const legends = screen.getAllByRole('group').map((g) => g.querySelector('legend')!.textContent!.replace(/\s+/g, ' '))
     expect(legends).toEqual(['Liked', 'Must * (required)'])
-    fireEvent.click(screen.getByLabelText('a'))
+    fireEvent.click(screen.getByLabelText('A'))
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
     expect(onSubmit).toHaveBeenCalledWith({ action: 'accept', content: { liked: [], must: ['a'] } })
   })
