@@ -96,6 +96,16 @@ export function App() {
     }
   }, [waiting, busy])
 
+  // Two cards of one tool are two landmarks: the second is "Build a report (2)", so each has its own name.
+  const cardLabels = new Map<string, string>()
+  const seen = new Map<string, number>()
+  for (const item of chat.items) {
+    if (item.kind !== 'tool') continue
+    const n = (seen.get(item.title) ?? 0) + 1
+    seen.set(item.title, n)
+    cardLabels.set(item.id, n === 1 ? item.title : `${item.title} (${n})`)
+  }
+
   return (
     <div className="app">
       <header>
@@ -133,13 +143,13 @@ export function App() {
           )}
           {chat.items.map((item) =>
             item.kind === 'tool' ? (
-              <ToolCard key={item.id} item={item} chat={chat} />
+              <ToolCard key={item.id} item={item} chat={chat} label={cardLabels.get(item.id)} />
             ) : item.kind === 'user' ? (
               <div key={item.id} className={`bubble-row user${item.failed ? ' failed' : ''}`}>
                 <span className="sr-only">You: </span>
                 {editing === item.id ? <EditMessage text={item.text} onSend={editLast} onCancel={() => setEditing(undefined)} /> : <div className="bubble user">{item.text}</div>}
                 {!item.failed && editing !== item.id && (
-                  <MessageActions text={item.text} at={item.at}>
+                  <MessageActions text={item.text} at={item.at} whose="what you wrote">
                     {settled && item === lastUser && (
                       <button type="button" className="action" onClick={() => setEditing(item.id)}>
                         Edit
@@ -166,7 +176,7 @@ export function App() {
                   </Suspense>
                 </div>
                 {!(busy && item.id === lastId) && (
-                  <MessageActions text={item.text} at={item.at}>
+                  <MessageActions text={item.text} at={item.at} whose="the reply">
                     {settled && item === lastItem && lastUser && (
                       <button
                         type="button"

@@ -88,7 +88,9 @@ describe('playground in Chromium', () => {
     // A turn whose tool booked something keeps its record: no Edit, no Regenerate (Copy stays).
     expect(await page.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0)
     expect(await page.getByRole('button', { name: 'Regenerate' }).count()).toBe(0)
-    expect(await page.getByRole('button', { name: 'Copy', exact: true }).count()).toBeGreaterThan(0)
+    // Each Copy says what it copies (a list of buttons all named "Copy" says nothing).
+    expect(await page.getByRole('button', { name: 'Copy what you wrote “Book a flight from Oslo to Berlin”', exact: true }).count()).toBe(1)
+    expect(await page.getByRole('button', { name: /^Copy the reply “You're booked! Ticket TK-JS-501-3B/ }).count()).toBe(1)
     mkdirSync(results, { recursive: true })
     await page.screenshot({ path: join(results, 'booking.png') })
   }, 60_000)
@@ -931,6 +933,18 @@ describe('accessibility (axe-core)', () => {
     const found = await scanStates()
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((state) => [state, []])))
   }, 120_000)
+  it('two cards of one tool are two landmarks with their own names, and each Stop says which', async () => {
+    await send('Build a report')
+    await page.locator('.bubble.assistant').getByText('Report with 5 sections is ready.').waitFor({ timeout: 30_000 })
+    await send('Build a thorough report')
+    const second = page.getByRole('region', { name: 'Build a report (2)', exact: true })
+    await second.getByRole('button', { name: 'Stop Build a report (2)', exact: true }).waitFor({ timeout: 15_000 })
+    expect(await page.getByRole('region', { name: 'Build a report', exact: true }).count()).toBe(1)
+    expect((await seriousViolations(page)).filter((f) => f.id === 'landmark-unique')).toEqual([])
+    await second.getByRole('button', { name: 'Stop Build a report (2)', exact: true }).click()
+    await page.waitForFunction(() => document.querySelector('[aria-label="Build a report (2)"]')?.getAttribute('data-status') === 'cancelled', undefined, { timeout: 15_000 })
+  }, 60_000)
+
   it('reports none for the activity picker, a message that was not sent and the history, light and dark', async () => {
     const found: Record<string, AxeFinding[]> = {}
     await send('Plan a day in Oslo')

@@ -8,12 +8,13 @@ function when(at: number): string {
   return today ? date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : date.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })
 }
 
-/** The line under a message: when it was sent, Copy, and what else it offers (Edit, Regenerate). */
-export function MessageActions({ text, at, children }: { text: string; at: number | undefined; children?: ReactNode }) {
+/** The line under a message: when it was sent, Copy, and what else it offers (Edit, Regenerate). `whose`: "what you wrote" or "the reply". */
+export function MessageActions({ text, at, whose, children }: { text: string; at: number | undefined; whose: string; children?: ReactNode }) {
+  const start = text.replace(/\s+/g, ' ').trim()
   return (
     <div className="message-actions">
       {at !== undefined && <time dateTime={new Date(at).toISOString()}>{when(at)}</time>}
-      <CopyButton text={text} />
+      <CopyButton text={text} what={`${whose} “${start.length > 40 ? `${start.slice(0, 40)}…` : start}”`} />
       {children}
     </div>
   )

@@ -19,7 +19,7 @@ const ACTION: Record<ToolItem['answers'][number]['action'], string> = { accept: 
  * the card keeps a record once the UI closes), progress, logs, and the open question's UI —
  * the plugin's component, or the generated form. A new question takes the keyboard focus.
  */
-export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }) {
+export function ToolCard({ item, chat, label = item.title }: { item: ToolItem; chat: UseChatResult; label?: string }) {
   const running = item.status === 'running' || item.status === 'awaiting_input'
   const { progress, elicitation } = item
   const questionRef = useRef<HTMLDivElement>(null)
@@ -40,13 +40,13 @@ export function ToolCard({ item, chat }: { item: ToolItem; chat: UseChatResult }
   }, [questionId])
 
   return (
-    <section className={`tool ${item.status}`} aria-label={item.title} data-status={item.status} data-tool={item.toolName}>
+    <section className={`tool ${item.status}`} aria-label={label} data-status={item.status} data-tool={item.toolName}>
       <div className="tool-head">
         <h2 className="tool-title">{item.title}</h2>
         <span className={`tool-status ${item.status}`}>{STATUS[item.status]}</span>
         {running && (
           // "Stop" ends the whole call, as the composer's Stop does; a question's own "Cancel" only answers it.
-          <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Stop ${item.title}`}>
+          <button className="secondary small" onClick={() => void chat.abort(item.callId)} aria-label={`Stop ${label}`}>
             Stop
           </button>
         )}
