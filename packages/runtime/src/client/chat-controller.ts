@@ -453,7 +453,10 @@ export function createChatController(options: ChatControllerOptions = {}): ChatC
       watchFocus()
       listConversations()
     } catch (error) {
-      if (!signal.aborted) dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
+      if (signal.aborted) throw error
+      // A quiet look that fails (the server busy, a limit) changes nothing on screen: the next look tries again.
+      if (round > 0) return followRunningCalls(conversationKey, round, signal)
+      dispatch({ type: 'restore_failed', error: error instanceof Error ? error : new ChatEndpointError(String(error)) })
       throw error
     }
   }

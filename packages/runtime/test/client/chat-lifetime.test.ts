@@ -105,6 +105,24 @@ describe('ChatController.dispose()', () => {
     live.dispose()
   })
 
+  it('a look again that is refused (a limit, a busy server) changes nothing on screen, and the next look goes on', async () => {
+    let gets = 0
+    const control = recordingFetch((request) => {
+      if (request.method !== 'GET') return Promise.resolve(new Response(null, { status: 500 }))
+      gets++
+      return Promise.resolve(gets === 2 ? Response.json({ code: 'RATE_LIMITED', message: 'try again in 1 s' }, { status: 429 }) : runningSnapshot())
+    })
+    const chat = createChatController({ fetch: control.fetch, id: 'main', storage: memoryStorage() })
+    await chat.restore()
+    await vi.advanceTimersByTimeAsync(2_000) // the refused look
+    expect(gets).toBe(2)
+    expect(chat.getState()).toMatchObject({ status: 'ready', error: undefined })
+    expect(chat.getState().items.map((i) => i.kind)).toEqual(['user', 'tool'])
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(gets).toBe(3) // and it keeps following
+    chat.dispose()
+  })
+
   it('cuts the response being read and sends nothing queued behind it; the next use starts afresh', async () => {
     const { sent, fetch } = recordingFetch((_, init) => hangUntilAborted(init))
     const chat = createChatController({ fetch })
